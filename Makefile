@@ -1,0 +1,69 @@
+# membench — GNU Make build.
+#   make            build ./membench
+#   make run        build and run the default benchmark
+#   make check      build and run every test (unit + command line)
+#   make install    PREFIX=/usr/local DESTDIR=
+VERSION  := 0.1.0
+CC       ?= cc
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man/man1
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CSTD     := -std=c11 -D_GNU_SOURCE
+OPT      ?= -O2
+CFLAGS   ?=
+CFLAGS   += $(CSTD) $(OPT) $(WARN) -g -pthread -Isrc -DMEMBENCH_VERSION='"$(VERSION)"'
+LDLIBS   += -pthread -lm
+
+BUILD    := build
+SRCS     := $(shell find src -name '*.c' | sort)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+
+.PHONY: all run check check-unit check-cli clean install uninstall lint
+
+all: membench
+
+membench: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/membench-tests: $(LIB_OBJS) $(TEST_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+run: membench
+	./membench -R
+
+check: membench $(BUILD)/membench-tests
+	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench
+
+check-unit: $(BUILD)/membench-tests
+	./$(BUILD)/membench-tests
+
+check-cli: membench
+	bash tests/cli/run_cli_tests.sh ./membench
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	  --inline-suppr --suppress=missingIncludeSystem -Isrc -D__GNUC__ $(SRCS)
+
+install: membench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 membench $(DESTDIR)$(BINDIR)/membench
+	install -m 644 man/membench.1 $(DESTDIR)$(MANDIR)/membench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
+
+clean:
+	rm -rf $(BUILD) membench
+
+-include $(DEPS)

@@ -1,0 +1,266 @@
+#include "measure/bandwidth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/clock.h"
+#include "measure/stats.h"
+#include "measure/stop.h"
+
+#define SRC_SEED 0x5eedULL
+#define DST_SEED 0xd57ULL
+#define WRITE_PATTERN 0x0123456789abcdefULL
+#define MAX_PASSES 1000000000ULL
+
+typedef struct {
+    buffer src, dst;
+    uint64_t expected_xor; /* XOR of src's words, for checking the read kernel */
+    uint64_t last_xor;
+    double elapsed;
+    bool completed; /* the last sample ran all its passes */
+    bool alloc_ok;
+    bool verified;
+} thread_state;
+
+typedef struct {
+    const bandwidth_request *rq;
+    thread_state *ts;
+    uint64_t passes;
+} job_ctx;
+
+static bool uses_src(mb_op op)
+{
+    return op != OP_WRITE && op != OP_WRITE_NT;
+}
+
+static bool uses_dst(mb_op op)
+{
+    return op != OP_READ;
+}
+
+static void job_alloc(team *t, int tid, void *arg)
+{
+    (void)t;
+    job_ctx *c = arg;
+    const bandwidth_request *rq = c->rq;
+    thread_state *s = &c->ts[tid];
+    int node = rq->nodes ? rq->nodes[tid] : -1;
+    s->alloc_ok = true;
+    if (uses_src(rq->k->op)) {
+        s->alloc_ok = buffer_alloc(&s->src, rq->bytes, rq->pages, rq->huge_size, node);
+        if (s->alloc_ok) {
+            buffer_fill(&s->src, SRC_SEED + (uint64_t)tid);
+            buffer_inspect(&s->src);
+            uint64_t x = 0;
+            for (size_t i = 0; i < rq->bytes / 8; i++)
+                x ^= ((const uint64_t *)s->src.ptr)[i];
+            s->expected_xor = x;
+        }
+    }
+    if (s->alloc_ok && uses_dst(rq->k->op)) {
+        s->alloc_ok = buffer_alloc(&s->dst, rq->bytes, rq->pages, rq->huge_size, node);
+        if (s->alloc_ok) {
+            buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
+            buffer_inspect(&s->dst);
+        }
+    }
+}
+
+static void job_free(team *t, int tid, void *arg)
+{
+    (void)t;
+    job_ctx *c = arg;
+    buffer_free(&c->ts[tid].src);
+    buffer_free(&c->ts[tid].dst);
+}
+
+static void job_sample(team *t, int tid, void *arg)
+{
+    job_ctx *c = arg;
+    thread_state *s = &c->ts[tid];
+    kernel_fn fn = c->rq->k->fn;
+    void *dst = s->dst.ptr;
+    const void *src = s->src.ptr;
+    size_t bytes = c->rq->bytes;
+    uint64_t x = 0, done = 0;
+    team_barrier(t);
+    double t0 = clock_now();
+    for (; done < c->passes; done++) {
+        x ^= fn(dst, src, bytes, WRITE_PATTERN);
+        if (stop_requested())
+            break;
+    }
+    double t1 = clock_now();
+    s->elapsed = t1 - t0;
+    s->completed = done == c->passes;
+    s->last_xor = x;
+}
+
+static void job_verify(team *t, int tid, void *arg)
+{
+    (void)t;
+    job_ctx *c = arg;
+    thread_state *s = &c->ts[tid];
+    const bandwidth_request *rq = c->rq;
+    mb_op op = rq->k->op;
+    size_t words = rq->bytes / 8;
+    if (op == OP_READ) {
+        /* one pass gives expected_xor; a sample of p passes XORs it p times */
+        s->verified = rq->k->fn(NULL, s->src.ptr, rq->bytes, 0) == s->expected_xor;
+    } else if (op == OP_WRITE || op == OP_WRITE_NT) {
+        const uint64_t *w = s->dst.ptr;
+        s->verified = true;
+        for (size_t i = 0; i < words && s->verified; i++)
+            s->verified = w[i] == WRITE_PATTERN;
+    } else {
+        s->verified = memcmp(s->dst.ptr, s->src.ptr, rq->bytes) == 0;
+    }
+}
+
+/* Runs one sample on all threads; returns the slowest thread's time, or -1 if any
+ * thread was stopped before finishing its passes. */
+static double run_sample(team *t, job_ctx *c, int n, double *tmin)
+{
+    team_run(t, job_sample, c);
+    double slowest = 0, fastest = INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (!c->ts[i].completed)
+            return -1;
+        if (c->ts[i].elapsed > slowest)
+            slowest = c->ts[i].elapsed;
+        if (c->ts[i].elapsed < fastest)
+            fastest = c->ts[i].elapsed;
+    }
+    if (tmin)
+        *tmin = fastest;
+    return slowest;
+}
+
+static uint64_t passes_for(double per_pass, double min_s)
+{
+    if (per_pass <= 0)
+        return MAX_PASSES;
+    double p = ceil(min_s / per_pass);
+    if (p < 1)
+        p = 1;
+    return p > (double)MAX_PASSES ? MAX_PASSES : (uint64_t)p;
+}
+
+static void fill_placement(const job_ctx *c, int n, result_record *out)
+{
+    out->huge_coverage = 2;
+    out->node_local_fraction = 2;
+    out->page_method = uses_src(c->rq->k->op) ? c->ts[0].src.method : c->ts[0].dst.method;
+    for (int i = 0; i < n; i++) {
+        const buffer *bufs[2] = {&c->ts[i].src, &c->ts[i].dst};
+        for (int b = 0; b < 2; b++) {
+            if (!bufs[b]->map)
+                continue;
+            if (bufs[b]->huge_coverage < out->huge_coverage)
+                out->huge_coverage = bufs[b]->huge_coverage;
+            double local = c->rq->nodes && c->rq->nodes[i] >= 0 && bufs[b]->node >= 0
+                               ? (bufs[b]->node == c->rq->nodes[i] ? bufs[b]->node_fraction : 0)
+                               : -1;
+            if (local < out->node_local_fraction)
+                out->node_local_fraction = local;
+        }
+    }
+    if (out->huge_coverage > 1)
+        out->huge_coverage = -1;
+    if (out->node_local_fraction > 1)
+        out->node_local_fraction = -1;
+}
+
+measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out)
+{
+    int n = team_size(t);
+    thread_state *ts = calloc((size_t)n, sizeof *ts);
+    if (!ts)
+        return MEASURE_NO_MEMORY;
+    job_ctx c = {rq, ts, 1};
+    measure_status status = MEASURE_OK;
+    double *times = calloc((size_t)rq->tries, sizeof *times);
+    double *tmins = calloc((size_t)rq->tries, sizeof *tmins);
+    team_run(t, job_alloc, &c);
+    for (int i = 0; i < n; i++)
+        if (!ts[i].alloc_ok)
+            status = MEASURE_NO_MEMORY;
+    if (!times || !tmins)
+        status = MEASURE_NO_MEMORY;
+    if (status != MEASURE_OK)
+        goto done;
+
+    /* Calibrate: one pass (also the first warm-up), then a full-length warm-up
+     * sample whose time refines the pass count. Both are discarded. */
+    double one = run_sample(t, &c, n, NULL);
+    if (one < 0) {
+        status = MEASURE_STOPPED;
+        goto done;
+    }
+    c.passes = passes_for(one, rq->min_sample_s);
+    double warm = run_sample(t, &c, n, NULL);
+    if (warm < 0) {
+        status = MEASURE_STOPPED;
+        goto done;
+    }
+    if (warm < rq->min_sample_s)
+        c.passes = passes_for(warm / (double)c.passes, rq->min_sample_s);
+
+    int got = 0;
+    for (; got < rq->tries; got++) {
+        double slow = run_sample(t, &c, n, &tmins[got]);
+        if (slow < 0)
+            break;
+        times[got] = slow;
+    }
+    if (got == 0) {
+        status = MEASURE_STOPPED;
+        goto done;
+    }
+    team_run(t, job_verify, &c);
+    for (int i = 0; i < n; i++)
+        if (!ts[i].verified)
+            status = MEASURE_WRONG_RESULT;
+
+    double bytes = (double)rq->bytes * (double)n * (double)c.passes;
+    double *rates = calloc((size_t)got, sizeof *rates);
+    if (!rates) {
+        status = MEASURE_NO_MEMORY;
+        goto done;
+    }
+    int best = 0;
+    for (int i = 0; i < got; i++) {
+        rates[i] = bytes / times[i] / 1e6;
+        if (times[i] < times[best])
+            best = i;
+    }
+    sample_stats st = stats_compute(rates, (size_t)got);
+    free(rates);
+    out->op = rq->k->op;
+    out->size_bytes = rq->bytes;
+    out->threads = n;
+    out->bandwidth_mb_s = st.max;
+    out->bandwidth_median_mb_s = st.median;
+    out->bandwidth_cv = st.cv;
+    out->thread_time_max_s = times[best];
+    out->thread_time_min_s = tmins[best];
+    out->iterations = c.passes;
+    out->elapsed_s = times[best];
+    out->samples = got;
+    out->samples_wanted = rq->tries;
+    out->kernel_isa = rq->k->isa;
+    out->kernel_store = rq->k->store;
+    out->complete = got == rq->tries;
+    fill_placement(&c, n, out);
+    out->pins_verified = 0;
+    for (int i = 0; i < n; i++)
+        out->pins_verified += team_pin_verified(t, i);
+
+done:
+    team_run(t, job_free, &c);
+    free(times);
+    free(tmins);
+    free(ts);
+    return status;
+}

@@ -1,0 +1,36 @@
+/* Bandwidth of one kernel at one buffer size on a team of threads: allocate and
+ * first-touch in each thread, calibrate passes per sample to the minimum sample
+ * time, discard a warm-up sample, time `tries` samples started together at a
+ * barrier, verify the buffers, and keep best/median/CV. */
+#ifndef MEMBENCH_MEASURE_BANDWIDTH_H
+#define MEMBENCH_MEASURE_BANDWIDTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/kernel.h"
+#include "memory/buffer.h"
+#include "output/record.h"
+#include "team/team.h"
+
+typedef struct {
+    const kernel *k;
+    uint64_t bytes;      /* per thread, multiple of KERNEL_BLOCK */
+    int tries;           /* timed samples */
+    double min_sample_s; /* each sample lasts at least this long */
+    page_request pages;
+    uint64_t huge_size;
+    const int *nodes;    /* per thread: node to allocate on, -1 = first touch only; may be NULL */
+} bandwidth_request;
+
+typedef enum {
+    MEASURE_OK,
+    MEASURE_STOPPED,      /* stopped before one timed sample completed: no result */
+    MEASURE_NO_MEMORY,    /* allocation failed */
+    MEASURE_WRONG_RESULT  /* a kernel's output did not verify: a bug, never a number */
+} measure_status;
+
+measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out);
+
+#endif

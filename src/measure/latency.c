@@ -1,0 +1,118 @@
+#include "measure/latency.h"
+
+#include <stdlib.h>
+
+#include "kernels/chase.h"
+#include "measure/clock.h"
+#include "measure/stats.h"
+#include "measure/stop.h"
+
+#define MAX_STEPS (1ULL << 40)
+
+typedef struct {
+    const latency_request *rq;
+    result_record *out;
+    measure_status status;
+} latency_ctx;
+
+static volatile uintptr_t sink;
+
+/* Times `steps` dependent loads; returns ns per load. */
+static double timed_chase(void **pos, uint64_t steps)
+{
+    double t0 = clock_now();
+    *pos = chase_run(*pos, steps);
+    double t1 = clock_now();
+    sink = (uintptr_t)*pos;
+    return (t1 - t0) * 1e9 / (double)steps;
+}
+
+static void latency_job(team *t, int tid, void *arg)
+{
+    (void)t;
+    (void)tid;
+    latency_ctx *c = arg;
+    const latency_request *rq = c->rq;
+    result_record *out = c->out;
+    double start = clock_now();
+    buffer b;
+    if (!buffer_alloc(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)) {
+        c->status = MEASURE_NO_MEMORY;
+        return;
+    }
+    buffer_fill(&b, 1); /* first touch here, on this thread's node */
+    buffer_inspect(&b);
+    void *pos = chase_build(b.ptr, rq->bytes, rq->stride, rq->seed);
+    if (!pos) {
+        buffer_free(&b);
+        c->status = MEASURE_NO_MEMORY;
+        return;
+    }
+    /* Calibrate the step count so one sample lasts sample_s; the calibration
+     * chases double as warm-up and are discarded. */
+    uint64_t steps = 1024;
+    for (;;) {
+        double t0 = clock_now();
+        pos = chase_run(pos, steps);
+        double dt = clock_now() - t0;
+        if (stop_requested()) {
+            c->status = MEASURE_STOPPED;
+            buffer_free(&b);
+            return;
+        }
+        if (dt >= rq->sample_s / 4 || steps >= MAX_STEPS) {
+            double per = dt / (double)steps;
+            steps = per > 0 ? (uint64_t)(rq->sample_s / per) + 1 : steps;
+            break;
+        }
+        steps *= 4;
+    }
+    double *ns = calloc((size_t)rq->max_samples, sizeof *ns);
+    int got = 0;
+    sample_stats st = {0};
+    while (ns && got < rq->max_samples && !stop_requested()) {
+        ns[got++] = timed_chase(&pos, steps);
+        if (got >= rq->min_samples) {
+            st = stats_compute(ns, (size_t)got);
+            if (st.cv < rq->cv_target)
+                break;
+        }
+    }
+    if (got > 0 && got < rq->min_samples)
+        st = stats_compute(ns, (size_t)got);
+    if (got == 0) {
+        c->status = ns ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
+    } else {
+        out->op = OP_LATENCY;
+        out->size_bytes = rq->bytes;
+        out->latency_bytes = rq->bytes;
+        out->threads = 1;
+        out->latency_ns = st.median;
+        out->latency_stddev_ns = st.stddev;
+        out->latency_samples = got;
+        out->cv_target_met = st.cv < rq->cv_target && got >= rq->min_samples;
+        out->iterations = (uint64_t)got;
+        out->samples = got;
+        out->samples_wanted = rq->min_samples;
+        out->kernel_isa = "chase";
+        out->kernel_store = "load";
+        out->page_method = b.method;
+        out->huge_coverage = b.huge_coverage;
+        out->node_local_fraction =
+            rq->node >= 0 && b.node >= 0 ? (b.node == rq->node ? b.node_fraction : 0) : -1;
+        out->complete = got >= rq->min_samples;
+        out->elapsed_s = clock_now() - start;
+        c->status = MEASURE_OK;
+    }
+    free(ns);
+    buffer_free(&b);
+}
+
+measure_status measure_latency(team *t, const latency_request *rq, result_record *out)
+{
+    latency_ctx c = {rq, out, MEASURE_OK};
+    team_run(t, latency_job, &c);
+    if (c.status == MEASURE_OK)
+        out->pins_verified = team_pin_verified(t, 0);
+    return c.status;
+}

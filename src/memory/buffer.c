@@ -1,0 +1,185 @@
+#include "memory/buffer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "platform/platform.h"
+
+#define SMALL_PAGE 4096
+#define KERNEL_ALIGN_BYTES 64
+
+static uintptr_t align_up(uintptr_t v, uintptr_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+static bool map_anonymous(buffer *b, size_t len, size_t align, int extra_flags)
+{
+    size_t map_len = len + (align > SMALL_PAGE ? align : 0);
+    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    b->map = m;
+    b->map_len = map_len;
+    b->ptr = (void *)align_up((uintptr_t)m, align);
+    b->len = len;
+    return true;
+}
+
+bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
+{
+    memset(b, 0, sizeof *b);
+    b->huge_coverage = -1;
+    b->node = -1;
+    if (len == 0)
+        return false;
+    bool try_huge = req == PAGES_HUGE_AUTO && huge_size >= SMALL_PAGE && len >= 2 * huge_size;
+#ifdef MAP_HUGETLB
+    /* Explicit huge pages only when the pool has room: a MAP_HUGETLB mapping that
+     * cannot be backed fails with SIGBUS at first touch, not at mmap. */
+    if (try_huge) {
+        size_t hlen = (size_t)align_up(len, huge_size);
+        if (platform_hugetlb_free_pages(huge_size) >= hlen / huge_size) {
+            int flags = MAP_HUGETLB;
+#ifdef MAP_HUGE_SHIFT
+            int shift = __builtin_ctzll(huge_size);
+            flags |= shift << MAP_HUGE_SHIFT;
+#endif
+            void *m = mmap(NULL, hlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+            if (m != MAP_FAILED) {
+                b->map = b->ptr = m;
+                b->map_len = hlen;
+                b->len = len;
+                b->method = "hugetlb";
+            }
+        }
+    }
+#endif
+    if (!b->map) {
+        /* Align to the huge page size when asking for THP, so whole PMDs fit. */
+        size_t align = try_huge ? huge_size : KERNEL_ALIGN_BYTES;
+        if (!map_anonymous(b, len, align < SMALL_PAGE ? SMALL_PAGE : align, 0))
+            return false;
+        b->method = "normal";
+#ifdef MADV_HUGEPAGE
+        if (try_huge && madvise(b->ptr, len, MADV_HUGEPAGE) == 0)
+            b->method = "thp";
+#endif
+    }
+    if (node >= 0)
+        platform_bind_to_node(b->ptr, len, node); /* best effort; inspect says what happened */
+    return true;
+}
+
+uint64_t pattern_word(uint64_t seed, size_t index)
+{
+    /* splitmix64 step: distinct, non-zero-heavy words so copies and reads are checkable */
+    uint64_t z = seed + (uint64_t)(index + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+void buffer_fill(buffer *b, uint64_t seed)
+{
+    uint64_t *w = b->ptr;
+    size_t n = b->len / 8;
+    for (size_t i = 0; i < n; i++)
+        w[i] = pattern_word(seed, i);
+}
+
+double smaps_huge_fraction(const char *smaps, uintptr_t addr, size_t len)
+{
+    uintptr_t end = addr + len;
+    double huge = 0;
+    bool any = false;
+    const char *line = smaps;
+    uintptr_t vstart = 0, vend = 0;
+    bool in_range = false;
+    while (line && *line) {
+        unsigned long long a, z;
+        unsigned long long kb;
+        char key[64];
+        /* Mapping headers start "start-end perms ..."; field lines start "Key:". */
+        size_t tok = strcspn(line, " \n");
+        const char *dash = memchr(line, '-', tok);
+        if (dash && !memchr(line, ':', tok) && sscanf(line, "%llx-%llx ", &a, &z) == 2) {
+            vstart = (uintptr_t)a;
+            vend = (uintptr_t)z;
+            in_range = vstart < end && vend > addr;
+            any = any || in_range;
+        } else if (in_range && sscanf(line, "%63[^:]: %llu kB", key, &kb) == 2) {
+            /* Count THP (AnonHugePages) and hugetlbfs pages, scaled to the overlap. */
+            if (strcmp(key, "AnonHugePages") == 0 || strcmp(key, "Private_Hugetlb") == 0 ||
+                strcmp(key, "Shared_Hugetlb") == 0) {
+                uintptr_t lo = vstart > addr ? vstart : addr, hi = vend < end ? vend : end;
+                double overlap = (double)(hi - lo) / (double)(vend - vstart);
+                huge += (double)kb * 1024.0 * overlap;
+            }
+        }
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    if (!any)
+        return -1;
+    double f = huge / (double)len;
+    return f > 1 ? 1 : f;
+}
+
+static void inspect_pages(buffer *b)
+{
+    enum { SAMPLES = 64 };
+    const void *addrs[SAMPLES];
+    int nodes[SAMPLES];
+    size_t pages = b->len / SMALL_PAGE ? b->len / SMALL_PAGE : 1;
+    size_t n = pages < SAMPLES ? pages : SAMPLES;
+    for (size_t i = 0; i < n; i++)
+        addrs[i] = (const char *)b->ptr + (pages * i / n) * SMALL_PAGE;
+    if (!platform_page_nodes(addrs, nodes, n))
+        return;
+    int counts[64] = {0};
+    size_t known = 0;
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i] >= 0 && nodes[i] < 64) {
+            counts[nodes[i]]++;
+            known++;
+        }
+    if (!known)
+        return;
+    int best = 0;
+    for (int k = 1; k < 64; k++)
+        if (counts[k] > counts[best])
+            best = k;
+    b->node = best;
+    b->node_fraction = (double)counts[best] / (double)n;
+}
+
+void buffer_inspect(buffer *b)
+{
+    /* smaps grows with the number of mappings (two per thread and more): read it
+     * whole, growing the buffer until the text fits. */
+    for (size_t cap = 1 << 20; cap <= (size_t)64 << 20; cap *= 4) {
+        char *text = malloc(cap);
+        if (!text)
+            break;
+        bool ok = platform_read_text("/proc/self/smaps", text, cap);
+        bool fits = ok && strlen(text) < cap - 1;
+        if (fits)
+            b->huge_coverage = smaps_huge_fraction(text, (uintptr_t)b->ptr, b->len);
+        free(text);
+        if (!ok || fits)
+            break;
+    }
+    inspect_pages(b);
+}
+
+void buffer_free(buffer *b)
+{
+    if (b->map)
+        munmap(b->map, b->map_len);
+    memset(b, 0, sizeof *b);
+    b->node = -1;
+}

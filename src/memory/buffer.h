@@ -1,0 +1,46 @@
+/* One benchmark buffer: allocated with the page size asked for, first-touched by
+ * the thread that will use it, then inspected so reports say what the kernel
+ * actually gave (huge-page coverage from /proc/self/smaps, node from move_pages). */
+#ifndef MEMBENCH_BUFFER_H
+#define MEMBENCH_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    PAGES_NORMAL,   /* whatever mmap gives (THP "always" may still back it) */
+    PAGES_HUGE_AUTO /* -H: MAP_HUGETLB, else THP madvise, else normal */
+} page_request;
+
+typedef struct {
+    void *map;          /* what munmap gets */
+    size_t map_len;
+    void *ptr;          /* aligned start used by kernels */
+    size_t len;         /* bytes usable at ptr */
+    const char *method; /* "hugetlb", "thp", "normal" */
+    double huge_coverage; /* fraction of [ptr, ptr+len) backed by huge pages, -1 unknown */
+    int node;           /* node most sampled pages are on, -1 unknown */
+    double node_fraction; /* fraction of sampled pages on `node` */
+} buffer;
+
+/* Allocates len bytes (len > 0). huge_size is the huge page size to try for -H
+ * (buffers smaller than 2x huge_size use normal pages, as sc-membench does).
+ * node >= 0 asks for memory on that node (preferred policy). Nothing is touched. */
+bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
+
+/* Writes every byte (first touch happens in the calling thread, so pages land on
+ * its node) with a pattern derived from seed; word i gets pattern_word(seed, i). */
+void buffer_fill(buffer *b, uint64_t seed);
+uint64_t pattern_word(uint64_t seed, size_t index);
+
+/* Fills huge_coverage, node and node_fraction. Call after buffer_fill. */
+void buffer_inspect(buffer *b);
+
+void buffer_free(buffer *b);
+
+/* Huge-page bytes within [addr, addr+len), from an smaps text (exposed for tests).
+ * Returns -1 when no mapping in the text overlaps the range. */
+double smaps_huge_fraction(const char *smaps, uintptr_t addr, size_t len);
+
+#endif

@@ -1,0 +1,60 @@
+#include "modes/topology_mode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "output/json.h"
+#include "output/topology_report.h"
+#include "platform/platform.h"
+#include "topology/topology.h"
+
+int topology_main(int argc, char **argv)
+{
+    bool json = false;
+    const char *root = "/sys";
+    const char *cpus_text = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--sysfs") == 0 && i + 1 < argc) {
+            root = argv[++i]; /* a recorded sysfs tree, for tests and bug reports */
+        } else if (strcmp(argv[i], "--usable") == 0 && i + 1 < argc) {
+            cpus_text = argv[++i];
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("Usage: membench topology [--json] [--sysfs DIR] [--usable CPULIST]\n"
+                   "Prints CPUs, cores, SMT siblings, packages, NUMA nodes, caches, huge page\n"
+                   "sizes and THP mode, with warnings where sources disagree or defaults apply.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "membench topology: unknown argument '%s' (see membench topology --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    cpu_list usable = {NULL, 0};
+    if (cpus_text) {
+        if (!cpu_list_parse(cpus_text, &usable) || usable.count == 0) {
+            fprintf(stderr, "membench topology: --usable '%s': not a CPU list like 0-3,8\n", cpus_text);
+            return 2;
+        }
+    } else if (strcmp(root, "/sys") == 0) {
+        platform_usable_cpus(&usable);
+    }
+    topology t;
+    bool ok = topology_load(root, usable.count ? &usable : NULL, &t);
+    cpu_list_free(&usable);
+    if (!ok) {
+        fprintf(stderr, "membench topology: no CPU found under %s\n", root);
+        return 1;
+    }
+    if (strcmp(root, "/sys") == 0)
+        topology_crosscheck_cpuid(&t);
+    if (json) {
+        json_writer j;
+        json_init(&j, stdout);
+        topology_report_json(&j, NULL, &t);
+    } else {
+        topology_report_text(stdout, &t);
+    }
+    topology_free(&t);
+    return 0;
+}

@@ -1,0 +1,25 @@
+#include "output/format.h"
+
+#include <stdio.h>
+
+const char *format_size_kb(uint64_t size_kb, char *buf, size_t size)
+{
+    if (size_kb >= 1024ULL * 1024ULL)
+        snprintf(buf, size, "%llu GB", (unsigned long long)(size_kb / (1024ULL * 1024ULL)));
+    else if (size_kb >= 1024ULL)
+        snprintf(buf, size, "%llu MB", (unsigned long long)(size_kb / 1024ULL));
+    else
+        snprintf(buf, size, "%llu KB", (unsigned long long)size_kb);
+    return buf;
+}
+
+const char *format_rate_mb_s(double mb_s, char *buf, size_t size)
+{
+    if (mb_s >= 1e6)
+        snprintf(buf, size, "%.1f TB/s", mb_s / 1e6);
+    else if (mb_s >= 1e3)
+        snprintf(buf, size, "%.1f GB/s", mb_s / 1e3);
+    else
+        snprintf(buf, size, "%.1f MB/s", mb_s);
+    return buf;
+}

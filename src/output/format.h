@@ -1,0 +1,13 @@
+/* Human-readable sizes and rates in sc-membench's -R style. */
+#ifndef MEMBENCH_FORMAT_H
+#define MEMBENCH_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "32 KB", "4 MB", "2 GB" (binary units, truncating, as sc-membench prints). */
+const char *format_size_kb(uint64_t size_kb, char *buf, size_t size);
+/* "9.3 TB/s", "464.4 GB/s", "512.0 MB/s" from MB/s. */
+const char *format_rate_mb_s(double mb_s, char *buf, size_t size);
+
+#endif

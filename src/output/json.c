@@ -1,0 +1,148 @@
+#include "output/json.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+void json_init(json_writer *j, FILE *f)
+{
+    j->f = f;
+    j->depth = 0;
+    j->need_comma[0] = false;
+}
+
+void json_write_escaped(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void prefix(json_writer *j, const char *key)
+{
+    if (j->need_comma[j->depth])
+        fputc(',', j->f);
+    j->need_comma[j->depth] = true;
+    fputc('\n', j->f);
+    for (int i = 0; i < j->depth; i++)
+        fputs("  ", j->f);
+    if (key) {
+        json_write_escaped(j->f, key);
+        fputs(": ", j->f);
+    }
+}
+
+static void open_scope(json_writer *j, const char *key, char c)
+{
+    prefix(j, key);
+    fputc(c, j->f);
+    if (j->depth + 1 < JSON_MAX_DEPTH)
+        j->depth++;
+    j->need_comma[j->depth] = false;
+}
+
+static void close_scope(json_writer *j, char c)
+{
+    bool had = j->need_comma[j->depth];
+    if (j->depth > 0)
+        j->depth--;
+    if (had) {
+        fputc('\n', j->f);
+        for (int i = 0; i < j->depth; i++)
+            fputs("  ", j->f);
+    }
+    fputc(c, j->f);
+    if (j->depth == 0)
+        fputc('\n', j->f);
+}
+
+void json_object_begin(json_writer *j, const char *key)
+{
+    if (j->depth == 0 && !j->need_comma[0] && !key) {
+        fputc('{', j->f); /* top level: no leading newline */
+        j->need_comma[0] = true;
+        j->depth = 1;
+        j->need_comma[1] = false;
+        return;
+    }
+    open_scope(j, key, '{');
+}
+
+void json_object_end(json_writer *j)
+{
+    close_scope(j, '}');
+}
+
+void json_array_begin(json_writer *j, const char *key)
+{
+    open_scope(j, key, '[');
+}
+
+void json_array_end(json_writer *j)
+{
+    close_scope(j, ']');
+}
+
+void json_string(json_writer *j, const char *key, const char *value)
+{
+    prefix(j, key);
+    if (value)
+        json_write_escaped(j->f, value);
+    else
+        fputs("null", j->f);
+}
+
+void json_number(json_writer *j, const char *key, double value)
+{
+    prefix(j, key);
+    if (isfinite(value))
+        fprintf(j->f, "%.10g", value);
+    else
+        fputs("null", j->f);
+}
+
+void json_int(json_writer *j, const char *key, long long value)
+{
+    prefix(j, key);
+    fprintf(j->f, "%lld", value);
+}
+
+void json_uint(json_writer *j, const char *key, uint64_t value)
+{
+    prefix(j, key);
+    fprintf(j->f, "%" PRIu64, value);
+}
+
+void json_bool(json_writer *j, const char *key, bool value)
+{
+    prefix(j, key);
+    fputs(value ? "true" : "false", j->f);
+}
+
+void json_null(json_writer *j, const char *key)
+{
+    prefix(j, key);
+    fputs("null", j->f);
+}

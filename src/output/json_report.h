@@ -1,0 +1,19 @@
+/* The --json document: one object for the whole run (tool, command line, host,
+ * topology, options, placement, plan, every result with its extra fields). It is
+ * rewritten after every result through a temporary file and rename(), so the file
+ * is always a complete, valid document — marked "complete": false until the end. */
+#ifndef MEMBENCH_JSON_REPORT_H
+#define MEMBENCH_JSON_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "output/record.h"
+#include "output/run_info.h"
+
+void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n);
+/* Atomic replace of path; false (errno set) when it could not be written. */
+bool json_report_write(const char *path, const run_info *info, const result_record *records, size_t n);
+
+#endif

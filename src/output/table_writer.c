@@ -1,0 +1,91 @@
+#include "output/table_writer.h"
+
+#include "output/format.h"
+
+#define RULE_EQ "================================================================================\n"
+#define RULE_DASH "--------------------------------------------------------------------------------\n"
+
+void table_write_header(FILE *f)
+{
+    fprintf(f, "\n%-10s %-8s %12s %12s %8s\n", "Size", "Op", "Bandwidth", "Latency", "Threads");
+    fprintf(f, "%-10s %-8s %12s %12s %8s\n", "----", "--", "---------", "-------", "-------");
+}
+
+void table_write_record(FILE *f, const result_record *r)
+{
+    char size[32], rate[32];
+    format_size_kb(r->size_bytes / 1024, size, sizeof size);
+    if (r->op == OP_LATENCY)
+        fprintf(f, "%-10s %-8s %12s %9.1f ns %8d\n", size, op_name(r->op), "-", r->latency_ns, r->threads);
+    else
+        fprintf(f, "%-10s %-8s %12s %12s %8d\n", size, op_name(r->op),
+                format_rate_mb_s(r->bandwidth_mb_s, rate, sizeof rate), "-", r->threads);
+}
+
+static void op_line(FILE *f, const char *name, const op_summary *o)
+{
+    if (o->count > 0)
+        fprintf(f, "  %-10s %12.0f %12.0f\n", name, o->peak_mb_s, o->weighted_avg_mb_s);
+}
+
+void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
+{
+    fprintf(f, "\n" RULE_EQ "                           BENCHMARK SUMMARY\n" RULE_EQ "\n");
+    fprintf(f, "BANDWIDTH (MB/s):\n");
+    fprintf(f, "  %-10s %12s %12s\n", "Operation", "Peak", "Weighted Avg");
+    fprintf(f, "  %-10s %12s %12s\n", "---------", "----", "------------");
+    op_line(f, "Read", &s->read);
+    op_line(f, "Write", &s->write);
+    op_line(f, "Copy", &s->copy);
+    if (s->read.count + s->write.count + s->copy.count > 0) {
+        /* Ours: the peaks come from L1; the largest size is what RAM delivers. */
+        fprintf(f, "\n  Largest size (%llu KB per thread):", (unsigned long long)(s->largest_bw_size / 1024));
+        if (s->read.count)
+            fprintf(f, " read %.0f", s->read.largest_mb_s);
+        if (s->write.count)
+            fprintf(f, " write %.0f", s->write.largest_mb_s);
+        if (s->copy.count)
+            fprintf(f, " copy %.0f", s->copy.largest_mb_s);
+        fprintf(f, " MB/s\n");
+    }
+    if (s->latency_count > 0 && s->latency_ns > 0) {
+        const char *note = s->largest_size < 1024ULL * 1024ULL           ? " (L2/L3 cache)"
+                           : s->largest_size < 64ULL * 1024ULL * 1024ULL ? " (L3 cache/RAM)"
+                                                                         : " (RAM)";
+        fprintf(f, "\nLATENCY:\n  Best latency: %.1f ns%s at %llu KB buffer\n", s->latency_ns, note,
+                (unsigned long long)(s->largest_size / 1024));
+        if (c->latency_below_target > 0)
+            fprintf(f, "  Note: %d latency point(s) did not reach CV < 5%% (see -v or --json)\n",
+                    c->latency_below_target);
+    }
+    fprintf(f, "\n" RULE_DASH "BENCHMARK SCORE (higher is better):\n\n");
+    if (s->bandwidth_score > 0)
+        fprintf(f, "  Bandwidth Score:    %8.1f  (avg peak bandwidth in GB/s)\n", s->bandwidth_score);
+    if (s->latency_score > 0)
+        fprintf(f, "  Latency Score:      %8.1f  (1000 / latency_ns)\n", s->latency_score);
+    if (s->bandwidth_score > 0 && s->latency_score > 0)
+        fprintf(f, "\n  >> COMBINED SCORE:  %8.0f  (sqrt(bw_score \xc3\x97 latency_score) \xc3\x97 100)\n",
+                s->combined_score);
+    else if (s->bandwidth_score > 0)
+        fprintf(f, "\n  >> COMBINED SCORE:  %8.0f  (bandwidth only, no latency data)\n", s->combined_score);
+    fprintf(f, RULE_DASH);
+    if (c->max_runtime > 0 || c->fixed_threads > 0 || c->single_size_kb > 0 || c->stopped_by) {
+        fprintf(f, "\nWARNING: Scores may not be comparable due to non-default options:\n");
+        if (c->max_runtime > 0)
+            fprintf(f, "  - Time limit (-t %.0f) may have prevented testing larger buffer sizes\n", c->max_runtime);
+        if (c->fixed_threads > 0) {
+            if (c->fixed_threads_source && c->fixed_threads_source[0] != '-')
+                fprintf(f, "  - Fixed thread count (%s=%d) instead of using all CPUs (%d)\n",
+                        c->fixed_threads_source, c->fixed_threads, c->usable_cpus);
+            else
+                fprintf(f, "  - Fixed thread count (-p %d) instead of using all CPUs (%d)\n", c->fixed_threads,
+                        c->usable_cpus);
+        }
+        if (c->single_size_kb > 0)
+            fprintf(f, "  - Single buffer size (-s %llu KB) instead of full sweep\n", c->single_size_kb);
+        if (c->stopped_by)
+            fprintf(f, "  - Run stopped early (%s): not every size was measured\n", c->stopped_by);
+        fprintf(f, "For comparable scores, run without -t, -p, or -s options.\n");
+    }
+    fprintf(f, "\n");
+}

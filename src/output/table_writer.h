@@ -1,0 +1,26 @@
+/* sc-membench's -R output: the table (stdout), then the BENCHMARK SUMMARY, scores
+ * and comparability warning (stderr, where sc-membench prints them). */
+#ifndef MEMBENCH_TABLE_WRITER_H
+#define MEMBENCH_TABLE_WRITER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output/record.h"
+#include "output/summary.h"
+
+typedef struct {
+    double max_runtime;      /* -t, 0 if not given */
+    int fixed_threads;       /* -p or OMP_NUM_THREADS, 0 if not given */
+    const char *fixed_threads_source; /* "-p" or "OMP_NUM_THREADS" */
+    int usable_cpus;
+    unsigned long long single_size_kb; /* -s, 0 if not given */
+    const char *stopped_by;  /* "time limit", "signal", or NULL when complete */
+    int latency_below_target; /* latency points that did not reach CV < 5% */
+} comparability;
+
+void table_write_header(FILE *f);
+void table_write_record(FILE *f, const result_record *r);
+void table_write_summary(FILE *f, const run_summary *s, const comparability *c);
+
+#endif

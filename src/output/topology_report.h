@@ -1,0 +1,14 @@
+/* `membench topology` and the topology part of -v and JSON. */
+#ifndef MEMBENCH_TOPOLOGY_REPORT_H
+#define MEMBENCH_TOPOLOGY_REPORT_H
+
+#include <stdio.h>
+
+#include "output/json.h"
+#include "topology/topology.h"
+
+void topology_report_text(FILE *f, const topology *t);
+/* Writes the topology as an object member named key (or a top-level object if NULL). */
+void topology_report_json(json_writer *j, const char *key, const topology *t);
+
+#endif

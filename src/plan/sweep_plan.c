@@ -1,0 +1,111 @@
+#include "plan/sweep_plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+uint64_t round_down_pow2(uint64_t v)
+{
+    if (v == 0)
+        return 0;
+    uint64_t p = 1;
+    while (p <= v / 2)
+        p <<= 1;
+    return p;
+}
+
+uint64_t round_up_pow2(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p < v && p < (1ULL << 62))
+        p <<= 1;
+    return p;
+}
+
+static void format_kib(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
+        snprintf(buf, size, "%llu MiB", (unsigned long long)(bytes >> 20));
+    else
+        snprintf(buf, size, "%llu KiB", (unsigned long long)(bytes >> 10));
+}
+
+static void add_point(size_plan *p, uint64_t bytes, const char *fmt, const char *detail)
+{
+    if (bytes < SWEEP_MIN_BYTES)
+        bytes = SWEEP_MIN_BYTES;
+    if (bytes > p->max_bytes) {
+        p->dropped++;
+        return;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        if (p->points[i].bytes == bytes)
+            return; /* first reason wins */
+    if (p->n >= SWEEP_MAX_POINTS)
+        return;
+    size_point *pt = &p->points[p->n++];
+    pt->bytes = bytes;
+    snprintf(pt->reason, sizeof pt->reason, fmt, detail);
+}
+
+static void sort_points(size_plan *p)
+{
+    for (size_t i = 1; i < p->n; i++)
+        for (size_t j = i; j > 0 && p->points[j - 1].bytes > p->points[j].bytes; j--) {
+            size_point tmp = p->points[j];
+            p->points[j] = p->points[j - 1];
+            p->points[j - 1] = tmp;
+        }
+}
+
+void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool full, uint64_t budget,
+                      int buffers, size_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (nthreads < 1)
+        nthreads = 1;
+    if (buffers < 1)
+        buffers = 1;
+    out->max_bytes = budget / ((uint64_t)nthreads * (uint64_t)buffers);
+    out->max_bytes -= out->max_bytes % 4096;
+    char d[3 + 1][128];
+    for (int level = 1; level <= 3; level++) {
+        cache_level cl = topology_cache_level(t, level);
+        size_t sharers = 1;
+        for (int i = 0; i < nthreads; i++) {
+            size_t s = topology_cache_sharers(t, level, cpus[i], cpus, (size_t)nthreads);
+            if (s > sharers)
+                sharers = s;
+        }
+        out->sharers[level] = sharers;
+        out->share[level] = cl.size / sharers;
+        char total[32], share[32];
+        format_kib(cl.size, total, sizeof total);
+        format_kib(out->share[level], share, sizeof share);
+        if (sharers > 1)
+            snprintf(d[level], sizeof d[level], "L%d %s / %zu threads = %s", level, total, sharers, share);
+        else
+            snprintf(d[level], sizeof d[level], "L%d %s%s", level, total, cl.defaulted ? " (default)" : "");
+    }
+    uint64_t l1 = out->share[1], l2 = out->share[2], l3 = out->share[3];
+    add_point(out, round_down_pow2(l1 / 2), "L1/2: inside L1 (%s)", d[1]);
+    add_point(out, round_up_pow2(l1 * 2), "2xL1: past L1 (%s)", d[1]);
+    add_point(out, round_down_pow2(l2 / 2), "L2/2: inside L2 (%s)", d[2]);
+    add_point(out, round_down_pow2(l2), "L2: fills L2 (%s)", d[2]);
+    add_point(out, round_up_pow2(l2 * 2), "2xL2: past L2 (%s)", d[2]);
+    if (l3 > l2 * 4)
+        add_point(out, round_down_pow2(l3 / 4), "L3/4: inside L3 (%s)", d[3]);
+    add_point(out, round_down_pow2(l3 / 2), "L3/2: inside L3 (%s)", d[3]);
+    add_point(out, round_down_pow2(l3), "L3: fills L3 (%s)", d[3]);
+    add_point(out, round_up_pow2(l3 * 2), "2xL3: past L3, RAM (%s)", d[3]);
+    add_point(out, round_up_pow2(l3 * 4), "4xL3: RAM (%s)", d[3]);
+    if (full) {
+        for (uint64_t s = SWEEP_FULL_START; s <= out->max_bytes && out->n < SWEEP_MAX_POINTS; s *= 2)
+            add_point(out, s, "-f: RAM%s", "");
+        uint64_t top = round_down_pow2(out->max_bytes);
+        if (top >= SWEEP_FULL_START)
+            add_point(out, top, "-f: RAM, largest size the memory budget allows%s", "");
+    }
+    if (out->n == 0) /* even a tiny budget gets one point if it fits */
+        add_point(out, SWEEP_MIN_BYTES, "minimum size%s", "");
+    sort_points(out);
+}

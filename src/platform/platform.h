@@ -1,0 +1,50 @@
+/* The one interface to the operating system. Everything Linux-specific (syscalls,
+ * /proc, cgroups) sits behind these calls so another system needs only a new
+ * implementation file. Topology (sysfs) reads files under a root directory given by
+ * the caller, so it is parsed from fixtures in tests; see topology/. */
+#ifndef MEMBENCH_PLATFORM_H
+#define MEMBENCH_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/cpu_list.h"
+
+/* CPUs this process may run on (sched_getaffinity: honours taskset and cpusets). */
+bool platform_usable_cpus(cpu_list *out);
+
+/* Pins the calling thread to the given CPUs; false if the kernel refused. */
+bool platform_pin_self(const int *cpus, size_t count);
+
+/* CPUs the calling thread is allowed on right now (for verifying a pin). */
+bool platform_self_affinity(cpu_list *out);
+
+/* CPU the calling thread runs on now, or -1. */
+int platform_current_cpu(void);
+
+/* NUMA node holding each page (queried, not assumed): nodes[i] is -1 where unknown.
+ * Returns false when the query is not supported at all. */
+bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n);
+
+/* Binds [addr, addr+len) to node before first touch; false if not supported. */
+bool platform_bind_to_node(void *addr, size_t len, int node);
+
+/* Bytes the process can allocate without pushing the machine or its cgroup into
+ * reclaim: min(MemAvailable, cgroup limit - usage). 0 if nothing could be read. */
+uint64_t platform_memory_available(void);
+uint64_t platform_memory_total(void);
+
+/* Free pages in the explicit huge page pool of the given size, 0 if none. */
+uint64_t platform_hugetlb_free_pages(uint64_t page_size);
+
+/* Host description for reports. Each fills buf with "unknown" when unreadable. */
+void platform_cpu_model(char *buf, size_t size);
+void platform_kernel(char *buf, size_t size);
+void platform_hostname(char *buf, size_t size);
+
+/* Reads a whole small text file (sysfs/proc) into buf, NUL-terminated, trailing
+ * newline kept. Returns false when missing or unreadable. */
+bool platform_read_text(const char *path, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,272 @@
+/* Linux implementation of platform.h. */
+#include "platform/platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+bool platform_read_text(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    size_t used = 0;
+    while (used + 1 < size) {
+        ssize_t n = read(fd, buf + used, size - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+    }
+    close(fd);
+    buf[used] = '\0';
+    return true;
+}
+
+static bool set_to_list(const cpu_set_t *set, cpu_list *out)
+{
+    out->count = 0;
+    out->ids = malloc(sizeof(int) * CPU_SETSIZE);
+    if (!out->ids)
+        return false;
+    for (int i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, set))
+            out->ids[out->count++] = i;
+    return true;
+}
+
+bool platform_usable_cpus(cpu_list *out)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return false;
+    return set_to_list(&set, out);
+}
+
+bool platform_pin_self(const int *cpus, size_t count)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (size_t i = 0; i < count; i++) {
+        if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+            return false;
+        CPU_SET(cpus[i], &set);
+    }
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
+bool platform_self_affinity(cpu_list *out)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0)
+        return false;
+    return set_to_list(&set, out);
+}
+
+int platform_current_cpu(void)
+{
+    return sched_getcpu();
+}
+
+bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        nodes[i] = -1;
+#ifdef SYS_move_pages
+    /* move_pages with a NULL node array only reports where each page lives. */
+    long rc = syscall(SYS_move_pages, 0, (unsigned long)n, addrs, NULL, nodes, 0);
+    if (rc != 0) {
+        for (size_t i = 0; i < n; i++)
+            nodes[i] = -1;
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i] < 0)
+            nodes[i] = -1; /* -ENOENT etc.: page not present */
+    return true;
+#else
+    (void)addrs;
+    return false;
+#endif
+}
+
+bool platform_bind_to_node(void *addr, size_t len, int node)
+{
+#ifdef SYS_mbind
+    if (node < 0 || node >= 1024)
+        return false;
+    unsigned long mask[1024 / (8 * sizeof(unsigned long))];
+    memset(mask, 0, sizeof mask);
+    mask[(size_t)node / (8 * sizeof(unsigned long))] |= 1UL << ((size_t)node % (8 * sizeof(unsigned long)));
+    const int mpol_preferred = 1; /* preferred, not bind: never OOM a run over placement */
+    return syscall(SYS_mbind, addr, len, mpol_preferred, mask, (unsigned long)1024, 0U) == 0;
+#else
+    (void)addr;
+    (void)len;
+    (void)node;
+    return false;
+#endif
+}
+
+static uint64_t meminfo_kb(const char *key)
+{
+    char buf[8192];
+    if (!platform_read_text("/proc/meminfo", buf, sizeof buf))
+        return 0;
+    size_t klen = strlen(key);
+    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':')
+            return strtoull(line + klen + 1, NULL, 10);
+    }
+    return 0;
+}
+
+/* Reads one number from a cgroup file; "max" (v2) and absurd v1 values mean no limit. */
+static bool read_cgroup_number(const char *path, uint64_t *out)
+{
+    char buf[64];
+    if (!platform_read_text(path, buf, sizeof buf) || buf[0] < '0' || buf[0] > '9')
+        return false;
+    *out = strtoull(buf, NULL, 10);
+    return *out < (UINT64_C(1) << 60);
+}
+
+/* Smallest (limit - usage) over the cgroup and its ancestors, for v2 and v1. */
+static uint64_t cgroup_headroom(void)
+{
+    char cg[8192];
+    uint64_t best = UINT64_MAX;
+    if (!platform_read_text("/proc/self/cgroup", cg, sizeof cg))
+        return best;
+    for (char *line = strtok(cg, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *limit_name, *usage_name, *mount;
+        char *path;
+        if (strncmp(line, "0::", 3) == 0) {
+            path = line + 3;
+            limit_name = "memory.max";
+            usage_name = "memory.current";
+            mount = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ? "/sys/fs/cgroup"
+                                                                           : "/sys/fs/cgroup/unified";
+        } else if (strstr(line, ":memory:") != NULL) {
+            path = strstr(line, ":memory:") + 8;
+            limit_name = "memory.limit_in_bytes";
+            usage_name = "memory.usage_in_bytes";
+            mount = "/sys/fs/cgroup/memory";
+        } else {
+            continue;
+        }
+        /* Walk from our cgroup to the root; in a container the path may not exist
+         * inside the mount, which then shows our own cgroup at its root. */
+        char dir[PATH_MAX];
+        for (;;) {
+            snprintf(dir, sizeof dir, "%s%s", mount, path);
+            char lp[PATH_MAX + 32], up[PATH_MAX + 32];
+            snprintf(lp, sizeof lp, "%s/%s", dir, limit_name);
+            snprintf(up, sizeof up, "%s/%s", dir, usage_name);
+            uint64_t limit, usage = 0;
+            if (read_cgroup_number(lp, &limit)) {
+                read_cgroup_number(up, &usage);
+                uint64_t room = limit > usage ? limit - usage : 0;
+                if (room < best)
+                    best = room;
+            }
+            char *slash = strrchr(path, '/');
+            if (!slash || slash == path) {
+                if (path[0] == '/' && path[1] != '\0') {
+                    path[1] = '\0';
+                    continue;
+                }
+                break;
+            }
+            *slash = '\0';
+        }
+    }
+    return best;
+}
+
+uint64_t platform_memory_available(void)
+{
+    uint64_t avail = meminfo_kb("MemAvailable") * 1024;
+    uint64_t cg = cgroup_headroom();
+    if (avail == 0)
+        return cg == UINT64_MAX ? 0 : cg;
+    return cg < avail ? cg : avail;
+}
+
+uint64_t platform_memory_total(void)
+{
+    return meminfo_kb("MemTotal") * 1024;
+}
+
+uint64_t platform_hugetlb_free_pages(uint64_t page_size)
+{
+    char path[128], buf[64];
+    snprintf(path, sizeof path, "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/free_hugepages",
+             page_size / 1024);
+    if (!platform_read_text(path, buf, sizeof buf))
+        return 0;
+    return strtoull(buf, NULL, 10);
+}
+
+static void copy_or_unknown(char *buf, size_t size, const char *value)
+{
+    snprintf(buf, size, "%s", value && *value ? value : "unknown");
+}
+
+void platform_cpu_model(char *buf, size_t size)
+{
+    static char info[1 << 16];
+    const char *keys[] = {"model name", "Model", "cpu model", "cpu", NULL};
+    if (platform_read_text("/proc/cpuinfo", info, sizeof info)) {
+        for (int k = 0; keys[k]; k++) {
+            size_t klen = strlen(keys[k]);
+            for (char *line = info; line && *line;) {
+                char *next = strchr(line, '\n');
+                if (strncmp(line, keys[k], klen) == 0 && (line[klen] == ' ' || line[klen] == '\t' || line[klen] == ':')) {
+                    char *colon = strchr(line, ':');
+                    if (colon && (!next || colon < next)) {
+                        colon++;
+                        while (*colon == ' ')
+                            colon++;
+                        size_t len = next ? (size_t)(next - colon) : strlen(colon);
+                        if (len >= size)
+                            len = size - 1;
+                        memcpy(buf, colon, len);
+                        buf[len] = '\0';
+                        return;
+                    }
+                }
+                line = next ? next + 1 : NULL;
+            }
+        }
+    }
+    copy_or_unknown(buf, size, NULL);
+}
+
+void platform_kernel(char *buf, size_t size)
+{
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(buf, size, "%s %s %s", u.sysname, u.release, u.machine);
+    else
+        copy_or_unknown(buf, size, NULL);
+}
+
+void platform_hostname(char *buf, size_t size)
+{
+    if (gethostname(buf, size) != 0)
+        copy_or_unknown(buf, size, NULL);
+    buf[size - 1] = '\0';
+}

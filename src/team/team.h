@@ -1,0 +1,36 @@
+/* A team of worker threads, each pinned to its place (a set of CPUs) once, then
+ * reused for every job: allocation, first touch, warm-up and timed samples all run
+ * on the same threads. The pin is verified from inside each thread. */
+#ifndef MEMBENCH_TEAM_H
+#define MEMBENCH_TEAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/cpu_list.h"
+
+typedef struct team team;
+typedef void (*team_job)(team *t, int tid, void *arg);
+
+typedef struct {
+    cpu_list cpus; /* CPUs the thread may run on; empty = not pinned */
+} team_place;
+
+/* Starts n threads; thread i is pinned to places[i] (copied). NULL on failure. */
+team *team_create(const team_place *places, int n);
+
+/* Runs job(t, tid, arg) on every thread and returns when all have finished. */
+void team_run(team *t, team_job job, void *arg);
+
+/* Inside a job: waits until all n threads arrive. Spins briefly (so a timed start
+ * is tight), then yields, so an oversubscribed team still makes progress. */
+void team_barrier(team *t);
+
+int team_size(const team *t);
+/* CPU thread tid ran on when it started, and whether its affinity matched its place. */
+int team_observed_cpu(const team *t, int tid);
+bool team_pin_verified(const team *t, int tid);
+
+void team_destroy(team *t);
+
+#endif

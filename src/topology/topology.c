@@ -1,0 +1,455 @@
+#include "topology/topology.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform/platform.h"
+
+static const uint64_t default_cache_sizes[4] = {0, 32 * 1024, 256 * 1024, 8 * 1024 * 1024};
+
+void topology_warn(topology *t, const char *fmt, ...)
+{
+    if (t->nwarnings >= TOPO_MAX_WARNINGS)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->warnings[t->nwarnings] = strdup(buf);
+    if (t->warnings[t->nwarnings])
+        t->nwarnings++;
+}
+
+static bool read_file(const char *root, const char *rel, char *buf, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    return platform_read_text(path, buf, size);
+}
+
+static bool read_long(const char *root, const char *rel, long *out)
+{
+    char buf[64];
+    if (!read_file(root, rel, buf, sizeof buf))
+        return false;
+    char *end;
+    long v = strtol(buf, &end, 10);
+    if (end == buf)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool read_cpus(const char *root, const char *rel, cpu_list *out)
+{
+    char buf[4096];
+    if (!read_file(root, rel, buf, sizeof buf))
+        return false;
+    return cpu_list_parse(buf, out);
+}
+
+/* sysfs sizes look like "32K", "1024K", "32768K" (and sometimes "8M"). */
+static bool parse_cache_size(const char *text, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text)
+        return false;
+    if (*end == 'K' || *end == 'k')
+        v *= 1024ULL;
+    else if (*end == 'M' || *end == 'm')
+        v *= 1024ULL * 1024ULL;
+    else if (*end == 'G' || *end == 'g')
+        v *= 1024ULL * 1024ULL * 1024ULL;
+    *out = v;
+    return v > 0;
+}
+
+static int compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
+{
+    cpu_list online;
+    if (!read_cpus(root, "devices/system/cpu/online", &online) || online.count == 0) {
+        /* No online file: count cpuN directories instead. */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/devices/system/cpu", root);
+        online.ids = NULL;
+        online.count = 0;
+        DIR *d = opendir(path);
+        size_t cap = 0;
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            int id;
+            char tail;
+            if (sscanf(e->d_name, "cpu%d%c", &id, &tail) == 1 && id >= 0) {
+                if (online.count == cap) {
+                    cap = cap ? cap * 2 : 64;
+                    int *n = realloc(online.ids, cap * sizeof *n);
+                    if (!n)
+                        break;
+                    online.ids = n;
+                }
+                online.ids[online.count++] = id;
+            }
+        }
+        if (d)
+            closedir(d);
+        if (online.count)
+            qsort(online.ids, online.count, sizeof(int), compare_int);
+        topology_warn(t, "cpu/online unreadable: found %zu CPU directories", online.count);
+    }
+    if (online.count == 0 && fallback && fallback->count > 0) {
+        /* No sysfs at all (some containers): trust the affinity mask. */
+        online.ids = malloc(sizeof(int) * fallback->count);
+        if (online.ids) {
+            memcpy(online.ids, fallback->ids, sizeof(int) * fallback->count);
+            online.count = fallback->count;
+        }
+        topology_warn(t, "no CPU directories in sysfs: using the affinity mask as the CPU list");
+    }
+    if (online.count)
+        qsort(online.ids, online.count, sizeof(int), compare_int);
+    t->cpus = calloc(online.count ? online.count : 1, sizeof *t->cpus);
+    if (!t->cpus) {
+        cpu_list_free(&online);
+        return;
+    }
+    t->ncpus = online.count;
+    bool missing_topology = false;
+    for (size_t i = 0; i < online.count; i++) {
+        cpu_info *c = &t->cpus[i];
+        char rel[256];
+        long v;
+        c->id = online.ids[i];
+        c->node = 0;
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/core_id", c->id);
+        c->core_id = read_long(root, rel, &v) ? (int)v : -1;
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/physical_package_id", c->id);
+        c->package_id = read_long(root, rel, &v) ? (int)v : -1;
+        if (c->core_id < 0 || c->package_id < 0)
+            missing_topology = true;
+        /* SMT rank: position among the CPUs of the same core (thread_siblings_list). */
+        cpu_list sib;
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/thread_siblings_list", c->id);
+        c->smt_rank = 0;
+        if (read_cpus(root, rel, &sib)) {
+            qsort(sib.ids, sib.count, sizeof(int), compare_int);
+            for (size_t k = 0; k < sib.count && sib.ids[k] < c->id; k++)
+                c->smt_rank++;
+            cpu_list_free(&sib);
+        }
+    }
+    if (missing_topology)
+        topology_warn(t, "core/package ids missing for some CPUs: each such CPU counted as its own core");
+    cpu_list_free(&online);
+}
+
+static void count_cores_packages(topology *t)
+{
+    int maxpkg = -1;
+    t->ncores = 0;
+    for (size_t i = 0; i < t->ncpus; i++) {
+        const cpu_info *c = &t->cpus[i];
+        if (c->package_id > maxpkg)
+            maxpkg = c->package_id;
+        if (c->smt_rank == 0)
+            t->ncores++;
+    }
+    t->npackages = maxpkg + 1 > 0 ? maxpkg + 1 : 1;
+}
+
+static void load_nodes(const char *root, topology *t)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/devices/system/node", root);
+    DIR *d = opendir(path);
+    int ids[1024];
+    size_t n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && n < 1024) {
+        int id;
+        char tail;
+        if (sscanf(e->d_name, "node%d%c", &id, &tail) == 1 && id >= 0)
+            ids[n++] = id;
+    }
+    if (d)
+        closedir(d);
+    if (n == 0) {
+        /* No NUMA support compiled into the kernel: one node holding everything. */
+        t->nodes = calloc(1, sizeof *t->nodes);
+        if (!t->nodes)
+            return;
+        t->nnodes = 1;
+        t->nodes[0].id = 0;
+        t->nodes[0].cpus.ids = malloc(sizeof(int) * (t->ncpus ? t->ncpus : 1));
+        for (size_t i = 0; i < t->ncpus && t->nodes[0].cpus.ids; i++)
+            t->nodes[0].cpus.ids[t->nodes[0].cpus.count++] = t->cpus[i].id;
+        t->nodes[0].mem_total = platform_memory_total();
+        return;
+    }
+    qsort(ids, n, sizeof(int), compare_int);
+    t->nodes = calloc(n, sizeof *t->nodes);
+    if (!t->nodes)
+        return;
+    t->nnodes = n;
+    for (size_t i = 0; i < n; i++) {
+        numa_node *nd = &t->nodes[i];
+        char rel[256], buf[4096];
+        nd->id = ids[i];
+        snprintf(rel, sizeof rel, "devices/system/node/node%d/cpulist", nd->id);
+        if (!read_cpus(root, rel, &nd->cpus))
+            topology_warn(t, "node%d/cpulist unreadable", nd->id);
+        snprintf(rel, sizeof rel, "devices/system/node/node%d/meminfo", nd->id);
+        if (read_file(root, rel, buf, sizeof buf)) {
+            const char *m = strstr(buf, "MemTotal:");
+            if (m)
+                nd->mem_total = strtoull(m + 9, NULL, 10) * 1024ULL;
+        }
+        for (size_t k = 0; k < nd->cpus.count; k++)
+            for (size_t c = 0; c < t->ncpus; c++)
+                if (t->cpus[c].id == nd->cpus.ids[k])
+                    t->cpus[c].node = nd->id;
+    }
+}
+
+static bool same_instance(const cache_instance *a, int level, cache_type type, const cpu_list *shared)
+{
+    if (a->level != level || a->type != type || a->shared.count != shared->count)
+        return false;
+    for (size_t i = 0; i < shared->count; i++)
+        if (!cpu_list_contains(&a->shared, shared->ids[i]))
+            return false;
+    return true;
+}
+
+static void load_caches(const char *root, topology *t)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < t->ncpus; i++) {
+        for (int idx = 0; idx < 16; idx++) {
+            char rel[256], buf[64];
+            long level, line = 64;
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/level", t->cpus[i].id, idx);
+            if (!read_long(root, rel, &level))
+                break;
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/type", t->cpus[i].id, idx);
+            if (!read_file(root, rel, buf, sizeof buf))
+                continue;
+            cache_type type;
+            if (strncmp(buf, "Data", 4) == 0)
+                type = CACHE_DATA;
+            else if (strncmp(buf, "Unified", 7) == 0)
+                type = CACHE_UNIFIED;
+            else
+                continue; /* instruction caches do not hold benchmark data */
+            uint64_t size = 0;
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/size", t->cpus[i].id, idx);
+            if (!read_file(root, rel, buf, sizeof buf) || !parse_cache_size(buf, &size)) {
+                topology_warn(t, "cpu%d cache index%d (L%ld): size unreadable, ignored", t->cpus[i].id, idx, level);
+                continue;
+            }
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", t->cpus[i].id, idx);
+            if (!read_long(root, rel, &line) || line <= 0 || line > 4096)
+                line = 64;
+            cpu_list shared;
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", t->cpus[i].id, idx);
+            if (!read_cpus(root, rel, &shared) || shared.count == 0) {
+                cpu_list_free(&shared);
+                shared.ids = malloc(sizeof(int));
+                shared.count = shared.ids ? 1 : 0;
+                if (shared.ids)
+                    shared.ids[0] = t->cpus[i].id;
+            }
+            bool seen = false;
+            for (size_t k = 0; k < t->ncaches && !seen; k++)
+                seen = same_instance(&t->caches[k], (int)level, type, &shared);
+            if (seen) {
+                cpu_list_free(&shared);
+                continue;
+            }
+            if (t->ncaches == cap) {
+                cap = cap ? cap * 2 : 16;
+                cache_instance *n = realloc(t->caches, cap * sizeof *n);
+                if (!n) {
+                    cpu_list_free(&shared);
+                    return;
+                }
+                t->caches = n;
+            }
+            t->caches[t->ncaches++] = (cache_instance){(int)level, type, size, (int)line, shared};
+        }
+    }
+}
+
+static void load_pages(const char *root, topology *t)
+{
+    char path[1024], buf[128];
+    snprintf(path, sizeof path, "%s/kernel/mm/hugepages", root);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL && t->nhuge_sizes < TOPO_MAX_HUGE_SIZES) {
+        unsigned long long kb;
+        if (sscanf(e->d_name, "hugepages-%llukB", &kb) == 1)
+            t->huge_sizes[t->nhuge_sizes++] = kb * 1024ULL;
+    }
+    if (d)
+        closedir(d);
+    for (size_t i = 1; i < t->nhuge_sizes; i++) /* insertion sort: a handful of sizes */
+        for (size_t j = i; j > 0 && t->huge_sizes[j - 1] > t->huge_sizes[j]; j--) {
+            uint64_t tmp = t->huge_sizes[j];
+            t->huge_sizes[j] = t->huge_sizes[j - 1];
+            t->huge_sizes[j - 1] = tmp;
+        }
+    snprintf(t->thp_mode, sizeof t->thp_mode, "unknown");
+    if (read_file(root, "kernel/mm/transparent_hugepage/enabled", buf, sizeof buf)) {
+        char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+        if (open && close && close - open - 1 < (long)sizeof t->thp_mode) {
+            memcpy(t->thp_mode, open + 1, (size_t)(close - open - 1));
+            t->thp_mode[close - open - 1] = '\0';
+        }
+    } else {
+        topology_warn(t, "transparent_hugepage/enabled unreadable: THP mode unknown");
+    }
+    long pmd;
+    if (read_long(root, "kernel/mm/transparent_hugepage/hpage_pmd_size", &pmd) && pmd > 0)
+        t->thp_size = (uint64_t)pmd;
+    else if (t->nhuge_sizes > 0) {
+        t->thp_size = 2 * 1024 * 1024;
+        for (size_t i = 0; i < t->nhuge_sizes; i++)
+            if (t->huge_sizes[i] == 2 * 1024 * 1024)
+                t->thp_size = t->huge_sizes[i];
+    }
+}
+
+bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
+{
+    memset(t, 0, sizeof *t);
+    load_cpus(sys_root, usable, t);
+    if (t->ncpus == 0) {
+        topology_free(t);
+        return false;
+    }
+    /* Usable CPUs: the affinity mask, restricted to CPUs sysfs knows as online. */
+    t->usable.ids = malloc(sizeof(int) * t->ncpus);
+    if (!t->usable.ids) {
+        topology_free(t);
+        return false;
+    }
+    for (size_t i = 0; i < t->ncpus; i++) {
+        t->cpus[i].usable = usable == NULL || cpu_list_contains(usable, t->cpus[i].id);
+        if (t->cpus[i].usable)
+            t->usable.ids[t->usable.count++] = t->cpus[i].id;
+    }
+    if (t->usable.count == 0) {
+        topology_warn(t, "affinity mask names no online CPU: using all online CPUs");
+        for (size_t i = 0; i < t->ncpus; i++) {
+            t->cpus[i].usable = true;
+            t->usable.ids[t->usable.count++] = t->cpus[i].id;
+        }
+    }
+    count_cores_packages(t);
+    load_nodes(sys_root, t);
+    load_caches(sys_root, t);
+    load_pages(sys_root, t);
+    for (int level = 1; level <= 3; level++) {
+        cache_level cl = topology_cache_level(t, level);
+        if (cl.defaulted)
+            topology_warn(t, "no L%d cache reported: using default %llu KiB", level,
+                          (unsigned long long)(cl.size / 1024));
+    }
+    for (size_t i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].cpus.count > 0 && t->nodes[i].mem_total == 0)
+            topology_warn(t, "NUMA node %d has CPUs but no memory: its threads' memory comes from another node",
+                          t->nodes[i].id);
+    return true;
+}
+
+void topology_free(topology *t)
+{
+    free(t->cpus);
+    cpu_list_free(&t->usable);
+    for (size_t i = 0; i < t->nnodes; i++)
+        cpu_list_free(&t->nodes[i].cpus);
+    free(t->nodes);
+    for (size_t i = 0; i < t->ncaches; i++)
+        cpu_list_free(&t->caches[i].shared);
+    free(t->caches);
+    for (size_t i = 0; i < t->nwarnings; i++)
+        free(t->warnings[i]);
+    memset(t, 0, sizeof *t);
+}
+
+const cpu_info *topology_cpu(const topology *t, int id)
+{
+    for (size_t i = 0; i < t->ncpus; i++)
+        if (t->cpus[i].id == id)
+            return &t->cpus[i];
+    return NULL;
+}
+
+/* The instance of `level` that the first usable CPU belongs to (else any). */
+static const cache_instance *level_instance(const topology *t, int level, int cpu)
+{
+    const cache_instance *any = NULL;
+    for (size_t i = 0; i < t->ncaches; i++) {
+        const cache_instance *c = &t->caches[i];
+        if (c->level != level)
+            continue;
+        if (cpu_list_contains(&c->shared, cpu))
+            return c;
+        if (!any)
+            any = c;
+    }
+    return any;
+}
+
+cache_level topology_cache_level(const topology *t, int level)
+{
+    cache_level out = {0, 64, true};
+    int cpu = t->usable.count ? t->usable.ids[0] : -1;
+    const cache_instance *c = level_instance(t, level, cpu);
+    if (c) {
+        out.size = c->size;
+        out.line_size = c->line_size;
+        out.defaulted = false;
+    } else if (level >= 1 && level <= 3) {
+        out.size = default_cache_sizes[level];
+        const cache_instance *l1 = level_instance(t, 1, cpu);
+        if (l1)
+            out.line_size = l1->line_size;
+    }
+    return out;
+}
+
+size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *cpus, size_t n)
+{
+    const cache_instance *c = NULL;
+    for (size_t i = 0; i < t->ncaches && !c; i++)
+        if (t->caches[i].level == level && cpu_list_contains(&t->caches[i].shared, cpu))
+            c = &t->caches[i];
+    if (!c)
+        return 1; /* unknown sharing: assume private */
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cpu_list_contains(&c->shared, cpus[i]))
+            count++;
+    return count ? count : 1;
+}
+
+int topology_max_cache_level(const topology *t)
+{
+    int max = 0;
+    for (size_t i = 0; i < t->ncaches; i++)
+        if (t->caches[i].level > max)
+            max = t->caches[i].level;
+    return max;
+}

@@ -1,0 +1,89 @@
+/* What the machine is: CPUs, cores, SMT siblings, packages, NUMA nodes, caches, page
+ * sizes. Loaded from a sysfs tree under a root directory ("/sys" on a live system,
+ * a recorded tree in tests), cross-checked with CPUID where the CPU has it.
+ * Everything that had to be guessed or disagreed is kept as a warning string. */
+#ifndef MEMBENCH_TOPOLOGY_H
+#define MEMBENCH_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/cpu_list.h"
+
+#define TOPO_MAX_WARNINGS 32
+#define TOPO_MAX_HUGE_SIZES 8
+
+typedef enum { CACHE_DATA, CACHE_INSTRUCTION, CACHE_UNIFIED } cache_type;
+
+typedef struct {
+    int level;
+    cache_type type;
+    uint64_t size;   /* bytes */
+    int line_size;   /* bytes */
+    cpu_list shared; /* CPUs sharing this instance (all of them, usable or not) */
+} cache_instance;
+
+typedef struct {
+    int id;
+    int core_id;    /* core within package, -1 if unknown */
+    int package_id; /* -1 if unknown */
+    int node;       /* NUMA node, 0 when the machine has no node directory */
+    int smt_rank;   /* 0 for the first hardware thread of its core, 1 for the next... */
+    bool usable;    /* in this process's affinity mask */
+} cpu_info;
+
+typedef struct {
+    int id;
+    cpu_list cpus;
+    uint64_t mem_total; /* bytes; 0 for a memory-less node */
+} numa_node;
+
+typedef struct {
+    cpu_info *cpus; /* online CPUs, ascending id */
+    size_t ncpus;
+    cpu_list usable; /* affinity mask as given to topology_load */
+    numa_node *nodes;
+    size_t nnodes;
+    cache_instance *caches; /* data and unified caches, one entry per instance */
+    size_t ncaches;
+    int npackages;
+    int ncores; /* physical cores among online CPUs */
+    uint64_t huge_sizes[TOPO_MAX_HUGE_SIZES];
+    size_t nhuge_sizes;
+    uint64_t thp_size; /* PMD huge page size used for THP, 0 if unknown */
+    char thp_mode[16]; /* "always", "madvise", "never", or "unknown" */
+    char *warnings[TOPO_MAX_WARNINGS];
+    size_t nwarnings;
+} topology;
+
+/* Per-level summary used by planners: the size of one instance of the data/unified
+ * cache at that level, and whether it came from the defaults. */
+typedef struct {
+    uint64_t size;
+    int line_size;
+    bool defaulted;
+} cache_level;
+
+/* Loads from sys_root (e.g. "/sys"). usable lists the CPUs the process may use; pass
+ * NULL to treat all online CPUs as usable. Returns false only when no CPU at all can
+ * be found; every lesser problem becomes a warning and a documented default. */
+bool topology_load(const char *sys_root, const cpu_list *usable, topology *t);
+void topology_free(topology *t);
+
+/* Adds a printf-style warning (kept for -v, topology output and JSON). */
+void topology_warn(topology *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Size of level 1..3 (data or unified). Missing levels fall back to 32K/256K/8M. */
+cache_level topology_cache_level(const topology *t, int level);
+
+/* Number of CPUs in cpus[0..n) that share the instance of `level` containing cpu. */
+size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *cpus, size_t n);
+
+const cpu_info *topology_cpu(const topology *t, int id);
+int topology_max_cache_level(const topology *t);
+
+/* Compares sysfs cache sizes with CPUID (x86-64 only; no-op elsewhere). */
+void topology_crosscheck_cpuid(topology *t);
+
+#endif
