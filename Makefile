@@ -17,6 +17,8 @@ CFLAGS   += $(CSTD) $(OPT) $(WARN) -g -pthread -Isrc -DMEMBENCH_VERSION='"$(VERS
 LDLIBS   += -pthread -lm
 
 BUILD    := build
+# V=1 shows full compiler command lines.
+Q        := $(if $(filter 1,$(V)),,@)
 SRCS     := $(shell find src -name '*.c' | sort)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
@@ -30,14 +32,17 @@ DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 all: membench
 
 membench: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/membench-tests: $(LIB_OBJS) $(TEST_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 run: membench
 	./membench -R

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernels/kernel.h"
+#include "kernels/kernels_libc.h"
 #include "kernels/kernels_portable.h"
 #include "kernels/kernels_x86.h"
 
@@ -21,6 +22,8 @@ static void build_table(void)
 #endif
     for (size_t i = 0; i < portable_kernel_count && table_count < MAX_KERNELS; i++)
         table[table_count++] = portable_kernels[i];
+    for (size_t i = 0; i < libc_kernel_count && table_count < MAX_KERNELS; i++)
+        table[table_count++] = libc_kernels[i];
 }
 
 const kernel *kernel_table(size_t *count)

@@ -3,7 +3,6 @@
  * accumulators; the empty asm per block stops loop-idiom recognition (memset/memcpy
  * calls) without costing an instruction. */
 #include <stdint.h>
-#include <string.h>
 
 #include "kernels/kernels_portable.h"
 
@@ -54,18 +53,9 @@ static uint64_t c_copy(void *dst, const void *src, size_t bytes, uint64_t patter
     return 0;
 }
 
-/* The one kernel that is meant to call libc: what applications actually get. */
-static uint64_t libc_memcpy(void *dst, const void *src, size_t bytes, uint64_t pattern)
-{
-    (void)pattern;
-    memcpy(dst, src, bytes);
-    return 0;
-}
-
 const kernel portable_kernels[] = {
     {OP_READ, "c", "loads", c_read},
     {OP_WRITE, "c", "regular", c_write},
     {OP_COPY, "c", "regular", c_copy},
-    {OP_MEMCPY, "libc", "libc", libc_memcpy},
 };
 const size_t portable_kernel_count = sizeof portable_kernels / sizeof portable_kernels[0];

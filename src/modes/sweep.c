@@ -1,5 +1,6 @@
 #include "modes/sweep.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -458,7 +459,12 @@ int sweep_main(int argc, char **argv)
     r->start = clock_now();
     if (r->opts.max_runtime > 0)
         stop_set_deadline(r->start + r->opts.max_runtime);
-    write_json(r);
+    if (r->opts.json_path && !json_report_write(r->opts.json_path, &r->info, NULL, 0)) {
+        /* Found out before measuring, not after an hour of results. */
+        snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->opts.json_path, strerror(errno));
+        cleanup(r);
+        return bad_input(err);
+    }
     if (r->opts.human)
         table_write_header(stdout);
     else

@@ -106,8 +106,10 @@ char *cpu_list_format(const int *ids, size_t count, char *buf, size_t size)
             n = snprintf(buf + used, size - used, "%s%d-%d", used ? "," : "", ids[i], ids[j]);
         else
             n = snprintf(buf + used, size - used, "%s%d", used ? "," : "", ids[i]);
-        if (n < 0 || (size_t)n >= size - used)
-            break; /* truncated: keep what fits */
+        if (n < 0 || (size_t)n >= size - used) {
+            buf[used] = '\0'; /* truncated: keep the whole entries that fit */
+            break;
+        }
         used += (size_t)n;
         i = j + 1;
     }

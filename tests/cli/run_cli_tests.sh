@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Command-line tests: exit codes, one-line errors, output formats, JSON validity,
+# signals and the time limit. Timings are never asserted; every run is small.
+set -u
+BIN=${1:-./membench}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+TMP=$(mktemp -d /tmp/membench-cli-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+PASS=0
+FAIL=0
+NCPU=$(nproc)
+HEADER='size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,iterations,elapsed_s'
+# Small, fast settings for runs that measure something.
+QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
+
+ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && echo "    $2"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+
+json_valid() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
+
+# bad_input NAME NEEDLE ARGS...: exit 2, nothing on stdout, exactly one stderr line naming NEEDLE
+bad_input() {
+    local name=$1 needle=$2; shift 2
+    "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+    local rc=$? lines
+    lines=$(wc -l <"$TMP/err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TMP/out" ] && grep -qF -- "$needle" "$TMP/err"; then
+        ok "bad input: $name"
+    else
+        not_ok "bad input: $name" "rc=$rc lines=$lines stderr=$(head -c 300 "$TMP/err")"
+    fi
+}
+
+# --- help and version -------------------------------------------------------
+"$BIN" --help >"$TMP/out" 2>&1; rc=$?
+check "--help exits 0 and documents the flags" bash -c "[ $rc -eq 0 ] && grep -q -- '-s SIZE_KB' '$TMP/out' && grep -q -- '--json FILE' '$TMP/out'"
+"$BIN" -h >"$TMP/out" 2>&1; check "-h exits 0" test $? -eq 0
+out=$("$BIN" --version); check "--version prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9]+\.[0-9]+\.[0-9]+$ ]]"
+out=$("$BIN" -V); check "-V prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9] ]]"
+
+# --- bad input (every case named in the sweep issue, and more) ---------------
+bad_input "-s -5" "'-5'" -s -5
+bad_input "-s abc" "'abc'" -s abc
+bad_input "-s 12abc" "'12abc'" -s 12abc
+bad_input "-s 0" "'0'" -s 0
+bad_input "-p 0" "'0'" -p 0
+bad_input "-p 100000" "'100000'" -p 100000
+bad_input "-p 4294967297" "'4294967297'" -p 4294967297
+bad_input "-p more than CPUs" "--oversubscribe" -p $((NCPU + 1))
+bad_input "-r 0" "'0'" -r 0
+bad_input "-o bogus" "'bogus'" -o bogus
+bad_input "-t -1" "'-1'" -t -1
+bad_input "-t abc" "'abc'" -t abc
+bad_input "size beyond memory" "can be allocated safely" -s 1099511627776
+bad_input "size beyond memory (2^40 KB)" "'1099511627777'" -s 1099511627777
+bad_input "stray argument" "'extra'" extra
+bad_input "unknown short flag" "'-x'" -x
+bad_input "unknown long flag" "'--frobnicate'" --frobnicate
+bad_input "missing value" "'-o' needs a value" -o
+bad_input "--cpus not a list" "'0-'" --cpus 0-
+bad_input "--cpus unavailable CPU" "CPU 4095 is not available" --cpus 4095
+bad_input "--kernel unknown" "'mmx'" --kernel mmx
+bad_input "-a with -p" "-a and -p conflict" -a -p 1
+OMP_NUM_THREADS=abc bad_input "OMP_NUM_THREADS=abc" "OMP_NUM_THREADS='abc'"
+OMP_PROC_BIND=diagonal bad_input "OMP_PROC_BIND=diagonal" "OMP_PROC_BIND='diagonal'"
+OMP_PLACES=everywhere bad_input "OMP_PLACES=everywhere" "OMP_PLACES='everywhere'"
+bad_input "topology unknown argument" "'--bogus'" topology --bogus
+
+# --- CSV ---------------------------------------------------------------------
+"$BIN" -s 64 -o read -o write -o copy -o latency "${QUICK[@]}" >"$TMP/csv" 2>"$TMP/err"; rc=$?
+check "CSV run exits 0" test $rc -eq 0
+check "CSV header is byte-for-byte sc-membench's" bash -c "[ \"\$(head -1 '$TMP/csv')\" = '$HEADER' ]"
+check "CSV has one row per operation in sc-membench order" \
+    bash -c "[ \"\$(tail -n +2 '$TMP/csv' | cut -d, -f1,2 | tr '\n' ' ')\" = '64,read 64,write 64,copy 64,latency ' ]"
+check "CSV rows have 9 fields" bash -c "awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/csv'"
+check "CSV bandwidth rows have zero latency fields" \
+    bash -c "grep -E '^64,(read|write|copy),' '$TMP/csv' | awk -F, '\$3 <= 0 || \$4 != 0 || \$5 != 0 || \$6 != 0 {bad=1} END {exit bad}'"
+check "CSV latency row: bandwidth 0, 1 thread, 7..21 samples" \
+    bash -c "grep '^64,latency,' '$TMP/csv' | awk -F, '\$3 != 0 || \$4 <= 0 || \$7 != 1 || \$6 < 7 || \$6 > 21 {bad=1} END {exit bad}'"
+check "CSV uses all usable CPUs by default" bash -c "grep '^64,read,' '$TMP/csv' | awk -F, -v n=$NCPU '\$7 != n {bad=1} END {exit bad}'"
+check "stdout is clean CSV when stderr is not a terminal" bash -c "[ ! -s '$TMP/err' ]"
+
+"$BIN" -s 64 -o write-nt -o copy-nt -o memcpy "${QUICK[@]}" >"$TMP/csv2" 2>&1
+check "extra operations write-nt, copy-nt, memcpy" \
+    bash -c "[ \"\$(tail -n +2 '$TMP/csv2' | cut -d, -f2 | tr '\n' ' ')\" = 'write-nt copy-nt memcpy ' ]"
+
+"$BIN" -s 64 -o read -p 1 "${QUICK[@]}" >"$TMP/p1" 2>&1
+check "-p 1 runs one thread" bash -c "grep -q '^64,read,[0-9.]*,0,0,0,1,' '$TMP/p1'"
+OMP_NUM_THREADS=1 "$BIN" -s 64 -o read "${QUICK[@]}" >"$TMP/omp" 2>&1
+check "OMP_NUM_THREADS=1 runs one thread" bash -c "grep -q '^64,read,[0-9.]*,0,0,0,1,' '$TMP/omp'"
+"$BIN" -s 64 -o read --cpus 0 "${QUICK[@]}" >"$TMP/cpus" 2>&1
+check "--cpus 0 runs one thread" bash -c "grep -q '^64,read,[0-9.]*,0,0,0,1,' '$TMP/cpus'"
+"$BIN" -s 64 -o read -p $((NCPU * 2)) --oversubscribe "${QUICK[@]}" >"$TMP/over" 2>&1
+check "--oversubscribe allows more threads than CPUs" bash -c "grep -q '^64,read,[0-9.]*,0,0,0,$((NCPU * 2)),' '$TMP/over'"
+"$BIN" -s 64 -o read -a "${QUICK[@]}" >"$TMP/auto" 2>&1
+check "-a reports one best row per size" bash -c "[ \$(grep -c '^64,read,' '$TMP/auto') -eq 1 ]"
+
+for isa in avx512 avx2 sse2 c; do
+    if "$BIN" -s 64 -o read -o copy --kernel $isa "${QUICK[@]}" --json "$TMP/k.json" >"$TMP/k.csv" 2>"$TMP/k.err"; then
+        check "--kernel $isa is used and named in JSON" \
+            bash -c "[ \"\$(python3 -c 'import json; print(\",\".join(r[\"kernel\"][\"isa\"] for r in json.load(open(\"$TMP/k.json\"))[\"results\"]))')\" = '$isa,$isa' ]"
+    else
+        check "--kernel $isa refused only when the CPU lacks it" grep -q "this CPU cannot run it" "$TMP/k.err"
+    fi
+done
+
+# --- -R ----------------------------------------------------------------------
+"$BIN" -R -s 64 -o read -o write -o copy -o latency "${QUICK[@]}" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
+check "-R exits 0" test $rc -eq 0
+check "-R table header on stdout" grep -q '^Size       Op          Bandwidth      Latency  Threads$' "$TMP/r.out"
+check "-R rows on stdout" bash -c "grep -qE '^64 KB      read +[0-9.]+ [MGT]B/s +- +[0-9]+$' '$TMP/r.out'"
+check "-R summary on stderr" grep -q 'BENCHMARK SUMMARY' "$TMP/r.err"
+check "-R scores" bash -c "grep -q 'Bandwidth Score:' '$TMP/r.err' && grep -q 'Latency Score:' '$TMP/r.err' && grep -q '>> COMBINED SCORE:' '$TMP/r.err'"
+check "-R comparability warning for -s" grep -q -- '- Single buffer size (-s 64 KB) instead of full sweep' "$TMP/r.err"
+check "-R shows the largest size's bandwidth" grep -q 'Largest size (64 KB per thread): read' "$TMP/r.err"
+
+# --- JSON --------------------------------------------------------------------
+"$BIN" -s 128 -o read -o latency "${QUICK[@]}" --json "$TMP/run.json" >"$TMP/j.csv" 2>&1
+check "--json writes valid JSON" json_valid "$TMP/run.json"
+check "JSON marks a finished run complete" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/run.json')); sys.exit(0 if d['complete'] is True and d['stopped_by'] is None else 1)"
+check "JSON has one result per CSV row" \
+    bash -c "[ \$(python3 -c 'import json; print(len(json.load(open(\"$TMP/run.json\"))[\"results\"]))') -eq \$((\$(wc -l <'$TMP/j.csv') - 1)) ]"
+check "JSON carries host, topology, options, placement and plan" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/run.json')); sys.exit(0 if all(k in d for k in ('host','topology','options','placement','plan','command_line','started_at','version')) else 1)"
+check "JSON results name kernel, pages, median and CV" \
+    python3 -c "import json,sys; r=json.load(open('$TMP/run.json'))['results'][0]; sys.exit(0 if r['kernel']['isa'] and 'huge_coverage' in r['pages'] and r['bandwidth_median_mb_s']>0 and 'bandwidth_cv' in r else 1)"
+check "JSON latency result says whether CV target was met" \
+    python3 -c "import json,sys; r=json.load(open('$TMP/run.json'))['results'][1]; sys.exit(0 if isinstance(r['cv_target_met'], bool) and r['latency_samples']>=7 else 1)"
+check "no temporary JSON files left behind" bash -c "! ls '$TMP'/run.json.tmp.* >/dev/null 2>&1"
+bad_input "--json into a missing directory" "--json /nonexistent/dir/x.json: cannot write" -s 64 -o read --json /nonexistent/dir/x.json
+
+"$BIN" -H -s 8192 -o read "${QUICK[@]}" --json "$TMP/h.json" >/dev/null 2>&1
+check "-H records page method and coverage" \
+    python3 -c "import json,sys; p=json.load(open('$TMP/h.json'))['results'][0]['pages']; sys.exit(0 if p['method'] in ('hugetlb','thp','normal') and (p['huge_coverage'] is None or 0<=p['huge_coverage']<=1) else 1)"
+
+# --- time limit and signals ---------------------------------------------------
+# -r 1000 would take minutes; -t 1 must stop it early and keep what was measured.
+timeout 120 "$BIN" -r 1000 -t 1 --json "$TMP/t.json" >"$TMP/t.csv" 2>"$TMP/t.err"; rc=$?
+check "-t stops a long run with exit 0" test $rc -eq 0
+check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/t.csv'"
+check "-t leaves JSON marked incomplete by the time limit" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/t.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='time limit' else 1)"
+
+for sig in INT TERM; do
+    "$BIN" -r 1000 --json "$TMP/s.json" >"$TMP/s.csv" 2>"$TMP/s.err" &
+    pid=$!
+    for _ in $(seq 1 100); do [ "$(wc -l <"$TMP/s.csv")" -ge 2 ] && break; sleep 0.1; done
+    kill -$sig $pid
+    wait $pid; rc=$?
+    want=$([ $sig = INT ] && echo 130 || echo 143)
+    check "SIG$sig stops the run with exit $want" test $rc -eq $want
+    check "SIG$sig leaves valid CSV with the rows measured" \
+        bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
+    check "SIG$sig leaves valid JSON marked incomplete" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and len(d['results'])>=1 else 1)"
+done
+
+# --- topology -----------------------------------------------------------------
+"$BIN" topology >"$TMP/topo.txt" 2>&1; rc=$?
+check "topology exits 0 and lists caches" bash -c "[ $rc -eq 0 ] && grep -q '^Caches' '$TMP/topo.txt' && grep -q '^THP:' '$TMP/topo.txt'"
+"$BIN" topology --json >"$TMP/topo.json"
+check "topology --json is valid JSON with CPUs, nodes and caches" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/topo.json')); sys.exit(0 if d['cpus_online']>=1 and d['numa_nodes'] and 'levels_used' in d and d['thp_mode'] else 1)"
+"$BIN" -v -s 64 -o read "${QUICK[@]}" >/dev/null 2>"$TMP/v.err"
+check "-v prints topology, placement, kernels and sizes with reasons" \
+    bash -c "grep -q '^Caches' '$TMP/v.err' && grep -q '^Threads:' '$TMP/v.err' && grep -q '^Kernel read' '$TMP/v.err' && grep -q '64 KB  -s 64' '$TMP/v.err'"
+"$BIN" -v -o read "${QUICK[@]}" -t 0.2 >/dev/null 2>"$TMP/v2.err"
+check "-v explains each default size" bash -c "grep -q 'L1/2: inside L1' '$TMP/v2.err' && grep -q '4xL3: RAM' '$TMP/v2.err'"
+
+# --- kernels are explicit -----------------------------------------------------
+OBJDIR=$(dirname "$BIN")/build/src/kernels
+if [ -d "$OBJDIR" ] && command -v objdump >/dev/null; then
+    calls=$(objdump -dr "$OBJDIR"/kernels_portable.o "$OBJDIR"/kernels_x86.o 2>/dev/null | grep -cE '(call|jmp|bl|b)\s.*\b(memcpy|memset|memmove)\b')
+    check "no kernel except memcpy calls libc memcpy/memset" test "$calls" -eq 0
+fi
+
+echo "cli: $PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]

@@ -1,0 +1,129 @@
+#include "fixtures.h"
+
+#include <stdio.h>
+
+#include "test.h"
+
+static void put(const char *root, const char *value, const char *fmt, int a, int b)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, fmt, a, b);
+    test_write_file(root, rel, value);
+}
+
+static void cpu_topology(const char *root, int cpu, int core, int pkg, const char *siblings)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%d\n", core);
+    put(root, v, "devices/system/cpu/cpu%d/topology/core_id%.0d", cpu, 0);
+    snprintf(v, sizeof v, "%d\n", pkg);
+    put(root, v, "devices/system/cpu/cpu%d/topology/physical_package_id%.0d", cpu, 0);
+    snprintf(v, sizeof v, "%s\n", siblings);
+    put(root, v, "devices/system/cpu/cpu%d/topology/thread_siblings_list%.0d", cpu, 0);
+}
+
+static void cpu_cache(const char *root, int cpu, int index, int level, const char *type, const char *size,
+                      const char *shared)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%d\n", level);
+    put(root, v, "devices/system/cpu/cpu%d/cache/index%d/level", cpu, index);
+    snprintf(v, sizeof v, "%s\n", type);
+    put(root, v, "devices/system/cpu/cpu%d/cache/index%d/type", cpu, index);
+    snprintf(v, sizeof v, "%s\n", size);
+    put(root, v, "devices/system/cpu/cpu%d/cache/index%d/size", cpu, index);
+    put(root, "64\n", "devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", cpu, index);
+    snprintf(v, sizeof v, "%s\n", shared);
+    put(root, v, "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, index);
+}
+
+static void node(const char *root, int id, const char *cpus, long long mem_kb)
+{
+    char v[128];
+    snprintf(v, sizeof v, "%s\n", cpus);
+    put(root, v, "devices/system/node/node%d/cpulist%.0d", id, 0);
+    snprintf(v, sizeof v, "Node %d MemTotal:       %lld kB\nNode %d MemFree:        %lld kB\n", id, mem_kb, id,
+             mem_kb / 2);
+    put(root, v, "devices/system/node/node%d/meminfo%.0d", id, 0);
+}
+
+static void pages(const char *root, const char *thp)
+{
+    test_write_file(root, "kernel/mm/hugepages/hugepages-2048kB/nr_hugepages", "0\n");
+    test_write_file(root, "kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages", "0\n");
+    test_write_file(root, "kernel/mm/transparent_hugepage/enabled", thp);
+    test_write_file(root, "kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+}
+
+const char *fixture_two_socket_smt(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-15\n");
+    for (int cpu = 0; cpu < 16; cpu++) {
+        int first = cpu % 8, pkg = first / 4, core = first % 4;
+        char sib[32], l3[32];
+        snprintf(sib, sizeof sib, "%d,%d", first, first + 8);
+        snprintf(l3, sizeof l3, "%d-%d,%d-%d", pkg * 4, pkg * 4 + 3, pkg * 4 + 8, pkg * 4 + 11);
+        cpu_topology(root, cpu, core, pkg, sib);
+        cpu_cache(root, cpu, 0, 1, "Data", "48K", sib);
+        cpu_cache(root, cpu, 1, 1, "Instruction", "32K", sib);
+        cpu_cache(root, cpu, 2, 2, "Unified", "2048K", sib);
+        cpu_cache(root, cpu, 3, 3, "Unified", "32768K", l3);
+    }
+    node(root, 0, "0-3,8-11", 64LL << 20);
+    node(root, 1, "4-7,12-15", 64LL << 20);
+    pages(root, "[always] madvise never\n");
+    return root;
+}
+
+const char *fixture_arm_no_l3(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-3\n");
+    for (int cpu = 0; cpu < 4; cpu++) {
+        char self[8];
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_topology(root, cpu, cpu, 0, self);
+        cpu_cache(root, cpu, 0, 1, "Data", "64K", self);
+        cpu_cache(root, cpu, 1, 1, "Instruction", "64K", self);
+        cpu_cache(root, cpu, 2, 2, "Unified", "1024K", self);
+    }
+    node(root, 0, "0-3", 8LL << 20);
+    pages(root, "always [madvise] never\n");
+    return root;
+}
+
+const char *fixture_vm_odd_caches(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-1\n");
+    for (int cpu = 0; cpu < 2; cpu++) {
+        char self[8];
+        snprintf(self, sizeof self, "%d", cpu);
+        /* no topology/ directory at all, as some hypervisors present it */
+        cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
+        cpu_cache(root, cpu, 1, 2, "Unified", "512K", self);
+        cpu_cache(root, cpu, 2, 3, "Unified", "107520K", "0-1");
+    }
+    /* no node/ directory, no hugepages, THP file missing */
+    return root;
+}
+
+const char *fixture_memoryless_node(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-3\n");
+    for (int cpu = 0; cpu < 4; cpu++) {
+        char self[8], l3[8];
+        snprintf(self, sizeof self, "%d", cpu);
+        snprintf(l3, sizeof l3, "%s", cpu < 2 ? "0-1" : "2-3");
+        cpu_topology(root, cpu, cpu % 2, cpu / 2, self);
+        cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
+        cpu_cache(root, cpu, 1, 2, "Unified", "1024K", self);
+        cpu_cache(root, cpu, 2, 3, "Unified", "16384K", l3);
+    }
+    node(root, 0, "0-1", 16LL << 20);
+    node(root, 1, "2-3", 0);
+    pages(root, "always madvise [never]\n");
+    return root;
+}

@@ -1,0 +1,182 @@
+/* The measuring engine on this machine: buffers, the team, bandwidth and latency
+ * measurements. Values are never timed against thresholds; only their structure
+ * and correctness are checked. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+#include "measure/bandwidth.h"
+#include "measure/latency.h"
+#include "measure/stop.h"
+#include "memory/buffer.h"
+#include "memory/memory_budget.h"
+#include "platform/platform.h"
+#include "team/team.h"
+#include "test.h"
+
+TEST(smaps_huge_fraction_counts_overlap)
+{
+    const char *smaps = "7f0000000000-7f0000400000 rw-p 00000000 00:00 0 \n"
+                        "Size:               4096 kB\n"
+                        "AnonHugePages:      2048 kB\n"
+                        "7f0000400000-7f0000600000 rw-p 00000000 00:00 0 \n"
+                        "Size:               2048 kB\n"
+                        "AnonHugePages:         0 kB\n"
+                        "Private_Hugetlb:       0 kB\n";
+    CHECK_NEAR(smaps_huge_fraction(smaps, 0x7f0000000000, 4 << 20), 0.5, 1e-12);
+    CHECK_NEAR(smaps_huge_fraction(smaps, 0x7f0000000000, 6 << 20), 1.0 / 3.0, 1e-12);
+    CHECK_NEAR(smaps_huge_fraction(smaps, 0x7f0000400000, 2 << 20), 0, 0);
+    CHECK_NEAR(smaps_huge_fraction(smaps, 0x100000, 4096), -1, 0); /* no mapping there */
+    const char *hugetlb = "7e0000000000-7e0000400000 rw-p 00000000 00:0f 1234 /anon_hugepage (deleted)\n"
+                          "Size:               4096 kB\n"
+                          "KernelPageSize:     2048 kB\n"
+                          "Private_Hugetlb:    4096 kB\n";
+    CHECK_NEAR(smaps_huge_fraction(hugetlb, 0x7e0000000000, 4 << 20), 1.0, 1e-12);
+}
+
+TEST(buffer_alloc_fill_inspect)
+{
+    buffer b;
+    CHECK(buffer_alloc(&b, 1 << 20, PAGES_NORMAL, 2 << 20, -1));
+    CHECK(((uintptr_t)b.ptr % KERNEL_ALIGN) == 0);
+    CHECK_STR(b.method, "normal");
+    buffer_fill(&b, 9);
+    const uint64_t *w = b.ptr;
+    CHECK(w[0] == pattern_word(9, 0));
+    CHECK(w[1000] == pattern_word(9, 1000));
+    CHECK(pattern_word(9, 0) != pattern_word(9, 1));
+    buffer_inspect(&b);
+    CHECK(b.huge_coverage >= 0 && b.huge_coverage <= 1); /* smaps was found and parsed */
+    buffer_free(&b);
+    CHECK(!buffer_alloc(&b, 0, PAGES_NORMAL, 2 << 20, -1));
+}
+
+TEST(buffer_huge_request_small_buffer_stays_normal)
+{
+    buffer b;
+    CHECK(buffer_alloc(&b, 2 << 20, PAGES_HUGE_AUTO, 2 << 20, -1)); /* < 2x huge page */
+    CHECK_STR(b.method, "normal");
+    buffer_free(&b);
+    CHECK(buffer_alloc(&b, 8 << 20, PAGES_HUGE_AUTO, 2 << 20, -1));
+    /* madvise succeeds even with THP "never"; what was obtained is the coverage */
+    CHECK(strcmp(b.method, "thp") == 0 || strcmp(b.method, "hugetlb") == 0);
+    CHECK(((uintptr_t)b.ptr % (2 << 20)) == 0); /* aligned so whole huge pages fit */
+    buffer_fill(&b, 1);
+    buffer_inspect(&b);
+    CHECK(b.huge_coverage >= 0 && b.huge_coverage <= 1);
+    buffer_free(&b);
+}
+
+TEST(memory_budget_leaves_a_margin)
+{
+    CHECK_INT(memory_budget_from(0), 0);
+    CHECK_INT(memory_budget_from(32ULL << 20), 0);
+    CHECK_INT(memory_budget_from(1000ULL << 20), (1000ULL << 20) - (100ULL << 20) - (64ULL << 20));
+    CHECK(memory_budget() < platform_memory_available() || platform_memory_available() == 0);
+}
+
+static atomic_int job_hits;
+static atomic_int after_barrier_seen_all;
+
+static void count_job(team *t, int tid, void *arg)
+{
+    (void)arg;
+    (void)tid;
+    atomic_fetch_add(&job_hits, 1);
+    team_barrier(t);
+    if (atomic_load(&job_hits) == team_size(t))
+        atomic_fetch_add(&after_barrier_seen_all, 1);
+    team_barrier(t);
+}
+
+TEST(team_runs_job_on_every_thread_with_barrier)
+{
+    cpu_list usable;
+    CHECK(platform_usable_cpus(&usable));
+    team_place places[3];
+    for (int i = 0; i < 3; i++)
+        places[i].cpus = (cpu_list){&usable.ids[(size_t)i % usable.count], 1};
+    team *t = team_create(places, 3);
+    CHECK(t != NULL);
+    for (int round = 0; round < 5; round++) {
+        atomic_store(&job_hits, 0);
+        atomic_store(&after_barrier_seen_all, 0);
+        team_run(t, count_job, NULL);
+        CHECK_INT(atomic_load(&job_hits), 3);
+        CHECK_INT(atomic_load(&after_barrier_seen_all), 3);
+    }
+    for (int i = 0; i < 3; i++) {
+        CHECK(team_pin_verified(t, i));
+        CHECK_INT(team_observed_cpu(t, i), usable.ids[(size_t)i % usable.count]);
+    }
+    team_destroy(t);
+    cpu_list_free(&usable);
+}
+
+static team *one_thread_team(void)
+{
+    cpu_list usable;
+    platform_usable_cpus(&usable);
+    team_place p = {{usable.ids, 1}};
+    team *t = team_create(&p, 1);
+    cpu_list_free(&usable);
+    return t;
+}
+
+TEST(measure_bandwidth_fills_a_verified_record)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    const mb_op ops[] = {OP_READ, OP_WRITE, OP_COPY, OP_MEMCPY};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        bandwidth_request rq = {kernel_select(ops[i], NULL), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
+        result_record r;
+        memset(&r, 0, sizeof r);
+        CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_OK);
+        CHECK_INT(r.op, ops[i]);
+        CHECK_INT(r.samples, 3);
+        CHECK(r.complete);
+        CHECK(r.bandwidth_mb_s > 0);
+        CHECK(r.bandwidth_mb_s >= r.bandwidth_median_mb_s);
+        CHECK(r.iterations >= 1);
+        CHECK(r.elapsed_s > 0);
+        CHECK_INT(r.threads, 1);
+        CHECK_INT(r.pins_verified, 1);
+        /* bandwidth is bytes counted over the slowest thread's time */
+        CHECK_NEAR(r.bandwidth_mb_s, 64.0 * 1024 * (double)r.iterations / r.thread_time_max_s / 1e6,
+                   r.bandwidth_mb_s * 1e-9);
+    }
+    team_destroy(t);
+}
+
+TEST(measure_bandwidth_stops_when_asked)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    bandwidth_request rq = {kernel_select(OP_READ, "c"), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
+    result_record r;
+    memset(&r, 0, sizeof r);
+    stop_request(0);
+    CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_STOPPED);
+    CHECK_INT(r.samples, 0);
+    stop_reset();
+    team_destroy(t);
+}
+
+TEST(measure_latency_median_within_sample_range)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    latency_request rq = {256 * 1024, 64, 0.002, 7, 21, 0.05, 1, PAGES_NORMAL, 2 << 20, -1};
+    result_record r;
+    memset(&r, 0, sizeof r);
+    CHECK_INT(measure_latency(t, &rq, &r), MEASURE_OK);
+    CHECK(r.latency_samples >= 7 && r.latency_samples <= 21);
+    CHECK(r.latency_ns > 0);
+    CHECK(r.latency_stddev_ns >= 0);
+    CHECK_INT(r.iterations, r.latency_samples);
+    CHECK_STR(r.kernel_isa, "chase");
+    CHECK_INT(r.latency_bytes, 256 * 1024);
+    team_destroy(t);
+}

@@ -1,0 +1,111 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define MAX_TESTS 512
+#define MAX_DIRS 64
+
+static struct {
+    const char *name;
+    test_fn fn;
+} tests[MAX_TESTS];
+static int ntests;
+static int current_failures;
+static char *dirs[MAX_DIRS];
+static int ndirs;
+
+void test_register(const char *name, test_fn fn)
+{
+    if (ntests < MAX_TESTS) {
+        tests[ntests].name = name;
+        tests[ntests].fn = fn;
+        ntests++;
+    }
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stdout, "    %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    current_failures++;
+}
+
+const char *test_tempdir(void)
+{
+    char tmpl[] = "/tmp/membench-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    if (!d || ndirs >= MAX_DIRS) {
+        fprintf(stderr, "cannot create temporary directory\n");
+        exit(1);
+    }
+    dirs[ndirs] = strdup(d);
+    return dirs[ndirs++];
+}
+
+static void mkdirs(char *path)
+{
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+}
+
+void test_write_file(const char *root, const char *rel, const char *content)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    mkdirs(path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    fputs(content, f);
+    fclose(f);
+}
+
+static void cleanup_dirs(void)
+{
+    for (int i = 0; i < ndirs; i++) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dirs[i]);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dirs[i]);
+        free(dirs[i]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = argc > 1 ? argv[1] : NULL;
+    int passed = 0, failed = 0;
+    for (int i = 0; i < ntests; i++) {
+        if (only && !strstr(tests[i].name, only))
+            continue;
+        current_failures = 0;
+        tests[i].fn();
+        if (current_failures) {
+            printf("not ok - %s\n", tests[i].name);
+            failed++;
+        } else {
+            printf("ok - %s\n", tests[i].name);
+            passed++;
+        }
+        fflush(stdout);
+    }
+    cleanup_dirs();
+    printf("unit: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

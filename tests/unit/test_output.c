@@ -1,0 +1,164 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/csv_writer.h"
+#include "output/format.h"
+#include "output/json.h"
+#include "output/summary.h"
+#include "output/table_writer.h"
+#include "test.h"
+
+static result_record bw(mb_op op, uint64_t kb, double mb_s)
+{
+    result_record r;
+    memset(&r, 0, sizeof r);
+    r.op = op;
+    r.size_bytes = kb * 1024;
+    r.bandwidth_mb_s = mb_s;
+    r.threads = 2;
+    r.iterations = 15;
+    r.elapsed_s = 0.0123456789;
+    return r;
+}
+
+static result_record lat(uint64_t kb, double ns)
+{
+    result_record r;
+    memset(&r, 0, sizeof r);
+    r.op = OP_LATENCY;
+    r.size_bytes = kb * 1024;
+    r.latency_ns = ns;
+    r.latency_stddev_ns = 0.456;
+    r.latency_samples = 7;
+    r.threads = 1;
+    r.iterations = 7;
+    r.elapsed_s = 0.25;
+    return r;
+}
+
+/* Runs fn into a memory stream and returns the text (caller frees). */
+#define CAPTURE(text, call)                                                                                           \
+    do {                                                                                                              \
+        size_t _len;                                                                                                  \
+        FILE *f = open_memstream(&(text), &_len);                                                                     \
+        call;                                                                                                         \
+        fclose(f);                                                                                                    \
+    } while (0)
+
+TEST(csv_header_and_rows_match_sc_membench)
+{
+    char *text = NULL;
+    result_record r1 = bw(OP_READ, 32, 9309701.638), r2 = lat(32, 1.7749);
+    CAPTURE(text, (csv_write_header(f), csv_write_record(f, &r1), csv_write_record(f, &r2)));
+    CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
+                    "iterations,elapsed_s\n"
+                    "32,read,9309701.64,0,0,0,2,15,0.012346\n"
+                    "32,latency,0,1.77,0.46,7,1,7,0.250000\n");
+    free(text);
+    result_record r3 = bw(OP_COPY_NT, 65536, 12.5);
+    CAPTURE(text, csv_write_record(f, &r3));
+    CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346\n");
+    free(text);
+}
+
+TEST(table_rows_match_sc_membench_layout)
+{
+    char *text = NULL;
+    result_record r1 = bw(OP_READ, 32, 2612561), r2 = lat(128, 2.44), r3 = bw(OP_COPY, 131072, 464400),
+                  r4 = bw(OP_WRITE, 4194304, 512);
+    CAPTURE(text, (table_write_header(f), table_write_record(f, &r1), table_write_record(f, &r2),
+                   table_write_record(f, &r3), table_write_record(f, &r4)));
+    CHECK_STR(text, "\nSize       Op          Bandwidth      Latency  Threads\n"
+                    "----       --          ---------      -------  -------\n"
+                    "32 KB      read         2.6 TB/s            -        2\n"
+                    "128 KB     latency             -       2.4 ns        1\n"
+                    "128 MB     copy       464.4 GB/s            -        2\n"
+                    "4 GB       write      512.0 MB/s            -        2\n");
+    free(text);
+}
+
+TEST(summary_scores_follow_sc_membench_formulas)
+{
+    result_record r[] = {bw(OP_READ, 32, 3000), bw(OP_WRITE, 32, 2000), bw(OP_COPY, 32, 1000), lat(32, 2),
+                         bw(OP_READ, 1024, 1000), bw(OP_WRITE, 1024, 500), bw(OP_COPY, 1024, 250), lat(1024, 100),
+                         bw(OP_WRITE_NT, 1024, 99999)};
+    run_summary s = summary_compute(r, 9);
+    CHECK_NEAR(s.read.peak_mb_s, 3000, 0);
+    double w32 = log2(33), w1024 = log2(1025);
+    CHECK_NEAR(s.read.weighted_avg_mb_s, (3000 * w32 + 1000 * w1024) / (w32 + w1024), 1e-9);
+    CHECK_NEAR(s.latency_ns, 100, 0); /* the largest latency size, not the smallest latency */
+    CHECK_INT(s.largest_size, 1024 * 1024);
+    CHECK_NEAR(s.read.largest_mb_s, 1000, 0);
+    CHECK_NEAR(s.copy.largest_mb_s, 250, 0);
+    CHECK_NEAR(s.bandwidth_score, 2.0, 1e-12);    /* (3000+2000+1000)/3/1000; write-nt not counted */
+    CHECK_NEAR(s.latency_score, 10.0, 1e-12);     /* 1000/100 */
+    CHECK_NEAR(s.combined_score, sqrt(20) * 100, 1e-9);
+    run_summary none = summary_compute(r, 3); /* no latency: bandwidth only */
+    CHECK_NEAR(none.combined_score, 200, 1e-9);
+}
+
+TEST(summary_text_and_comparability_warning)
+{
+    result_record r[] = {bw(OP_READ, 65536, 25000), lat(65536, 97.2)};
+    run_summary s = summary_compute(r, 2);
+    comparability c = {60, 4, "-p", 32, 0, NULL, 1};
+    char *text = NULL;
+    CAPTURE(text, table_write_summary(f, &s, &c));
+    CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
+    CHECK_CONTAINS(text, "  Read              25000        25000\n");
+    CHECK_CONTAINS(text, "  Best latency: 97.2 ns (RAM) at 65536 KB buffer\n");
+    CHECK_CONTAINS(text, "  Bandwidth Score:        25.0  (avg peak bandwidth in GB/s)\n");
+    CHECK_CONTAINS(text, "  Latency Score:          10.3  (1000 / latency_ns)\n");
+    CHECK_CONTAINS(text, "  >> COMBINED SCORE:      1604  (sqrt(bw_score \xc3\x97 latency_score) \xc3\x97 100)\n");
+    CHECK_CONTAINS(text, "WARNING: Scores may not be comparable due to non-default options:\n");
+    CHECK_CONTAINS(text, "  - Time limit (-t 60) may have prevented testing larger buffer sizes\n");
+    CHECK_CONTAINS(text, "  - Fixed thread count (-p 4) instead of using all CPUs (32)\n");
+    CHECK_CONTAINS(text, "For comparable scores, run without -t, -p, or -s options.\n");
+    CHECK_CONTAINS(text, "Largest size (65536 KB per thread): read 25000 MB/s");
+    CHECK_CONTAINS(text, "1 latency point(s) did not reach CV < 5%");
+    free(text);
+    comparability clean = {0, 0, NULL, 32, 0, NULL, 0};
+    CAPTURE(text, table_write_summary(f, &s, &clean));
+    CHECK(strstr(text, "WARNING") == NULL);
+    free(text);
+}
+
+TEST(format_helpers)
+{
+    char b[32];
+    CHECK_STR(format_size_kb(1536, b, sizeof b), "1 MB");
+    CHECK_STR(format_size_kb(1048576, b, sizeof b), "1 GB");
+    CHECK_STR(format_size_kb(4, b, sizeof b), "4 KB");
+    CHECK_STR(format_rate_mb_s(999.94, b, sizeof b), "999.9 MB/s");
+    CHECK_STR(format_rate_mb_s(1000, b, sizeof b), "1.0 GB/s");
+}
+
+TEST(json_writer_nests_escapes_and_nulls)
+{
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    json_writer j;
+    json_init(&j, f);
+    json_object_begin(&j, NULL);
+    json_string(&j, "s", "a\"b\\c\n\x01");
+    json_number(&j, "inf", INFINITY);
+    json_number(&j, "x", 1.5);
+    json_array_begin(&j, "empty");
+    json_array_end(&j);
+    json_array_begin(&j, "a");
+    json_int(&j, NULL, -3);
+    json_bool(&j, NULL, true);
+    json_null(&j, NULL);
+    json_array_end(&j);
+    json_object_begin(&j, "o");
+    json_uint(&j, "u", 18446744073709551615ULL);
+    json_object_end(&j);
+    json_object_end(&j);
+    fclose(f);
+    CHECK_STR(text, "{\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"inf\": null,\n  \"x\": 1.5,\n  \"empty\": [],\n"
+                    "  \"a\": [\n    -3,\n    true,\n    null\n  ],\n  \"o\": {\n    \"u\": 18446744073709551615\n  }\n}\n");
+    free(text);
+}

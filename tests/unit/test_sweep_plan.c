@@ -1,0 +1,105 @@
+#include "fixtures.h"
+#include "plan/sweep_plan.h"
+#include "test.h"
+
+#define KB 1024ULL
+#define MB (1024ULL * 1024ULL)
+
+static void check_sizes(const size_plan *p, const uint64_t *expect, size_t n)
+{
+    CHECK_INT(p->n, n);
+    for (size_t i = 0; i < n && i < p->n; i++)
+        if (p->points[i].bytes != expect[i])
+            test_fail(__FILE__, __LINE__, "point %zu is %llu KB, expected %llu KB", i,
+                      (unsigned long long)(p->points[i].bytes / KB), (unsigned long long)(expect[i] / KB));
+}
+
+TEST(plan_rounding)
+{
+    CHECK_INT(round_down_pow2(24 * KB), 16 * KB);
+    CHECK_INT(round_down_pow2(32 * KB), 32 * KB);
+    CHECK_INT(round_up_pow2(96 * KB), 128 * KB);
+    CHECK_INT(round_up_pow2(64 * KB), 64 * KB);
+    CHECK_INT(round_down_pow2(0), 0);
+    CHECK_INT(round_up_pow2(1), 1);
+}
+
+TEST(plan_one_thread_per_socket_sees_whole_l3)
+{
+    topology t;
+    topology_load(fixture_two_socket_smt(), NULL, &t);
+    int cpus[] = {0, 4};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 2, false, 64ULL << 30, 2, &p);
+    /* L1 48K: 16K (24K down), 128K (96K up); L2 2M: 1M, 2M, 4M; L3 32M: 8M, 16M, 32M, 64M, 128M */
+    uint64_t expect[] = {16 * KB, 128 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB, 16 * MB, 32 * MB, 64 * MB, 128 * MB};
+    check_sizes(&p, expect, 10);
+    CHECK_INT(p.sharers[3], 1);
+    CHECK_CONTAINS(p.points[0].reason, "L1/2");
+    CHECK_CONTAINS(p.points[9].reason, "4xL3");
+    topology_free(&t);
+}
+
+TEST(plan_l3_share_divides_by_threads_on_the_same_cache)
+{
+    topology t;
+    topology_load(fixture_two_socket_smt(), NULL, &t);
+    int cpus[16] = {0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 16, false, 1ULL << 40, 2, &p);
+    /* 8 threads per L3: 32M/8 = 4M share; 2 threads per core: L1 24K, L2 1M */
+    CHECK_INT(p.sharers[1], 2);
+    CHECK_INT(p.sharers[3], 8);
+    CHECK_INT(p.share[3], 4 * MB);
+    uint64_t expect[] = {8 * KB, 64 * KB, 512 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB, 16 * MB};
+    /* L1/2=12K->8K, 2xL1=48K->64K, L2/2=512K, L2=1M, 2xL2=2M, L3/4 skipped (4M !> 4M),
+       L3/2=2M dup, L3=4M, 2xL3=8M, 4xL3=16M */
+    check_sizes(&p, expect, 8);
+    CHECK_CONTAINS(p.points[5].reason, "L3 32 MiB / 8 threads = 4 MiB");
+    topology_free(&t);
+}
+
+TEST(plan_memory_budget_drops_large_points)
+{
+    topology t;
+    topology_load(fixture_two_socket_smt(), NULL, &t);
+    int cpus[] = {0, 4};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 2, false, 100 * MB, 2, &p); /* 25 MB per buffer */
+    CHECK_INT(p.max_bytes, 25 * MB);
+    CHECK_INT(p.n, 7);
+    CHECK_INT(p.dropped, 3);
+    CHECK(p.points[p.n - 1].bytes <= p.max_bytes);
+    topology_free(&t);
+}
+
+TEST(plan_full_sweep_adds_ram_sizes_up_to_budget)
+{
+    topology t;
+    topology_load(fixture_arm_no_l3(), NULL, &t);
+    int cpus[] = {0};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 1, true, 6ULL << 30, 2, &p); /* 3 GiB per buffer */
+    /* default L3 8M: ... 16M, 32M, then 512M, 1G, 2G */
+    CHECK_INT(p.points[p.n - 1].bytes, 2ULL << 30);
+    CHECK_INT(p.points[p.n - 3].bytes, 512 * MB);
+    CHECK_CONTAINS(p.points[p.n - 1].reason, "-f");
+    CHECK_CONTAINS(p.points[0].reason, "L1 64 KiB");
+    for (size_t i = 1; i < p.n; i++)
+        CHECK(p.points[i].bytes > p.points[i - 1].bytes);
+    topology_free(&t);
+}
+
+TEST(plan_tiny_budget_still_has_a_point_or_none)
+{
+    topology t;
+    topology_load(fixture_arm_no_l3(), NULL, &t);
+    int cpus[] = {0};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 1, false, 64 * KB, 1, &p);
+    CHECK(p.n >= 1);
+    CHECK(p.points[p.n - 1].bytes <= 64 * KB);
+    sweep_plan_sizes(&t, cpus, 1, false, 0, 1, &p);
+    CHECK_INT(p.n, 0);
+    topology_free(&t);
+}

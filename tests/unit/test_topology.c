@@ -1,0 +1,141 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "test.h"
+#include "topology/topology.h"
+
+static bool has_warning(const topology *t, const char *needle)
+{
+    for (size_t i = 0; i < t->nwarnings; i++)
+        if (strstr(t->warnings[i], needle))
+            return true;
+    return false;
+}
+
+TEST(topology_two_socket_smt_server)
+{
+    topology t;
+    CHECK(topology_load(fixture_two_socket_smt(), NULL, &t));
+    CHECK_INT(t.ncpus, 16);
+    CHECK_INT(t.usable.count, 16);
+    CHECK_INT(t.ncores, 8);
+    CHECK_INT(t.npackages, 2);
+    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(topology_cpu(&t, 12)->node, 1);
+    CHECK_INT(topology_cpu(&t, 12)->smt_rank, 1);
+    CHECK_INT(topology_cpu(&t, 4)->smt_rank, 0);
+    CHECK_INT(topology_cpu(&t, 5)->package_id, 1);
+    CHECK_INT(topology_cache_level(&t, 1).size, 48 * 1024);
+    CHECK(!topology_cache_level(&t, 1).defaulted);
+    CHECK_INT(topology_cache_level(&t, 2).size, 2 << 20);
+    CHECK_INT(topology_cache_level(&t, 3).size, 32 << 20);
+    /* 8 L1d + 8 L2 + 2 L3 instances; instruction caches are not listed */
+    CHECK_INT(t.ncaches, 18);
+    CHECK_INT(t.nodes[0].mem_total, 64ULL << 30);
+    CHECK_STR(t.thp_mode, "always");
+    CHECK_INT(t.nhuge_sizes, 2);
+    CHECK_INT(t.huge_sizes[0], 2 << 20);
+    CHECK_INT(t.huge_sizes[1], 1 << 30);
+    CHECK_INT(t.thp_size, 2 << 20);
+    CHECK_INT(t.nwarnings, 0);
+    /* sharers: CPUs 0 and 8 share an L1; 0,1,8 share one L3 among {0,1,4,8} */
+    int cpus[] = {0, 1, 4, 8};
+    CHECK_INT(topology_cache_sharers(&t, 1, 0, cpus, 4), 2);
+    CHECK_INT(topology_cache_sharers(&t, 3, 0, cpus, 4), 3);
+    CHECK_INT(topology_cache_sharers(&t, 3, 4, cpus, 4), 1);
+    topology_free(&t);
+}
+
+TEST(topology_restricted_cpuset)
+{
+    topology t;
+    cpu_list usable;
+    CHECK(cpu_list_parse("2-3,10", &usable));
+    CHECK(topology_load(fixture_two_socket_smt(), &usable, &t));
+    CHECK_INT(t.ncpus, 16);
+    CHECK_INT(t.usable.count, 3);
+    CHECK(topology_cpu(&t, 10)->usable);
+    CHECK(!topology_cpu(&t, 0)->usable);
+    cpu_list_free(&usable);
+    topology_free(&t);
+}
+
+TEST(topology_usable_mask_outside_online_falls_back)
+{
+    topology t;
+    cpu_list usable;
+    CHECK(cpu_list_parse("40-41", &usable));
+    CHECK(topology_load(fixture_arm_no_l3(), &usable, &t));
+    CHECK_INT(t.usable.count, 4);
+    CHECK(has_warning(&t, "affinity mask names no online CPU"));
+    cpu_list_free(&usable);
+    topology_free(&t);
+}
+
+TEST(topology_arm_without_l3_uses_default_and_warns)
+{
+    topology t;
+    CHECK(topology_load(fixture_arm_no_l3(), NULL, &t));
+    CHECK_INT(topology_cache_level(&t, 1).size, 64 * 1024);
+    CHECK_INT(topology_cache_level(&t, 2).size, 1 << 20);
+    cache_level l3 = topology_cache_level(&t, 3);
+    CHECK(l3.defaulted);
+    CHECK_INT(l3.size, 8 << 20);
+    CHECK(has_warning(&t, "no L3 cache reported: using default 8192 KiB"));
+    CHECK_INT(topology_max_cache_level(&t), 2);
+    CHECK_STR(t.thp_mode, "madvise");
+    topology_free(&t);
+}
+
+TEST(topology_vm_with_odd_reports)
+{
+    topology t;
+    CHECK(topology_load(fixture_vm_odd_caches(), NULL, &t));
+    CHECK_INT(t.ncpus, 2);
+    CHECK_INT(t.nnodes, 1); /* no node directory: one node with every CPU */
+    CHECK_INT(t.nodes[0].cpus.count, 2);
+    CHECK_INT(topology_cache_level(&t, 3).size, 107520ULL * 1024);
+    CHECK(has_warning(&t, "core/package ids missing"));
+    CHECK(has_warning(&t, "THP mode unknown"));
+    CHECK_STR(t.thp_mode, "unknown");
+    CHECK_INT(t.nhuge_sizes, 0);
+    CHECK_INT(t.ncores, 2);
+    topology_free(&t);
+}
+
+TEST(topology_memoryless_node_is_reported)
+{
+    topology t;
+    CHECK(topology_load(fixture_memoryless_node(), NULL, &t));
+    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(t.nodes[1].mem_total, 0);
+    CHECK_INT(topology_cpu(&t, 3)->node, 1);
+    CHECK(has_warning(&t, "NUMA node 1 has CPUs but no memory"));
+    CHECK_STR(t.thp_mode, "never");
+    topology_free(&t);
+}
+
+TEST(topology_empty_tree_fails_cleanly)
+{
+    topology t;
+    CHECK(!topology_load(test_tempdir(), NULL, &t));
+    cpu_list usable;
+    CHECK(cpu_list_parse("0-2", &usable));
+    CHECK(topology_load(test_tempdir(), &usable, &t)); /* affinity mask is the fallback */
+    CHECK_INT(t.ncpus, 3);
+    CHECK(has_warning(&t, "no CPU directories in sysfs"));
+    CHECK(topology_cache_level(&t, 1).defaulted);
+    cpu_list_free(&usable);
+    topology_free(&t);
+}
+
+TEST(topology_live_system_loads)
+{
+    topology t;
+    CHECK(topology_load("/sys", NULL, &t));
+    CHECK(t.ncpus >= 1);
+    CHECK(t.usable.count >= 1);
+    topology_crosscheck_cpuid(&t); /* must not crash whatever the CPU says */
+    topology_free(&t);
+}
