@@ -27,7 +27,7 @@ TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli clean install uninstall lint
+.PHONY: all run check check-unit check-cli clean install uninstall lint bench-isa
 
 all: membench
 
@@ -43,6 +43,12 @@ $(BUILD)/%.o: %.c
 $(BUILD)/membench-tests: $(LIB_OBJS) $(TEST_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/kernel_isa_ab: $(LIB_OBJS) $(BUILD)/bench/kernel_isa_ab.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench-isa: $(BUILD)/kernel_isa_ab
 
 run: membench
 	./membench -R

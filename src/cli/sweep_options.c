@@ -195,7 +195,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             o->oversubscribe = true;
             break;
         case OPT_KERNEL:
-            if (strcmp(a, "avx512") && strcmp(a, "avx2") && strcmp(a, "sse2") && strcmp(a, "c"))
+            if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "sse2") != 0 && strcmp(a, "c") != 0)
                 return fail(err, errlen, "--kernel '%s': unknown ISA (use avx512, avx2, sse2 or c)%s", a, "");
             if (!kernel_isa_supported(a))
                 return fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", a, kernel_isa_list());

@@ -38,6 +38,12 @@ int kernel_isa_supported(const char *isa);
  * NULL when none exists (e.g. non-temporal stores on an ISA without them). */
 const kernel *kernel_select(mb_op op, const char *isa);
 
+/* Kernel for a buffer that does not fit in the thread's share of the last-level
+ * cache: there bandwidth is DRAM-bound and 256-bit AVX2 measured faster than
+ * AVX-512 (read +8%, copy +15% on Zen 4; equal elsewhere, see BENCHMARKS.md), while
+ * AVX-512 wins in L1/L2. With isa given, that ISA is used at every size. */
+const kernel *kernel_select_for_size(mb_op op, const char *isa, int beyond_last_level_cache);
+
 /* Names of ISAs usable here, best first, comma-separated (for -v and JSON). */
 const char *kernel_isa_list(void);
 

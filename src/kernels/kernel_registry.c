@@ -62,6 +62,19 @@ const kernel *kernel_select(mb_op op, const char *isa)
     return NULL;
 }
 
+const kernel *kernel_select_for_size(mb_op op, const char *isa, int beyond_last_level_cache)
+{
+    if (isa || !beyond_last_level_cache)
+        return kernel_select(op, isa);
+    const kernel *k = kernel_select(op, NULL);
+    if (k && strcmp(k->isa, "avx512") == 0) {
+        const kernel *narrower = kernel_select(op, "avx2");
+        if (narrower)
+            return narrower;
+    }
+    return k;
+}
+
 const char *kernel_isa_list(void)
 {
     static char buf[128];

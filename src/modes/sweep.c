@@ -39,7 +39,8 @@ typedef struct {
     placement place;
     size_plan plan;
     run_info info;
-    const kernel *kernels[OP_COUNT];
+    const kernel *kernels[OP_COUNT];     /* for buffers within the last-level cache share */
+    const kernel *kernels_ram[OP_COUNT]; /* for buffers beyond it */
     int counts[MAX_THREAD_COUNTS]; /* thread counts to try (-a), else just one */
     int ncounts;
     team *teams[MAX_THREAD_COUNTS];
@@ -103,8 +104,10 @@ static int prepare(sweep_run *r)
     for (int op = 0; op < OP_COUNT; op++) {
         if (!(o->ops_mask & OP_MASK(op)) || op == OP_LATENCY)
             continue;
-        r->kernels[op] = kernel_select((mb_op)op, op == OP_MEMCPY ? NULL : o->kernel_isa);
-        if (!r->kernels[op]) {
+        const char *isa = op == OP_MEMCPY ? NULL : o->kernel_isa;
+        r->kernels[op] = kernel_select_for_size((mb_op)op, isa, 0);
+        r->kernels_ram[op] = kernel_select_for_size((mb_op)op, isa, 1);
+        if (!r->kernels[op] || !r->kernels_ram[op]) {
             snprintf(err, sizeof err, "-o %s: no %s kernel for this CPU%s%s", op_name((mb_op)op),
                      op == OP_WRITE_NT || op == OP_COPY_NT ? "non-temporal store" : "matching",
                      o->kernel_isa ? " with --kernel " : "", o->kernel_isa ? o->kernel_isa : "");
@@ -131,6 +134,19 @@ static int prepare(sweep_run *r)
     uint64_t budget = memory_budget();
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = only_latency(o->ops_mask) ? 1 : threads;
+    int *cpus = malloc(sizeof(int) * (size_t)threads);
+    if (!cpus)
+        return bad_input("out of memory");
+    if (r->place.pinned)
+        placement_primary_cpus(&r->place, cpus);
+    else {
+        /* Unpinned: plan cache shares as if the scheduler spread the threads. */
+        size_t m = placement_spread_order(&r->topo, cpus, (size_t)threads);
+        for (size_t i = m; i < (size_t)threads; i++)
+            cpus[i] = cpus[i % (m ? m : 1)];
+    }
+    sweep_plan_sizes(&r->topo, cpus, threads, o->full, budget, buffers, &r->plan);
+    free(cpus);
     if (o->single_size_kb) {
         uint64_t bytes = o->single_size_kb * 1024ULL;
         uint64_t need = bytes * (uint64_t)size_threads * (uint64_t)buffers;
@@ -143,29 +159,16 @@ static int prepare(sweep_run *r)
                      (unsigned long long)(budget >> 20));
             return bad_input(err);
         }
-        memset(&r->plan, 0, sizeof r->plan);
+        /* keep the cache shares just computed; replace the sizes by the one asked for */
         r->plan.n = 1;
+        r->plan.dropped = 0;
         r->plan.max_bytes = budget / ((uint64_t)size_threads * (uint64_t)buffers);
         r->plan.points[0].bytes = bytes;
         snprintf(r->plan.points[0].reason, sizeof r->plan.points[0].reason, "-s %llu",
                  (unsigned long long)o->single_size_kb);
-    } else {
-        int *cpus = malloc(sizeof(int) * (size_t)threads);
-        if (!cpus)
-            return bad_input("out of memory");
-        if (r->place.pinned)
-            placement_primary_cpus(&r->place, cpus);
-        else {
-            /* Unpinned: plan cache shares as if the scheduler spread the threads. */
-            size_t m = placement_spread_order(&r->topo, cpus, (size_t)threads);
-            for (size_t i = m; i < (size_t)threads; i++)
-                cpus[i] = cpus[i % (m ? m : 1)];
-        }
-        sweep_plan_sizes(&r->topo, cpus, threads, o->full, budget, buffers, &r->plan);
-        free(cpus);
-        if (r->plan.dropped)
-            run_warn(r, "%zu size(s) left out: more than the memory budget allows (%llu MiB per thread)",
-                     r->plan.dropped, (unsigned long long)(r->plan.max_bytes >> 20));
+    } else if (r->plan.dropped) {
+        run_warn(r, "%zu size(s) left out: more than the memory budget allows (%llu MiB per thread)",
+                 r->plan.dropped, (unsigned long long)(r->plan.max_bytes >> 20));
     }
     return 0;
 }
@@ -185,10 +188,15 @@ static void print_plan(sweep_run *r)
             fprintf(stderr, " %d", r->counts[i]);
         fprintf(stderr, ")\n");
     }
-    for (int op = 0; op < OP_COUNT; op++)
-        if (r->kernels[op])
-            fprintf(stderr, "Kernel %-8s: %s, %s\n", op_name((mb_op)op), r->kernels[op]->isa,
-                    r->kernels[op]->store);
+    for (int op = 0; op < OP_COUNT; op++) {
+        if (!r->kernels[op])
+            continue;
+        fprintf(stderr, "Kernel %-8s: %s, %s", op_name((mb_op)op), r->kernels[op]->isa, r->kernels[op]->store);
+        if (r->kernels_ram[op] != r->kernels[op])
+            fprintf(stderr, "; %s beyond the L3 share (%llu KiB per thread)", r->kernels_ram[op]->isa,
+                    (unsigned long long)(r->plan.share[3] / 1024));
+        fprintf(stderr, "\n");
+    }
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         fprintf(stderr, "Kernel latency : random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d\n",
                 topology_cache_level(&r->topo, 1).line_size, (unsigned long long)o->seed, r->place.places[0].cpu);
@@ -319,7 +327,8 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         int nodes[MAX_THREADS];
         for (int i = 0; i < r->counts[ci]; i++)
             nodes[i] = r->place.pinned ? r->place.places[i].node : -1;
-        bandwidth_request rq = {r->kernels[op], bytes, o->tries, o->sample_ms / 1000.0, pages, huge, nodes};
+        const kernel *k = bytes > r->plan.share[3] ? r->kernels_ram[op] : r->kernels[op];
+        bandwidth_request rq = {k, bytes, o->tries, o->sample_ms / 1000.0, pages, huge, nodes};
         result_record rec;
         memset(&rec, 0, sizeof rec);
         measure_status st = measure_bandwidth(t, &rq, &rec);
@@ -332,7 +341,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         }
         if (st == MEASURE_WRONG_RESULT) {
             fprintf(stderr, "membench: error: %s kernel (%s) produced wrong data at %llu KB; not reported\n",
-                    op_name(op), r->kernels[op]->isa, (unsigned long long)(bytes / 1024));
+                    op_name(op), k->isa, (unsigned long long)(bytes / 1024));
             r->wrong_result = true;
             continue;
         }

@@ -237,6 +237,7 @@ static bool parse_places(const topology *t, const char *text, place_list *pl, ch
     if (text[0] == '{') {
         if (parse_explicit_places(t, text, pl))
             return true;
+        places_free(pl);
         snprintf(err, errlen, "OMP_PLACES='%s': not a place list this CPU set can use (e.g. {0,1},{2:2})", text);
         return false;
     }
@@ -340,6 +341,11 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
     out->pinned = true;
     bool ok = true;
 
+    if (rq->cpus && rq->cpus->count == 0) {
+        snprintf(err, errlen, "--cpus: the list is empty");
+        placement_free(out);
+        return false;
+    }
     if (rq->cpus) {
         for (size_t i = 0; i < rq->cpus->count; i++) {
             const cpu_info *c = topology_cpu(t, rq->cpus->ids[i]);
@@ -355,7 +361,7 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
         for (int i = 0; i < n && ok; i++)
             ok = set_place(t, &out->places[i], &rq->cpus->ids[(size_t)i % rq->cpus->count], 1);
         snprintf(out->policy, sizeof out->policy, "explicit (--cpus)");
-        return ok || (placement_free(out), snprintf(err, errlen, "out of memory"), false);
+        goto done;
     }
 
     bind_kind bind = BIND_SPREAD;
@@ -368,7 +374,7 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
             ok = set_place(t, &out->places[i], t->usable.ids, usable);
         out->pinned = false;
         snprintf(out->policy, sizeof out->policy, "unpinned (OMP_PROC_BIND=false)");
-        return ok || (placement_free(out), snprintf(err, errlen, "out of memory"), false);
+        goto done;
     }
 
     place_list pl = {NULL, 0};
@@ -412,9 +418,15 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
         ok = set_place(t, &out->places[i], pl.lists[k].ids, pl.lists[k].count);
     }
     places_free(&pl);
-    if (!ok || p == 0) {
+    if (p == 0) {
         placement_free(out);
-        snprintf(err, errlen, p == 0 ? "no usable CPU in the places given" : "out of memory");
+        snprintf(err, errlen, "no usable CPU in the places given");
+        return false;
+    }
+done:
+    if (!ok) {
+        placement_free(out);
+        snprintf(err, errlen, "out of memory");
         return false;
     }
     return true;
