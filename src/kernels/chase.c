@@ -1,6 +1,6 @@
 #include "kernels/chase.h"
 
-#include <stdlib.h>
+#include "kernels/permutation.h"
 
 uint64_t chase_random(uint64_t *state)
 {
@@ -10,33 +10,78 @@ uint64_t chase_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void *chase_build(void *buf, size_t bytes, size_t stride, uint64_t seed)
+/* The visiting order is a bijection k -> node; the cycle links node(k) to
+ * node(k + 1). Writing node i's link needs k = inverse(i) and node(k + 1). */
+typedef struct {
+    const chase_layout *layout;
+    uint64_t n;          /* nodes */
+    uint64_t per_page;   /* nodes per page (page-local) */
+    permutation nodes;   /* random: over all nodes */
+    permutation pages;   /* page-local: over pages */
+} visit_order;
+
+/* Permutation of the nodes within page p: derived from the seed and p, so it can
+ * be rebuilt on demand without storing one per page. */
+static void page_permutation(const visit_order *v, uint64_t page, permutation *out)
 {
-    size_t n = bytes / stride;
-    if (n == 0 || stride < sizeof(void *))
+    permutation_init(out, v->per_page, v->layout->seed ^ (page + 1) * 0xD6E8FEB86659FD93ULL);
+}
+
+static uint64_t node_at(const visit_order *v, uint64_t k)
+{
+    switch (v->layout->order) {
+    case CHASE_RANDOM:
+        return permutation_forward(&v->nodes, k);
+    case CHASE_PAGE_LOCAL: {
+        uint64_t page = permutation_forward(&v->pages, k / v->per_page);
+        permutation within;
+        page_permutation(v, page, &within);
+        return page * v->per_page + permutation_forward(&within, k % v->per_page);
+    }
+    default:
+        return k;
+    }
+}
+
+static uint64_t position_of(const visit_order *v, uint64_t node)
+{
+    switch (v->layout->order) {
+    case CHASE_RANDOM:
+        return permutation_inverse(&v->nodes, node);
+    case CHASE_PAGE_LOCAL: {
+        uint64_t page = node / v->per_page;
+        permutation within;
+        page_permutation(v, page, &within);
+        return permutation_inverse(&v->pages, page) * v->per_page +
+               permutation_inverse(&within, node % v->per_page);
+    }
+    default:
+        return node;
+    }
+}
+
+void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
+{
+    size_t stride = layout->node_bytes;
+    if (stride < sizeof(void *) || bytes < stride || bytes % stride != 0)
         return NULL;
-    uint32_t *order = malloc(n * sizeof *order);
-    if (!order)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    /* Fisher-Yates shuffle of the visiting order; linking order[k] -> order[k+1]
-     * (and the last back to the first) gives a single cycle through all nodes. */
-    uint64_t state = seed;
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)(chase_random(&state) % (uint64_t)(i + 1));
-        uint32_t tmp = order[i];
-        order[i] = order[j];
-        order[j] = tmp;
+    visit_order v = {layout, bytes / stride, 1, {0}, {0}};
+    if (layout->order == CHASE_PAGE_LOCAL) {
+        size_t page = layout->page_bytes;
+        if (page < stride || page % stride != 0 || bytes % page != 0)
+            return NULL;
+        v.per_page = page / stride;
+        permutation_init(&v.pages, bytes / page, layout->seed);
+    } else if (layout->order == CHASE_RANDOM) {
+        permutation_init(&v.nodes, v.n, layout->seed);
     }
     char *base = buf;
-    for (size_t k = 0; k < n; k++) {
-        void **node = (void **)(void *)(base + (size_t)order[k] * stride);
-        *node = base + (size_t)order[(k + 1) % n] * stride;
+    for (uint64_t i = 0; i < v.n; i++) {
+        uint64_t k = position_of(&v, i);
+        uint64_t next = node_at(&v, k + 1 == v.n ? 0 : k + 1);
+        *(void **)(void *)(base + i * stride) = base + next * stride;
     }
-    void *start = base + (size_t)order[0] * stride;
-    free(order);
-    return start;
+    return base + node_at(&v, 0) * stride;
 }
 
 void *chase_run(void *p, uint64_t steps)

@@ -1,19 +1,37 @@
-/* Pointer chasing for latency: a buffer cut into nodes of `stride` bytes, linked in
- * one random cycle that visits every node exactly once before returning to the
- * start, so no prefetcher can guess the next address and every load depends on the
- * one before. The order comes from a seeded generator, so a run can be repeated. */
+/* Pointer chasing for latency: a buffer cut into nodes of `node_bytes` (one cache
+ * line by default), linked in one cycle that visits every node exactly once before
+ * returning to the start, so every load depends on the one before.
+ *
+ * Orders:
+ *   CHASE_RANDOM     uniformly scattered: no prefetcher can guess the next line
+ *                    (TLB misses included unless the buffer is in huge pages);
+ *   CHASE_PAGE_LOCAL every node of a page, in random order, before the next page,
+ *                    pages in random order: separates TLB cost from cache cost;
+ *   CHASE_STRIDED    node i -> node i+1, lmbench's fixed stride (prefetchable).
+ * Random orders come from a keyed Feistel permutation seeded with splitmix64
+ * (--seed), so a run can be repeated exactly. Links are written in address order
+ * (sequential stores), so building a 2 GiB chain is a streaming pass. */
 #ifndef MEMBENCH_CHASE_H
 #define MEMBENCH_CHASE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+typedef enum { CHASE_RANDOM, CHASE_PAGE_LOCAL, CHASE_STRIDED } chase_order;
+
+typedef struct {
+    chase_order order;
+    size_t node_bytes; /* >= sizeof(void *); divides the buffer size */
+    size_t page_bytes; /* CHASE_PAGE_LOCAL: multiple of node_bytes, divides the buffer size */
+    uint64_t seed;
+} chase_layout;
+
 /* splitmix64: the documented generator behind every random order (--seed). */
 uint64_t chase_random(uint64_t *state);
 
-/* Links buf (bytes long) into one cycle of bytes/stride nodes; returns the start.
- * stride must be >= sizeof(void *) and divide bytes. NULL if it cannot allocate. */
-void *chase_build(void *buf, size_t bytes, size_t stride, uint64_t seed);
+/* Links buf (bytes long) into one cycle; returns the start, or NULL when the
+ * layout does not fit the buffer. */
+void *chase_build(void *buf, size_t bytes, const chase_layout *layout);
 
 /* Follows steps links from p; returns where it ended (callers keep the result so
  * the loads cannot be removed). */

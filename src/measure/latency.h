@@ -8,15 +8,15 @@
 
 #include <stdint.h>
 
+#include "kernels/chase.h"
 #include "measure/bandwidth.h"
 
 typedef struct {
     uint64_t bytes;
-    uint64_t stride;  /* bytes per node: one cache line by default */
-    double sample_s;  /* duration of one sample */
+    chase_layout layout; /* order, node size (one cache line by default), seed */
+    double sample_s;     /* duration of one sample */
     int min_samples, max_samples;
     double cv_target;
-    uint64_t seed;
     page_request pages;
     uint64_t huge_size;
     int node;         /* node of the thread's CPU, -1 unknown */

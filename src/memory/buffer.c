@@ -28,6 +28,34 @@ static bool map_anonymous(buffer *b, size_t len, size_t align, int extra_flags)
     return true;
 }
 
+static bool map_hugetlb(buffer *b, size_t len, uint64_t huge_size)
+{
+#ifdef MAP_HUGETLB
+    /* Only when the pool has room: a MAP_HUGETLB mapping that cannot be backed
+     * fails with SIGBUS at first touch, not at mmap. */
+    size_t hlen = (size_t)align_up(len, huge_size);
+    if (platform_hugetlb_free_pages(huge_size) < hlen / huge_size)
+        return false;
+    int flags = MAP_HUGETLB;
+#ifdef MAP_HUGE_SHIFT
+    flags |= __builtin_ctzll(huge_size) << MAP_HUGE_SHIFT;
+#endif
+    void *m = mmap(NULL, hlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    if (m == MAP_FAILED)
+        return false;
+    b->map = b->ptr = m;
+    b->map_len = hlen;
+    b->len = len;
+    b->method = "hugetlb";
+    return true;
+#else
+    (void)b;
+    (void)len;
+    (void)huge_size;
+    return false;
+#endif
+}
+
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
 {
     memset(b, 0, sizeof *b);
@@ -35,41 +63,38 @@ bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, i
     b->node = -1;
     if (len == 0)
         return false;
-    bool try_huge = req == PAGES_HUGE_AUTO && huge_size >= SMALL_PAGE && len >= 2 * huge_size;
-#ifdef MAP_HUGETLB
-    /* Explicit huge pages only when the pool has room: a MAP_HUGETLB mapping that
-     * cannot be backed fails with SIGBUS at first touch, not at mmap. */
-    if (try_huge) {
-        size_t hlen = (size_t)align_up(len, huge_size);
-        if (platform_hugetlb_free_pages(huge_size) >= hlen / huge_size) {
-            int flags = MAP_HUGETLB;
-#ifdef MAP_HUGE_SHIFT
-            int shift = __builtin_ctzll(huge_size);
-            flags |= shift << MAP_HUGE_SHIFT;
-#endif
-            void *m = mmap(NULL, hlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
-            if (m != MAP_FAILED) {
-                b->map = b->ptr = m;
-                b->map_len = hlen;
-                b->len = len;
-                b->method = "hugetlb";
-            }
-        }
-    }
-#endif
-    if (!b->map) {
-        /* Align to the huge page size when asking for THP, so whole PMDs fit. */
-        size_t align = try_huge ? huge_size : KERNEL_ALIGN_BYTES;
-        if (!map_anonymous(b, len, align < SMALL_PAGE ? SMALL_PAGE : align, 0))
+    bool huge_ok = huge_size >= SMALL_PAGE;
+    bool try_hugetlb = huge_ok && ((req == PAGES_HUGE_AUTO && len >= 2 * huge_size) || req == PAGES_HUGE ||
+                                   req == PAGES_HUGETLB);
+    bool try_thp = huge_ok && ((req == PAGES_HUGE_AUTO && len >= 2 * huge_size) || req == PAGES_HUGE ||
+                               req == PAGES_THP);
+    size_t span = len; /* what the node binding covers: whole huge pages when asked */
+    if (try_hugetlb && map_hugetlb(b, len, huge_size)) {
+        span = b->map_len;
+    } else if (req == PAGES_HUGETLB) {
+        return false;
+    } else {
+        /* For THP, align to the huge page size and cover whole huge pages, so even
+         * a buffer smaller than one huge page can sit in one. */
+        size_t align = try_thp ? huge_size : KERNEL_ALIGN_BYTES;
+        span = try_thp ? (size_t)align_up(len, huge_size) : len;
+        if (!map_anonymous(b, span, align < SMALL_PAGE ? SMALL_PAGE : align, 0))
             return false;
+        b->len = len;
         b->method = "normal";
 #ifdef MADV_HUGEPAGE
-        if (try_huge && madvise(b->ptr, len, MADV_HUGEPAGE) == 0)
+        if (try_thp && madvise(b->ptr, span, MADV_HUGEPAGE) == 0)
             b->method = "thp";
 #endif
+#ifdef MADV_NOHUGEPAGE
+        if (req == PAGES_SMALL && madvise(b->ptr, len, MADV_NOHUGEPAGE) == 0)
+            b->method = "small";
+#endif
     }
+    /* Best effort; inspect says what happened. The policy must cover whole huge
+     * pages: binding part of one splits the mapping and THP cannot back it. */
     if (node >= 0)
-        platform_bind_to_node(b->ptr, len, node); /* best effort; inspect says what happened */
+        platform_bind_to_node(b->ptr, span, node);
     return true;
 }
 

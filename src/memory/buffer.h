@@ -9,8 +9,13 @@
 #include <stdint.h>
 
 typedef enum {
-    PAGES_NORMAL,   /* whatever mmap gives (THP "always" may still back it) */
-    PAGES_HUGE_AUTO /* -H: MAP_HUGETLB, else THP madvise, else normal */
+    PAGES_NORMAL,    /* whatever mmap gives (THP "always" may still back it) */
+    PAGES_HUGE_AUTO, /* -H: buffers >= 2 huge pages: MAP_HUGETLB, else THP, else normal */
+    PAGES_SMALL,     /* base pages only: MADV_NOHUGEPAGE */
+    PAGES_THP,       /* THP via madvise at any size, aligned to the huge page size */
+    PAGES_HUGE,      /* huge pages of huge_size at any size: MAP_HUGETLB, else THP when
+                        huge_size is the THP size; the coverage says what came */
+    PAGES_HUGETLB    /* MAP_HUGETLB of huge_size only (1 GiB pages); fails without a pool */
 } page_request;
 
 typedef struct {
@@ -24,8 +29,8 @@ typedef struct {
     double node_fraction; /* fraction of sampled pages on `node` */
 } buffer;
 
-/* Allocates len bytes (len > 0). huge_size is the huge page size to try for -H
- * (buffers smaller than 2x huge_size use normal pages, as sc-membench does).
+/* Allocates len bytes (len > 0). huge_size is the huge page size to use (for -H,
+ * buffers smaller than 2x huge_size use normal pages, as sc-membench does).
  * node >= 0 asks for memory on that node (preferred policy). Nothing is touched. */
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 

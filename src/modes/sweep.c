@@ -309,9 +309,10 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
         if (chase > cap)
             chase = cap - cap % 4096;
-        latency_request lr = {chase, (uint64_t)topology_cache_level(&r->topo, 1).line_size,
-                              o->latency_sample_ms / 1000.0, LATENCY_MIN_SAMPLES, LATENCY_MAX_SAMPLES,
-                              LATENCY_CV_TARGET, o->seed, pages, huge, r->place.places[0].node};
+        chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(&r->topo, 1).line_size, 0, o->seed};
+        latency_request lr = {chase,          layout,         o->latency_sample_ms / 1000.0,
+                              LATENCY_MIN_SAMPLES, LATENCY_MAX_SAMPLES, LATENCY_CV_TARGET,
+                              pages,          huge,           r->place.places[0].node};
         measure_status st = measure_latency(r->latency_team, &lr, best);
         best->size_bytes = bytes;
         snprintf(best->cpus, sizeof best->cpus, "%d", r->place.places[0].cpu);

@@ -77,7 +77,7 @@ static void write_plan(json_writer *j, const size_plan *p)
     json_object_end(j);
 }
 
-static void write_result(json_writer *j, const result_record *r)
+void json_write_record(json_writer *j, const result_record *r)
 {
     json_object_begin(j, NULL);
     json_uint(j, "size_kb", r->size_bytes / 1024);
@@ -95,6 +95,11 @@ static void write_result(json_writer *j, const result_record *r)
         json_bool(j, "cv_target_met", r->cv_target_met);
         json_uint(j, "chased_bytes", r->latency_bytes);
         json_bool(j, "tlb_misses_included", r->huge_coverage < 0.9);
+        if (r->latency_cycles >= 0)
+            json_number(j, "latency_tsc_cycles", r->latency_cycles);
+        else
+            json_null(j, "latency_tsc_cycles");
+        json_number(j, "chain_build_s", r->chain_build_s);
     } else {
         json_number(j, "bandwidth_mb_s", r->bandwidth_mb_s);
         json_number(j, "bandwidth_median_mb_s", r->bandwidth_median_mb_s);
@@ -124,50 +129,55 @@ static void write_result(json_writer *j, const result_record *r)
     json_object_end(j);
 }
 
+void json_write_header(json_writer *j, const run_info *info, const char *mode)
+{
+    json_string(j, "tool", "membench");
+    json_string(j, "version", MEMBENCH_VERSION);
+    json_int(j, "schema", 1);
+    json_string(j, "mode", mode);
+    json_bool(j, "complete", info->complete);
+    json_string(j, "stopped_by", info->stopped_by);
+    json_array_begin(j, "command_line");
+    for (int i = 0; i < info->argc; i++)
+        json_string(j, NULL, info->argv[i]);
+    json_array_end(j);
+    json_string(j, "started_at", info->started_at);
+    json_number(j, "elapsed_s", info->elapsed_s);
+    json_object_begin(j, "host");
+    json_string(j, "hostname", info->hostname);
+    json_string(j, "cpu_model", info->cpu_model);
+    json_string(j, "kernel", info->kernel);
+    json_string(j, "isa", info->isa_list);
+    json_object_end(j);
+    if (info->topo)
+        topology_report_json(j, "topology", info->topo);
+    json_array_begin(j, "warnings");
+    for (size_t i = 0; i < info->nwarnings; i++)
+        json_string(j, NULL, info->warnings[i]);
+    json_array_end(j);
+}
+
 void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n)
 {
     json_writer j;
     json_init(&j, f);
     json_object_begin(&j, NULL);
-    json_string(&j, "tool", "membench");
-    json_string(&j, "version", MEMBENCH_VERSION);
-    json_int(&j, "schema", 1);
-    json_string(&j, "mode", "sweep");
-    json_bool(&j, "complete", info->complete);
-    json_string(&j, "stopped_by", info->stopped_by);
-    json_array_begin(&j, "command_line");
-    for (int i = 0; i < info->argc; i++)
-        json_string(&j, NULL, info->argv[i]);
-    json_array_end(&j);
-    json_string(&j, "started_at", info->started_at);
-    json_number(&j, "elapsed_s", info->elapsed_s);
+    json_write_header(&j, info, "sweep");
     json_string(&j, "units", "bandwidth_mb_s is 10^6 bytes per second");
-    json_object_begin(&j, "host");
-    json_string(&j, "hostname", info->hostname);
-    json_string(&j, "cpu_model", info->cpu_model);
-    json_string(&j, "kernel", info->kernel);
-    json_string(&j, "isa", info->isa_list);
-    json_object_end(&j);
-    if (info->topo)
-        topology_report_json(&j, "topology", info->topo);
     if (info->opts)
         write_options(&j, info->opts);
     if (info->place)
         write_placement(&j, info->place);
     if (info->plan)
         write_plan(&j, info->plan);
-    json_array_begin(&j, "warnings");
-    for (size_t i = 0; i < info->nwarnings; i++)
-        json_string(&j, NULL, info->warnings[i]);
-    json_array_end(&j);
     json_array_begin(&j, "results");
     for (size_t i = 0; i < n; i++)
-        write_result(&j, &records[i]);
+        json_write_record(&j, &records[i]);
     json_array_end(&j);
     json_object_end(&j);
 }
 
-bool json_report_write(const char *path, const run_info *info, const result_record *records, size_t n)
+bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
@@ -179,7 +189,7 @@ bool json_report_write(const char *path, const run_info *info, const result_reco
         free(tmp);
         return false;
     }
-    json_report_write_stream(f, info, records, n);
+    write(f, ctx);
     bool ok = fflush(f) == 0 && !ferror(f);
     ok = fclose(f) == 0 && ok;
     ok = ok && rename(tmp, path) == 0;
@@ -187,4 +197,22 @@ bool json_report_write(const char *path, const run_info *info, const result_reco
         unlink(tmp);
     free(tmp);
     return ok;
+}
+
+typedef struct {
+    const run_info *info;
+    const result_record *records;
+    size_t n;
+} sweep_doc;
+
+static void write_sweep_doc(FILE *f, const void *ctx)
+{
+    const sweep_doc *d = ctx;
+    json_report_write_stream(f, d->info, d->records, d->n);
+}
+
+bool json_report_write(const char *path, const run_info *info, const result_record *records, size_t n)
+{
+    sweep_doc d = {info, records, n};
+    return json_write_atomic(path, write_sweep_doc, &d);
 }

@@ -9,8 +9,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "output/json.h"
 #include "output/record.h"
 #include "output/run_info.h"
+
+/* Pieces shared with other modes' documents. */
+void json_write_record(json_writer *j, const result_record *r);
+void json_write_header(json_writer *j, const run_info *info, const char *mode);
+/* Atomic replace of path with whatever write(f, ctx) prints. */
+bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx);
 
 void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n);
 /* Atomic replace of path; false (errno set) when it could not be written. */

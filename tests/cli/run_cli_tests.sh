@@ -169,6 +169,44 @@ check "-v prints topology, placement, kernels and sizes with reasons" \
 "$BIN" -v -o read "${QUICK[@]}" -t 0.2 >/dev/null 2>"$TMP/v2.err"
 check "-v explains each default size" bash -c "grep -q 'L1/2: inside L1' '$TMP/v2.err' && grep -q '4xL3: RAM' '$TMP/v2.err'"
 
+# --- membench latency ----------------------------------------------------------
+bad_input "latency --min 2K" "'2K'" latency --min 2K
+bad_input "latency --max below --min" "smaller than --min" latency --min 1M --max 64K
+bad_input "latency --pages 64k" "'64k'" latency --pages 64k
+bad_input "latency --stride 12" "'12'" latency --stride 12
+bad_input "latency --stride with --page-local" "conflict" latency --stride 64 --page-local
+bad_input "latency --cpu unavailable" "--cpu 4095: not available" latency --cpu 4095
+bad_input "latency --max beyond memory" "more than can be allocated safely" latency --max 900G
+bad_input "latency stray argument" "'oops'" latency oops
+LQ=(--sample-ms 1 --min 4K --max 64K)
+"$BIN" latency "${LQ[@]}" --points-per-octave 1 >"$TMP/lat.txt" 2>&1; rc=$?
+check "latency exits 0 and prints a row per size" bash -c "[ $rc -eq 0 ] && [ \$(grep -cE '^[0-9]+ KiB +[0-9.]+ ns' '$TMP/lat.txt') -eq 5 ]"
+check "latency reports steps and reported-vs-measured sizes" \
+    bash -c "grep -q '^Latency steps' '$TMP/lat.txt' && grep -q '^Cache sizes, reported vs measured' '$TMP/lat.txt'"
+"$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>/dev/null
+check "latency --csv header and rows" \
+    bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_tsc_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
+check "latency --json is valid, complete, with results and checks" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/lat.json')); n=sum(1 for _ in open('$TMP/lat.csv'))-1; sys.exit(0 if d['mode']=='latency' and d['complete'] and len(d['results'])==n and 'cache_checks' in d and 'steps' in d else 1)"
+for order in "--page-local" "--stride 256"; do
+    "$BIN" latency "${LQ[@]}" --points-per-octave 1 $order --csv >"$TMP/lat2.csv" 2>/dev/null
+    check "latency $order measures every size" bash -c "[ \$(wc -l <'$TMP/lat2.csv') -eq 6 ]"
+done
+"$BIN" latency --sample-ms 1 --min 4K --max 4M --points-per-octave 1 --pages thp --csv >"$TMP/thp.csv" 2>"$TMP/thp.err"
+if grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+    check "latency --pages thp refused when THP is never" grep -q "'never'" "$TMP/thp.err"
+else
+    check "latency --pages thp records the coverage obtained" \
+        bash -c "awk -F, 'NR > 1 && (\$7 != \"thp\" || \$8 == \"\") {bad=1} END {exit bad}' '$TMP/thp.csv'"
+fi
+"$BIN" latency --sample-ms 1 --min 4K --max 64M --json "$TMP/li.json" >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+check "latency SIGINT exits 130 with valid, incomplete JSON" \
+    bash -c "[ $rc -eq 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/li.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\""
+
 # --- kernels are explicit -----------------------------------------------------
 OBJDIR=$(dirname "$BIN")/build/src/kernels
 if [ -d "$OBJDIR" ] && command -v objdump >/dev/null; then

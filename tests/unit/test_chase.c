@@ -3,54 +3,148 @@
 #include <string.h>
 
 #include "kernels/chase.h"
+#include "kernels/permutation.h"
 #include "test.h"
 
+static chase_layout layout_of(chase_order order, size_t node, size_t page, uint64_t seed)
+{
+    chase_layout l = {order, node, page, seed};
+    return l;
+}
+
 /* Walks the chain n steps from start: every node must be visited exactly once and
- * the walk must be back at start after n steps (one cycle through all nodes). */
-static void check_single_cycle(size_t bytes, size_t stride, uint64_t seed)
+ * the walk must be back at start after n steps (one cycle through all nodes).
+ * Returns the visiting order (node indices), caller frees. */
+static uint64_t *check_single_cycle(size_t bytes, const chase_layout *l)
 {
     char *buf = aligned_alloc(64, bytes);
-    void *start = chase_build(buf, bytes, stride, seed);
+    void *start = chase_build(buf, bytes, l);
     CHECK(start != NULL);
-    size_t n = bytes / stride;
+    size_t n = bytes / l->node_bytes;
     unsigned char *seen = calloc(n, 1);
+    uint64_t *order = calloc(n, sizeof *order);
     void *p = start;
-    bool ok = true;
+    bool ok = start != NULL;
     for (size_t i = 0; i < n && ok; i++) {
         size_t off = (size_t)((char *)p - buf);
-        ok = off % stride == 0 && off / stride < n && !seen[off / stride];
-        if (ok)
-            seen[off / stride] = 1;
+        ok = off % l->node_bytes == 0 && off / l->node_bytes < n && !seen[off / l->node_bytes];
+        if (ok) {
+            seen[off / l->node_bytes] = 1;
+            order[i] = off / l->node_bytes;
+        }
         p = *(void **)p;
     }
     if (!ok)
-        test_fail(__FILE__, __LINE__, "chain of %zu nodes (stride %zu) revisits a node or leaves the buffer", n,
-                  stride);
+        test_fail(__FILE__, __LINE__, "chain of %zu nodes (order %d, node %zu B) revisits a node or leaves the buffer",
+                  n, (int)l->order, l->node_bytes);
     CHECK(p == start);
     free(seen);
     free(buf);
+    return order;
 }
 
-TEST(chase_is_one_cycle_through_every_node)
+TEST(permutation_is_a_bijection_with_inverse)
 {
-    check_single_cycle(64, 64, 1); /* a single node pointing to itself */
-    check_single_cycle(4096, 64, 1);
-    check_single_cycle(1 << 20, 64, 12345);
-    check_single_cycle(1 << 20, 128, 7);
-    check_single_cycle(3 * 4096, 4096, 99);
+    for (uint64_t n = 1; n <= 300; n++) {
+        permutation p;
+        permutation_init(&p, n, n * 7);
+        unsigned char *hit = calloc(n, 1);
+        bool ok = true;
+        for (uint64_t x = 0; x < n && ok; x++) {
+            uint64_t y = permutation_forward(&p, x);
+            ok = y < n && !hit[y] && permutation_inverse(&p, y) == x;
+            if (ok)
+                hit[y] = 1;
+        }
+        if (!ok)
+            test_fail(__FILE__, __LINE__, "not a bijection for n=%llu", (unsigned long long)n);
+        free(hit);
+    }
+    permutation big;
+    permutation_init(&big, (1ULL << 35) + 12345, 9); /* 2 TiB of nodes: no table, O(1) */
+    uint64_t y = permutation_forward(&big, 1ULL << 34);
+    CHECK(y < (1ULL << 35) + 12345);
+    CHECK(permutation_inverse(&big, y) == 1ULL << 34);
+}
+
+TEST(permutation_depends_on_seed)
+{
+    permutation a, b;
+    permutation_init(&a, 1000, 1);
+    permutation_init(&b, 1000, 2);
+    int same = 0;
+    for (uint64_t x = 0; x < 1000; x++)
+        same += permutation_forward(&a, x) == permutation_forward(&b, x);
+    CHECK(same < 50);
+}
+
+TEST(chase_random_is_one_cycle_through_every_node)
+{
+    chase_layout l = layout_of(CHASE_RANDOM, 64, 0, 1);
+    free(check_single_cycle(64, &l)); /* a single node pointing to itself */
+    free(check_single_cycle(4096, &l));
+    l.seed = 12345;
+    free(check_single_cycle(1 << 20, &l));
+    l.node_bytes = 128;
+    free(check_single_cycle(3 << 20, &l)); /* not a power of two: cycle-walking */
+    l.node_bytes = 4096;
+    free(check_single_cycle(3 * 4096, &l));
+}
+
+TEST(chase_random_order_is_scattered)
+{
+    chase_layout l = layout_of(CHASE_RANDOM, 64, 0, 1);
+    size_t n = (1 << 20) / 64;
+    uint64_t *order = check_single_cycle(1 << 20, &l);
+    size_t adjacent = 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        adjacent += order[i + 1] == order[i] + 1 || order[i] == order[i + 1] + 1;
+    CHECK(adjacent < n / 100); /* a prefetcher sees no sequential runs */
+    free(order);
+}
+
+TEST(chase_page_local_finishes_each_page_first)
+{
+    chase_layout l = layout_of(CHASE_PAGE_LOCAL, 64, 4096, 3);
+    size_t bytes = 64 * 4096, per_page = 64, n = bytes / 64;
+    uint64_t *order = check_single_cycle(bytes, &l);
+    bool grouped = true, pages_scattered = false, lines_scattered = false;
+    for (size_t i = 0; i < n; i++) {
+        grouped = grouped && order[i] / per_page == order[i - i % per_page] / per_page;
+        if (i % per_page == 0 && i > 0 && order[i] / per_page != order[i - 1] / per_page + 1)
+            pages_scattered = true;
+        if (i % per_page && order[i] != order[i - 1] + 1)
+            lines_scattered = true;
+    }
+    CHECK(grouped);
+    CHECK(pages_scattered);
+    CHECK(lines_scattered);
+    free(order);
+    CHECK(chase_build(malloc(8192), 6000, &l) == NULL); /* not a whole number of pages */
+}
+
+TEST(chase_strided_is_sequential)
+{
+    chase_layout l = layout_of(CHASE_STRIDED, 256, 0, 0);
+    uint64_t *order = check_single_cycle(256 * 100, &l);
+    for (size_t i = 0; i < 100; i++)
+        CHECK_INT(order[i], i);
+    free(order);
 }
 
 TEST(chase_order_is_repeatable_and_seeded)
 {
     size_t bytes = 1 << 16;
+    chase_layout l = layout_of(CHASE_RANDOM, 64, 0, 5);
     char *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
-    void *sa = chase_build(a, bytes, 64, 5), *sb = chase_build(b, bytes, 64, 5);
+    void *sa = chase_build(a, bytes, &l), *sb = chase_build(b, bytes, &l);
     CHECK((char *)sa - a == (char *)sb - b);
     bool same = true;
     for (size_t i = 0; i < bytes / 64; i++)
         same = same && (char *)*(void **)(a + i * 64) - a == (char *)*(void **)(b + i * 64) - b;
     CHECK(same);
-    chase_build(b, bytes, 64, 6);
+    l.seed = 6;
+    chase_build(b, bytes, &l);
     bool differs = false;
     for (size_t i = 0; i < bytes / 64; i++)
         differs = differs || (char *)*(void **)(a + i * 64) - a != (char *)*(void **)(b + i * 64) - b;
@@ -62,10 +156,11 @@ TEST(chase_order_is_repeatable_and_seeded)
 TEST(chase_run_follows_links)
 {
     size_t bytes = 64 * 100;
+    chase_layout l = layout_of(CHASE_RANDOM, 64, 0, 3);
     char *buf = aligned_alloc(64, bytes);
-    void *start = chase_build(buf, bytes, 64, 3);
-    CHECK(chase_run(start, 100) == start);   /* full cycle */
-    CHECK(chase_run(start, 1000) == start);  /* ten cycles, exercising the unrolled loop */
+    void *start = chase_build(buf, bytes, &l);
+    CHECK(chase_run(start, 100) == start);  /* full cycle */
+    CHECK(chase_run(start, 1000) == start); /* ten cycles, exercising the unrolled loop */
     CHECK(chase_run(start, 1) == *(void **)start);
     CHECK(chase_run(start, 0) == start);
     free(buf);
@@ -73,9 +168,14 @@ TEST(chase_run_follows_links)
 
 TEST(chase_rejects_impossible_layouts)
 {
-    char buf[64];
-    CHECK(chase_build(buf, 0, 64, 1) == NULL);
-    CHECK(chase_build(buf, 64, 4, 1) == NULL);
+    char buf[128];
+    chase_layout l = layout_of(CHASE_RANDOM, 64, 0, 1);
+    CHECK(chase_build(buf, 0, &l) == NULL);
+    CHECK(chase_build(buf, 100, &l) == NULL);
+    l.node_bytes = 4;
+    CHECK(chase_build(buf, 64, &l) == NULL);
+    l = layout_of(CHASE_PAGE_LOCAL, 64, 96, 1);
+    CHECK(chase_build(buf, 128, &l) == NULL);
 }
 
 TEST(chase_random_is_splitmix64)

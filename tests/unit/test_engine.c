@@ -168,7 +168,7 @@ TEST(measure_latency_median_within_sample_range)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, 64, 0.002, 7, 21, 0.05, 1, PAGES_NORMAL, 2 << 20, -1};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1};
     result_record r;
     memset(&r, 0, sizeof r);
     CHECK_INT(measure_latency(t, &rq, &r), MEASURE_OK);

@@ -1,0 +1,28 @@
+/* Reading cache sizes off a latency curve. A random chase stays on a plateau while
+ * the buffer fits in a cache level and climbs once it does not; the last size on a
+ * plateau is the capacity the chasing thread really gets. Hypervisors and lscpu
+ * report sizes that are not what a guest gets (seed 003); this says so. */
+#ifndef MEMBENCH_CACHE_ESTIMATE_H
+#define MEMBENCH_CACHE_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STEP_RISE 1.25    /* a point this much above the plateau starts a step */
+#define STEP_FLATTEN 1.10 /* the climb ends where the next point rises less than this */
+#define MAX_STEPS 8
+
+typedef struct {
+    uint64_t last_size_before; /* largest size still on the lower plateau: the capacity */
+    uint64_t first_size_after; /* first size where the climb has ended */
+    double latency_before_ns;  /* lower plateau */
+    double latency_after_ns;   /* upper plateau */
+} latency_step;
+
+/* sizes ascending; returns the number of steps found (at most MAX_STEPS). */
+size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_t n, latency_step *steps);
+
+/* The step nearest (in log2 distance) to a reported size, or NULL. */
+const latency_step *nearest_step(const latency_step *steps, size_t n, uint64_t reported);
+
+#endif

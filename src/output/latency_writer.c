@@ -1,0 +1,147 @@
+#include "output/latency_writer.h"
+
+#include "output/format.h"
+#include "output/json_report.h"
+
+static void human_bytes(uint64_t b, char *buf, size_t size)
+{
+    if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+        snprintf(buf, size, "%llu GiB", (unsigned long long)(b >> 30));
+    else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+        snprintf(buf, size, "%llu MiB", (unsigned long long)(b >> 20));
+    else
+        snprintf(buf, size, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+void latency_write_header(FILE *f, bool csv, double tsc_hz)
+{
+    if (csv) {
+        fputs(LATENCY_CSV_HEADER "\n", f);
+        return;
+    }
+    if (tsc_hz > 0)
+        fprintf(f, "# cycles: TSC reference clock at %.3f GHz (not the core clock)\n", tsc_hz / 1e9);
+    fprintf(f, "%-12s %10s %10s %9s %8s %6s  %s\n", "Size", "Latency", "Cycles", "Stddev", "Samples", "CV<5%",
+            "Pages (huge share)");
+}
+
+void latency_write_row(FILE *f, bool csv, const result_record *r)
+{
+    if (csv) {
+        fprintf(f, "%llu,%.3f,", (unsigned long long)(r->size_bytes / 1024), r->latency_ns);
+        if (r->latency_cycles >= 0)
+            fprintf(f, "%.2f", r->latency_cycles);
+        fprintf(f, ",%.3f,%d,%d,%s,", r->latency_stddev_ns, r->latency_samples, r->cv_target_met ? 1 : 0,
+                r->page_method ? r->page_method : "");
+        if (r->huge_coverage >= 0)
+            fprintf(f, "%.3f", r->huge_coverage);
+        fputc('\n', f);
+        return;
+    }
+    char size[32], cycles[32] = "-", pages[48];
+    human_bytes(r->size_bytes, size, sizeof size);
+    if (r->latency_cycles >= 0)
+        snprintf(cycles, sizeof cycles, "%.1f", r->latency_cycles);
+    if (r->huge_coverage >= 0)
+        snprintf(pages, sizeof pages, "%s (%.0f%%)", r->page_method, r->huge_coverage * 100);
+    else
+        snprintf(pages, sizeof pages, "%s", r->page_method);
+    fprintf(f, "%-12s %7.2f ns %10s %9.2f %8d %6s  %s\n", size, r->latency_ns, cycles, r->latency_stddev_ns,
+            r->latency_samples, r->cv_target_met ? "yes" : "NO", pages);
+}
+
+void latency_write_estimates(FILE *f, const latency_step *steps, size_t nsteps, const level_check *checks,
+                             size_t nchecks, bool huge_pages)
+{
+    char a[32], b[32];
+    fprintf(f, "\nLatency steps (where the curve leaves a plateau):\n");
+    if (nsteps == 0)
+        fprintf(f, "  none found in this range\n");
+    for (size_t i = 0; i < nsteps; i++) {
+        human_bytes(steps[i].last_size_before, a, sizeof a);
+        human_bytes(steps[i].first_size_after, b, sizeof b);
+        fprintf(f, "  after %-9s %.1f ns -> %.1f ns (climb ends at %s)\n", a, steps[i].latency_before_ns,
+                steps[i].latency_after_ns, b);
+    }
+    fprintf(f, "Cache sizes, reported vs measured:\n");
+    for (size_t i = 0; i < nchecks; i++) {
+        const level_check *c = &checks[i];
+        human_bytes(c->reported, a, sizeof a);
+        if (!c->checkable) {
+            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach 2x that size\n", c->level, a);
+        } else if (!c->step) {
+            fprintf(f, "  L%d reported %-9s no latency step found\n", c->level, a);
+        } else {
+            human_bytes(c->step->last_size_before, b, sizeof b);
+            fprintf(f, "  L%d reported %-9s %s after %s%s\n", c->level, a,
+                    i + 1 == nchecks ? "largest latency step" : "latency steps up", b,
+                    c->disagrees ? "   <- more than 2x off" : "");
+        }
+    }
+    if (nchecks > 0 && checks[nchecks - 1].step) {
+        const level_check *llc = &checks[nchecks - 1];
+        human_bytes(llc->step->last_size_before, a, sizeof a);
+        human_bytes(llc->reported, b, sizeof b);
+        fprintf(f, "Effective last-level cache for this CPU: %s, where latency climbs to %.0f ns (reported: %s)\n", a,
+                llc->step->latency_after_ns, b);
+    }
+    for (size_t i = 0; i < nchecks; i++)
+        if (checks[i].checkable && checks[i].disagrees) {
+            human_bytes(checks[i].reported, a, sizeof a);
+            if (checks[i].step) {
+                human_bytes(checks[i].step->last_size_before, b, sizeof b);
+                fprintf(f, "warning: L%d is reported as %s but latency says %s: the cache this CPU really gets "
+                           "differs from the one it is told about\n",
+                        checks[i].level, a, b);
+            } else {
+                fprintf(f, "warning: L%d is reported as %s but the latency curve shows no step near it\n",
+                        checks[i].level, a);
+            }
+        }
+    if (!huge_pages)
+        fprintf(f, "note: without huge pages, TLB misses add steps of their own; --pages 2m separates them\n");
+}
+
+void latency_write_json(FILE *f, const void *ctx)
+{
+    const latency_doc *d = ctx;
+    json_writer j;
+    json_init(&j, f);
+    json_object_begin(&j, NULL);
+    json_write_header(&j, d->info, "latency");
+    json_string(&j, "method", d->description);
+    if (d->tsc_hz > 0)
+        json_number(&j, "tsc_hz", d->tsc_hz);
+    else
+        json_null(&j, "tsc_hz");
+    json_array_begin(&j, "results");
+    for (size_t i = 0; i < d->n; i++)
+        json_write_record(&j, &d->records[i]);
+    json_array_end(&j);
+    json_array_begin(&j, "steps");
+    for (size_t i = 0; i < d->nsteps; i++) {
+        json_object_begin(&j, NULL);
+        json_uint(&j, "last_size_before_bytes", d->steps[i].last_size_before);
+        json_uint(&j, "first_size_after_bytes", d->steps[i].first_size_after);
+        json_number(&j, "latency_before_ns", d->steps[i].latency_before_ns);
+        json_number(&j, "latency_after_ns", d->steps[i].latency_after_ns);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_array_begin(&j, "cache_checks");
+    for (size_t i = 0; i < d->nchecks; i++) {
+        const level_check *c = &d->checks[i];
+        json_object_begin(&j, NULL);
+        json_int(&j, "level", c->level);
+        json_uint(&j, "reported_bytes", c->reported);
+        if (c->step)
+            json_uint(&j, "measured_bytes", c->step->last_size_before);
+        else
+            json_null(&j, "measured_bytes");
+        json_bool(&j, "checkable", c->checkable);
+        json_bool(&j, "disagrees", c->disagrees);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_object_end(&j);
+}

@@ -1,0 +1,125 @@
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli/latency_options.h"
+#include "measure/cache_estimate.h"
+#include "test.h"
+#include "util/parse_size.h"
+
+#define KB 1024ULL
+#define MB (1024ULL * 1024ULL)
+
+TEST(parse_size_units)
+{
+    uint64_t v;
+    CHECK(parse_size("4K", 0, UINT64_MAX, &v));
+    CHECK_INT(v, 4 * KB);
+    CHECK(parse_size("64m", 0, UINT64_MAX, &v));
+    CHECK_INT(v, 64 * MB);
+    CHECK(parse_size("2G", 0, UINT64_MAX, &v));
+    CHECK_INT(v, 2048 * MB);
+    CHECK(parse_size("16", 0, UINT64_MAX, &v)); /* bare number: KiB, like -s */
+    CHECK_INT(v, 16 * KB);
+    const char *bad[] = {"", "K", "4KB", "-4K", "4.5M", "abc", "99999999999999999999G", "4T"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(!parse_size(bad[i], 0, UINT64_MAX, &v));
+    CHECK(!parse_size("2K", 4096, UINT64_MAX, &v));
+}
+
+/* A synthetic curve: L1 32K at 1 ns, L2 1M at 4 ns, L3 8M at 15 ns, DRAM 100 ns,
+ * four points per octave, with a gradual climb after each capacity. */
+static size_t synthetic_curve(uint64_t *sizes, double *lat)
+{
+    size_t n = 0;
+    for (double s = 4 * KB; s <= 64 * MB; s *= 1.189207115) {
+        double l = s <= 32 * KB ? 1 : s <= 1 * MB ? 4 : s <= 8 * MB ? 15 : 100;
+        /* the first point past each capacity is only part way up */
+        if (s > 32 * KB && s <= 40 * KB)
+            l = 2.2;
+        if (s > 8 * MB && s <= 10 * MB)
+            l = 45;
+        sizes[n] = (uint64_t)s;
+        lat[n] = l * (1 + 0.02 * (double)(n % 3)); /* a little noise */
+        n++;
+    }
+    return n;
+}
+
+TEST(latency_steps_found_at_each_capacity)
+{
+    uint64_t sizes[128];
+    double lat[128];
+    latency_step steps[MAX_STEPS];
+    size_t n = synthetic_curve(sizes, lat);
+    size_t found = find_latency_steps(sizes, lat, n, steps);
+    CHECK_INT(found, 3);
+    CHECK(steps[0].last_size_before <= 32 * KB && steps[0].last_size_before > 26 * KB);
+    CHECK(steps[1].last_size_before <= 1 * MB && steps[1].last_size_before > 800 * KB);
+    CHECK(steps[2].last_size_before <= 8 * MB && steps[2].last_size_before > 6 * MB);
+    CHECK_NEAR(steps[2].latency_after_ns, 100, 5);
+    CHECK(nearest_step(steps, found, 32 * MB) == &steps[2]);
+    CHECK(nearest_step(steps, found, 48 * KB) == &steps[0]);
+    CHECK(nearest_step(steps, 0, 48 * KB) == NULL);
+}
+
+TEST(latency_steps_flat_or_tiny_curves)
+{
+    uint64_t sizes[] = {4096, 8192, 16384, 32768};
+    double flat[] = {1.0, 1.05, 0.98, 1.1};
+    latency_step steps[MAX_STEPS];
+    CHECK_INT(find_latency_steps(sizes, flat, 4, steps), 0);
+    CHECK_INT(find_latency_steps(sizes, flat, 1, steps), 0);
+    double one[] = {1.0, 1.0, 3.0, 3.1};
+    CHECK_INT(find_latency_steps(sizes, one, 4, steps), 1);
+    CHECK_INT(steps[0].last_size_before, 8192);
+    CHECK_INT(steps[0].first_size_after, 16384);
+}
+
+static parse_result lparse(latency_options *o, char *err, ...)
+{
+    char *argv[16] = {"latency"};
+    int argc = 1;
+    va_list ap;
+    va_start(ap, err);
+    for (char *a; argc < 15 && (a = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = a;
+    va_end(ap);
+    return latency_options_parse(argc, argv, o, err, 256);
+}
+
+TEST(latency_options_parse_and_refuse)
+{
+    latency_options o;
+    char err[256];
+    CHECK_INT(lparse(&o, err, (char *)NULL), PARSE_OK);
+    CHECK_INT(o.min_bytes, 4096);
+    CHECK_INT(o.max_bytes, 0);
+    CHECK_INT(o.points_per_octave, 4);
+    CHECK_INT(o.order, CHASE_RANDOM);
+    CHECK_INT(lparse(&o, err, "--min", "16K", "--max", "64M", "--page-local", "--pages", "2m", "--csv", (char *)NULL),
+              PARSE_OK);
+    CHECK_INT(o.order, CHASE_PAGE_LOCAL);
+    CHECK_INT(o.pages, LAT_PAGES_2M);
+    CHECK_INT(o.max_bytes, 64 * MB);
+    CHECK_INT(lparse(&o, err, "--stride", "128", (char *)NULL), PARSE_OK);
+    CHECK_INT(o.order, CHASE_STRIDED);
+    CHECK_INT(o.stride, 128);
+    struct {
+        const char *a, *b, *needle;
+    } bad[] = {
+        {"--min", "2K", "'2K'"},          {"--max", "abc", "'abc'"},
+        {"--points-per-octave", "0", "'0'"}, {"--stride", "12", "'12'"},
+        {"--pages", "64k", "'64k'"},      {"--cpu", "-1", "'-1'"},
+        {"--sample-ms", "x", "'x'"},      {"--seed", "1.5", "'1.5'"},
+        {"--bogus", NULL, "'--bogus'"},   {"stray", NULL, "'stray'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        parse_result r = bad[i].b ? lparse(&o, err, bad[i].a, bad[i].b, (char *)NULL) : lparse(&o, err, bad[i].a, (char *)NULL);
+        CHECK_INT(r, PARSE_ERROR);
+        CHECK_CONTAINS(err, bad[i].needle);
+    }
+    CHECK_INT(lparse(&o, err, "--stride", "64", "--page-local", (char *)NULL), PARSE_ERROR);
+    CHECK_CONTAINS(err, "conflict");
+    CHECK_INT(lparse(&o, err, "--min", "1M", "--max", "64K", (char *)NULL), PARSE_ERROR);
+    CHECK_CONTAINS(err, "smaller than --min");
+}
