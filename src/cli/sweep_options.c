@@ -37,6 +37,8 @@ void sweep_usage(FILE *out)
     fputs("membench - memory bandwidth and latency benchmark (sc-membench compatible)\n"
           "\n"
           "Usage: membench [options]            bandwidth/latency sweep (CSV on stdout)\n"
+          "       membench latency [options]    latency curve and the cache sizes it implies\n"
+          "                                     (membench latency --help)\n"
           "       membench topology [--json]    what the machine is: CPUs, caches, nodes, pages\n"
           "\n"
           "sc-membench options (same meaning):\n"

@@ -1,6 +1,7 @@
 #include "measure/cache_estimate.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_t n, latency_step *steps)
 {
@@ -12,7 +13,9 @@ size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_
     while (i < n && found < MAX_STEPS) {
         if (latency_ns[i] < plateau)
             plateau = latency_ns[i]; /* the plateau is its lowest point */
-        if (latency_ns[i] <= plateau * STEP_RISE) {
+        /* A single high point that the next one does not confirm is noise. */
+        bool confirmed = i + 1 >= n || latency_ns[i + 1] > plateau * STEP_RISE;
+        if (latency_ns[i] <= plateau * STEP_RISE || !confirmed) {
             i++;
             continue;
         }

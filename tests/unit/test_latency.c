@@ -62,6 +62,15 @@ TEST(latency_steps_found_at_each_capacity)
     CHECK(nearest_step(steps, 0, 48 * KB) == NULL);
 }
 
+TEST(latency_steps_ignore_a_lone_outlier)
+{
+    uint64_t sizes[] = {4096, 8192, 16384, 32768, 65536, 131072};
+    double lat[] = {1.0, 1.0, 2.8, 1.02, 4.0, 4.1}; /* 16K is one noisy sample */
+    latency_step steps[MAX_STEPS];
+    CHECK_INT(find_latency_steps(sizes, lat, 6, steps), 1);
+    CHECK_INT(steps[0].last_size_before, 32768);
+}
+
 TEST(latency_steps_flat_or_tiny_curves)
 {
     uint64_t sizes[] = {4096, 8192, 16384, 32768};
