@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/omp_env.h"
 #include "kernels/kernel.h"
 #include "kernels/operation.h"
 #include "util/parse_number.h"
@@ -85,27 +86,6 @@ static parse_result fail(char *err, size_t errlen, const char *fmt, const char *
     return PARSE_ERROR;
 }
 
-static parse_result parse_env(env_lookup env, sweep_options *o, char *err, size_t errlen)
-{
-    const char *n = env ? env("OMP_NUM_THREADS") : NULL;
-    if (n && *n) {
-        /* "8,4" sets nested levels; only the outermost applies to us. */
-        char first[32];
-        size_t len = strcspn(n, ",");
-        uint64_t v;
-        if (len >= sizeof first)
-            return fail(err, errlen, "OMP_NUM_THREADS='%s': not a thread count%s", n, "");
-        memcpy(first, n, len);
-        first[len] = '\0';
-        if (!parse_u64(first, 1, MAX_THREADS, &v))
-            return fail(err, errlen, "OMP_NUM_THREADS='%s': not a thread count from 1 to 4096%s", n, "");
-        o->threads = (int)v;
-    }
-    o->omp_bind = env ? env("OMP_PROC_BIND") : NULL;
-    o->omp_places = env ? env("OMP_PLACES") : NULL;
-    return PARSE_OK;
-}
-
 parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_options *o, char *err,
                                  size_t errlen)
 {
@@ -115,7 +95,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
     o->sample_ms = 10;
     o->latency_sample_ms = 20;
     o->seed = 1;
-    parse_result r = parse_env(env, o, err, errlen);
+    parse_result r = omp_env_parse(env, &o->threads, &o->omp_bind, &o->omp_places, err, errlen);
     if (r != PARSE_OK)
         return r;
 

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/omp_env.h"
 #include "util/cpu_list.h"
 
-#define MAX_THREADS 4096
+
 #define MAX_TRIES 1000
 #define MAX_SIZE_KB (1ULL << 40) /* 1 PiB: anything larger is a typo */
 
-typedef const char *(*env_lookup)(const char *name);
 
 typedef struct {
     int verbose;             /* -v, -vv */
@@ -43,7 +43,6 @@ typedef struct {
     bool help, version;
 } sweep_options;
 
-typedef enum { PARSE_OK, PARSE_EXIT_OK, PARSE_ERROR } parse_result;
 
 /* argv[0] is the program name. On PARSE_ERROR err holds one line naming the bad value. */
 parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_options *o, char *err,

@@ -47,4 +47,7 @@ void platform_hostname(char *buf, size_t size);
  * newline kept. Returns false when missing or unreadable. */
 bool platform_read_text(const char *path, char *buf, size_t size);
 
+/* Reads a whole small binary file (e.g. an SMBIOS entry); returns bytes read or -1. */
+long platform_read_binary(const char *path, unsigned char *buf, size_t size);
+
 #endif

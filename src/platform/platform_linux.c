@@ -33,6 +33,24 @@ bool platform_read_text(const char *path, char *buf, size_t size)
     return true;
 }
 
+long platform_read_binary(const char *path, unsigned char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t used = 0;
+    while (used < size) {
+        ssize_t n = read(fd, buf + used, size - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+    }
+    close(fd);
+    return (long)used;
+}
+
 static bool set_to_list(const cpu_set_t *set, cpu_list *out)
 {
     out->count = 0;

@@ -207,6 +207,30 @@ wait $pid; rc=$?
 check "latency SIGINT exits 130 with valid, incomplete JSON" \
     bash -c "[ $rc -eq 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/li.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\""
 
+# --- membench stream -----------------------------------------------------------
+bad_input "stream -n 10" "'10'" stream -n 10
+bad_input "stream --ntimes 1" "'1'" stream --ntimes 1
+bad_input "stream --stores fast" "'fast'" stream --stores fast
+bad_input "stream -n beyond memory" "can be allocated safely" stream -n 1000000000000
+bad_input "stream -p more than CPUs" "--oversubscribe" stream -p $((NCPU + 1))
+bad_input "stream --scan with -p" "--scan" stream --scan -p 1
+bad_input "stream stray argument" "'x'" stream x
+"$BIN" stream -n 2000000 --ntimes 4 --json "$TMP/st.json" >"$TMP/st.out" 2>"$TMP/st.err"; rc=$?
+check "stream exits 0 and validates both store kinds" \
+    bash -c "[ $rc -eq 0 ] && [ \$(grep -c '^Solution Validates: avg error less than 1.000000e-13 on all three arrays$' '$TMP/st.out') -eq 2 ]"
+check "stream prints STREAM's table" \
+    bash -c "grep -q '^Function    Best Rate MB/s  Avg time     Min time     Max time$' '$TMP/st.out' && grep -qE '^Triad: +[0-9]+\.[0-9] +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6}$' '$TMP/st.out'"
+check "stream shows stores side by side and says whether the peak is known" \
+    bash -c "grep -q 'regular MB/s *nt MB/s' '$TMP/st.out' && grep -q '^Theoretical peak: ' '$TMP/st.out'"
+check "stream --json is valid with both store kinds" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); r=d['configurations'][0]['results']; sys.exit(0 if d['mode']=='stream' and d['complete'] and [x['stores'] for x in r]==['regular','non-temporal'] and all(x['validated'] for x in r) else 1)"
+"$BIN" stream -n 2000000 --ntimes 3 --stores regular --peak-gbs 100 >"$TMP/st2.out" 2>&1
+check "stream --stores regular --peak-gbs shows one table and % of peak" \
+    bash -c "[ \$(grep -c '^Function    Best' '$TMP/st2.out') -eq 1 ] && grep -q 'reg %peak' '$TMP/st2.out' && grep -q 'Theoretical peak: 100.0 GB/s (--peak-gbs)' '$TMP/st2.out'"
+"$BIN" stream -n 2000000 --ntimes 3 --scan >"$TMP/st3.out" 2>&1
+check "stream --scan tries thread counts and names the best" \
+    bash -c "grep -q '^Number of Threads counted = 1 ' '$TMP/st3.out' && grep -q '^Best configuration: ' '$TMP/st3.out'"
+
 # --- kernels are explicit -----------------------------------------------------
 OBJDIR=$(dirname "$BIN")/build/src/kernels
 if [ -d "$OBJDIR" ] && command -v objdump >/dev/null; then

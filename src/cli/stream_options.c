@@ -1,0 +1,156 @@
+#include "cli/stream_options.h"
+
+#include <getopt.h>
+#include <string.h>
+
+#include "kernels/kernel.h"
+#include "util/parse_number.h"
+#include "util/parse_size.h"
+
+#define MAX_ELEMENTS (1ULL << 40)
+
+enum { OPT_SIZE = 256, OPT_NTIMES, OPT_STORES, OPT_SCAN, OPT_PEAK, OPT_CPUS, OPT_OVERSUB, OPT_KERNEL, OPT_JSON };
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},          {"size", required_argument, NULL, OPT_SIZE},
+    {"ntimes", required_argument, NULL, OPT_NTIMES}, {"stores", required_argument, NULL, OPT_STORES},
+    {"scan", no_argument, NULL, OPT_SCAN},      {"peak-gbs", required_argument, NULL, OPT_PEAK},
+    {"cpus", required_argument, NULL, OPT_CPUS}, {"oversubscribe", no_argument, NULL, OPT_OVERSUB},
+    {"kernel", required_argument, NULL, OPT_KERNEL}, {"json", required_argument, NULL, OPT_JSON},
+    {NULL, 0, NULL, 0},
+};
+
+void stream_usage(FILE *out)
+{
+    fputs("Usage: membench stream [options]\n"
+          "STREAM's Copy, Scale, Add and Triad over three double arrays, with STREAM's byte\n"
+          "counting (16 B per element for Copy/Scale, 24 for Add/Triad), table and validation.\n"
+          "\n"
+          "  -n N                elements per array (default: 4x the total last-level cache)\n"
+          "  --size SIZE         bytes per array instead (K, M or G; bare number is KiB)\n"
+          "  --ntimes N          iterations (default 10; the first is not counted)\n"
+          "  --stores KIND       regular, nt (non-temporal) or both (default: both)\n"
+          "  --scan              try 1, 2, 4 ... N threads (and one per L3 domain); report best\n"
+          "  --peak-gbs X        theoretical peak in GB/s (default: from SMBIOS, if readable)\n"
+          "  -p N                threads (default: all usable CPUs, or OMP_NUM_THREADS)\n"
+          "  --cpus LIST         pin thread i to the i-th CPU of LIST\n"
+          "  --oversubscribe     allow more threads than CPUs\n"
+          "  --kernel ISA        avx512, avx2 or c\n"
+          "  --json FILE         also write the results as JSON\n"
+          "  -v                  more detail on stderr\n"
+          "Exit status: 0 validated, 1 validation failed, 2 bad input, 130/143 interrupted.\n",
+          out);
+}
+
+static parse_result fail(char *err, size_t errlen, const char *fmt, const char *a)
+{
+    snprintf(err, errlen, fmt, a);
+    return PARSE_ERROR;
+}
+
+parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_options *o, char *err,
+                                  size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->ntimes = 10;
+    o->stores = STORES_BOTH;
+    if (omp_env_parse(env, &o->threads, &o->omp_bind, &o->omp_places, err, errlen) != PARSE_OK)
+        return PARSE_ERROR;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":hvn:p:", long_options, NULL)) != -1) {
+        const char *a = optarg;
+        uint64_t u;
+        double d;
+        switch (c) {
+        case 'h':
+            o->help = true;
+            return PARSE_EXIT_OK;
+        case 'v':
+            o->verbose++;
+            break;
+        case 'n':
+            if (!parse_u64(a, 1000, MAX_ELEMENTS, &u))
+                return fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", a);
+            o->n = u;
+            o->n_given = true;
+            break;
+        case OPT_SIZE:
+            if (!parse_size(a, 8000, MAX_ELEMENTS * 8, &u))
+                return fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", a);
+            o->n = u / sizeof(double);
+            o->n_given = true;
+            break;
+        case OPT_NTIMES:
+            if (!parse_u64(a, 2, 1000, &u))
+                return fail(err, errlen, "--ntimes '%s': must be a whole number from 2 to 1000", a);
+            o->ntimes = (int)u;
+            break;
+        case OPT_STORES:
+            if (!strcmp(a, "regular"))
+                o->stores = STORES_REGULAR;
+            else if (!strcmp(a, "nt"))
+                o->stores = STORES_NT;
+            else if (!strcmp(a, "both"))
+                o->stores = STORES_BOTH;
+            else
+                return fail(err, errlen, "--stores '%s': use regular, nt or both", a);
+            break;
+        case OPT_SCAN:
+            o->scan = true;
+            break;
+        case OPT_PEAK:
+            if (!parse_double(a, 0.001, 1e7, &d))
+                return fail(err, errlen, "--peak-gbs '%s': must be a positive number of GB/s", a);
+            o->peak_gbs = d;
+            break;
+        case 'p':
+            if (!parse_u64(a, 1, MAX_THREADS, &u))
+                return fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
+            o->threads = (int)u;
+            o->threads_from_p = true;
+            break;
+        case OPT_CPUS:
+            cpu_list_free(&o->cpus);
+            if (!cpu_list_parse(a, &o->cpus) || o->cpus.count == 0)
+                return fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
+            o->cpus_given = true;
+            break;
+        case OPT_OVERSUB:
+            o->oversubscribe = true;
+            break;
+        case OPT_KERNEL:
+            if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "c") != 0)
+                return fail(err, errlen, "--kernel '%s': unknown ISA for stream (use avx512, avx2 or c)", a);
+            if (!kernel_isa_supported(a))
+                return fail(err, errlen, "--kernel '%s': this CPU cannot run it", a);
+            o->kernel_isa = a;
+            break;
+        case OPT_JSON:
+            if (!*a)
+                return fail(err, errlen, "--json: file name is empty%s", "");
+            o->json_path = a;
+            break;
+        case ':':
+            return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+        default: {
+            char shortopt[3] = {'-', (char)optopt, '\0'};
+            return fail(err, errlen, "unknown option '%s' (see membench stream --help)",
+                        optopt ? shortopt : argv[optind - 1]);
+        }
+        }
+    }
+    if (optind < argc)
+        return fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
+    if (o->scan && (o->threads_from_p || o->cpus_given))
+        return fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus%s", "");
+    if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && (o->stores & STORES_NT))
+        return fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular%s", "");
+    return PARSE_OK;
+}
+
+void stream_options_free(stream_options *o)
+{
+    cpu_list_free(&o->cpus);
+}

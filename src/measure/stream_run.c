@@ -1,0 +1,147 @@
+#include "measure/stream_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/clock.h"
+#include "measure/stop.h"
+#include "memory/buffer.h"
+
+typedef struct {
+    const stream_request *rq;
+    stream_arrays arrays;
+    int nthreads;
+    double (*times)[STREAM_NFUNCS][STREAM_MAX_NTIMES]; /* per thread */
+    volatile int stop;
+    int done;
+} stream_ctx;
+
+static void chunk(const stream_ctx *c, int tid, size_t *lo, size_t *hi)
+{
+    *lo = c->rq->n * (size_t)tid / (size_t)c->nthreads;
+    *hi = c->rq->n * (size_t)(tid + 1) / (size_t)c->nthreads;
+}
+
+static void job_init(team *t, int tid, void *arg)
+{
+    (void)t;
+    stream_ctx *c = arg;
+    size_t lo, hi;
+    chunk(c, tid, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) { /* first touch: the chunk lands on this thread's node */
+        c->arrays.a[i] = 1.0;
+        c->arrays.b[i] = 2.0;
+        c->arrays.c[i] = 0.0;
+    }
+}
+
+static void job_run(team *t, int tid, void *arg)
+{
+    stream_ctx *c = arg;
+    size_t lo, hi;
+    chunk(c, tid, &lo, &hi);
+    for (int k = 0; k < c->rq->ntimes; k++) {
+        for (int f = 0; f < STREAM_NFUNCS; f++) {
+            team_barrier(t);
+            double t0 = clock_now();
+            c->rq->kernels->fn[f](&c->arrays, lo, hi);
+            c->times[tid][f][k] = clock_now() - t0;
+        }
+        /* Thread 0 decides whether to go on, so no thread waits at a barrier alone. */
+        if (tid == 0) {
+            c->done = k + 1;
+            c->stop = stop_requested();
+        }
+        team_barrier(t);
+        if (c->stop)
+            break;
+    }
+}
+
+bool stream_validate(const double *a, const double *b, const double *c, size_t n, int iterations, char *msg,
+                     size_t msglen)
+{
+    double aj = 1.0, bj = 2.0, cj = 0.0;
+    for (int k = 0; k < iterations; k++) {
+        cj = aj;
+        bj = STREAM_SCALAR * cj;
+        cj = aj + bj;
+        aj = bj + STREAM_SCALAR * cj;
+    }
+    double ea = 0, eb = 0, ec = 0;
+    for (size_t i = 0; i < n; i++) {
+        ea += fabs(a[i] - aj);
+        eb += fabs(b[i] - bj);
+        ec += fabs(c[i] - cj);
+    }
+    ea /= (double)n;
+    eb /= (double)n;
+    ec /= (double)n;
+    const double expect[3] = {aj, bj, cj}, err[3] = {ea, eb, ec};
+    const char *names[3] = {"a", "b", "c"};
+    for (int i = 0; i < 3; i++)
+        if (!(fabs(err[i] / expect[i]) <= STREAM_EPSILON)) {
+            snprintf(msg, msglen, "Failed Validation on array %s[]: expected %e, avg abs error %e (epsilon %e)",
+                     names[i], expect[i], err[i], STREAM_EPSILON);
+            return false;
+        }
+    snprintf(msg, msglen, "Solution Validates: avg error less than %e on all three arrays", STREAM_EPSILON);
+    return true;
+}
+
+measure_status stream_measure(team *t, const stream_request *rq, stream_result *out)
+{
+    memset(out, 0, sizeof *out);
+    buffer bufs[3];
+    size_t bytes = rq->n * sizeof(double);
+    int allocated = 0;
+    for (; allocated < 3; allocated++)
+        if (!buffer_alloc(&bufs[allocated], bytes, PAGES_NORMAL, 0, -1))
+            break;
+    stream_ctx c = {rq, {NULL, NULL, NULL, STREAM_SCALAR}, team_size(t), NULL, 0, 0};
+    c.times = calloc((size_t)c.nthreads, sizeof *c.times);
+    measure_status status = MEASURE_OK;
+    if (allocated < 3 || !c.times) {
+        status = MEASURE_NO_MEMORY;
+        goto done;
+    }
+    c.arrays.a = bufs[0].ptr;
+    c.arrays.b = bufs[1].ptr;
+    c.arrays.c = bufs[2].ptr;
+    team_run(t, job_init, &c);
+    team_run(t, job_run, &c);
+    out->iterations_done = c.done;
+    if (c.done < 2) {
+        status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
+        goto done;
+    }
+    for (int f = 0; f < STREAM_NFUNCS; f++) {
+        double sum = 0, mn = INFINITY, mx = 0;
+        for (int k = 1; k < c.done; k++) {
+            double slowest = 0;
+            for (int i = 0; i < c.nthreads; i++)
+                if (c.times[i][f][k] > slowest)
+                    slowest = c.times[i][f][k];
+            sum += slowest;
+            mn = slowest < mn ? slowest : mn;
+            mx = slowest > mx ? slowest : mx;
+        }
+        out->avg_s[f] = sum / (c.done - 1);
+        out->min_s[f] = mn;
+        out->max_s[f] = mx;
+        out->best_mb_s[f] = 1e-6 * stream_bytes_per_element[f] * (double)rq->n / mn;
+    }
+    buffer_inspect(&bufs[0]);
+    out->huge_coverage = bufs[0].huge_coverage;
+    out->validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, out->validation,
+                                     sizeof out->validation);
+    if (!out->validated)
+        status = MEASURE_WRONG_RESULT;
+done:
+    for (int i = 0; i < allocated; i++)
+        buffer_free(&bufs[i]);
+    free(c.times);
+    return status;
+}
