@@ -40,6 +40,8 @@ void sweep_usage(FILE *out)
           "Usage: membench [options]            bandwidth/latency sweep (CSV on stdout)\n"
           "       membench latency [options]    latency curve and the cache sizes it implies\n"
           "                                     (membench latency --help)\n"
+          "       membench stream [options]     STREAM: Copy/Scale/Add/Triad, regular and NT stores\n"
+          "                                     (membench stream --help)\n"
           "       membench topology [--json]    what the machine is: CPUs, caches, nodes, pages\n"
           "\n"
           "sc-membench options (same meaning):\n"

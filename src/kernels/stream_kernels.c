@@ -103,7 +103,7 @@ const stream_kernel_set *stream_kernel_sets(size_t *count)
     return sets;
 }
 
-const stream_kernel_set *stream_kernels_select(bool nontemporal, const char *isa)
+static const stream_kernel_set *find(bool nontemporal, const char *isa)
 {
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i].nontemporal != nontemporal || !kernel_isa_supported(sets[i].isa))
@@ -112,4 +112,15 @@ const stream_kernel_set *stream_kernels_select(bool nontemporal, const char *isa
             return &sets[i];
     }
     return NULL;
+}
+
+const stream_kernel_set *stream_kernels_select(bool nontemporal, const char *isa, bool beyond_last_level_cache)
+{
+    const stream_kernel_set *best = find(nontemporal, isa);
+    if (!isa && beyond_last_level_cache && best && strcmp(best->isa, "avx512") == 0) {
+        const stream_kernel_set *narrower = find(nontemporal, "avx2");
+        if (narrower)
+            return narrower;
+    }
+    return best;
 }

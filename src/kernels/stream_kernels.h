@@ -27,8 +27,11 @@ typedef struct {
     stream_fn fn[STREAM_NFUNCS];
 } stream_kernel_set;
 
-/* Best set for this CPU with the given store kind; NULL if none (NT on portable C). */
-const stream_kernel_set *stream_kernels_select(bool nontemporal, const char *isa);
+/* Best set for this CPU with the given store kind; NULL if none (NT on portable C).
+ * isa forces one ISA. Otherwise arrays that do not fit in the last-level cache get
+ * AVX2 rather than AVX-512, as in the sweep: measured faster from DRAM (Triad with
+ * regular stores +25% on a Zen 4 guest; see BENCHMARKS.md). */
+const stream_kernel_set *stream_kernels_select(bool nontemporal, const char *isa, bool beyond_last_level_cache);
 /* All sets built in (for tests). */
 const stream_kernel_set *stream_kernel_sets(size_t *count);
 

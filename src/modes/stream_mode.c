@@ -138,7 +138,7 @@ static int plan(stream_run_state *s)
     for (int k = 0; k < 2; k++) {
         if (!(o->stores & (k ? STORES_NT : STORES_REGULAR)))
             continue;
-        s->sets[k] = stream_kernels_select(k == 1, o->kernel_isa);
+        s->sets[k] = stream_kernels_select(k == 1, o->kernel_isa, 3 * s->n * sizeof(double) > llc);
         if (!s->sets[k]) {
             snprintf(err, sizeof err, "--stores %s: no non-temporal kernel on this CPU (use --stores regular)",
                      o->stores == STORES_BOTH ? "both" : "nt");

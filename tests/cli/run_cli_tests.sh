@@ -224,6 +224,9 @@ check "stream shows stores side by side and says whether the peak is known" \
     bash -c "grep -q 'regular MB/s *nt MB/s' '$TMP/st.out' && grep -q '^Theoretical peak: ' '$TMP/st.out'"
 check "stream --json is valid with both store kinds" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); r=d['configurations'][0]['results']; sys.exit(0 if d['mode']=='stream' and d['complete'] and [x['stores'] for x in r]==['regular','non-temporal'] and all(x['validated'] for x in r) else 1)"
+"$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >/dev/null 2>&1
+check "stream's default arrays are at least 4x the total last-level cache" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); t=d['topology']; top=max(c['level'] for c in t['caches']) if t['caches'] else 0; llc=sum(c['size_bytes'] for c in t['caches'] if c['level']==top) if top else t['levels_used']['L3']['size_bytes']; sys.exit(0 if d['array_elements']*8 >= 4*llc else 1)"
 "$BIN" stream -n 2000000 --ntimes 3 --stores regular --peak-gbs 100 >"$TMP/st2.out" 2>&1
 check "stream --stores regular --peak-gbs shows one table and % of peak" \
     bash -c "[ \$(grep -c '^Function    Best' '$TMP/st2.out') -eq 1 ] && grep -q 'reg %peak' '$TMP/st2.out' && grep -q 'Theoretical peak: 100.0 GB/s (--peak-gbs)' '$TMP/st2.out'"

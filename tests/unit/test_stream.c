@@ -60,8 +60,15 @@ TEST(stream_kernels_match_reference_on_any_range)
             }
     }
     CHECK(tested >= 1);
-    CHECK(stream_kernels_select(false, "c") != NULL);
-    CHECK(stream_kernels_select(true, "c") == NULL);
+    CHECK(stream_kernels_select(false, "c", false) != NULL);
+    CHECK(stream_kernels_select(true, "c", false) == NULL);
+    const stream_kernel_set *in_cache = stream_kernels_select(false, NULL, false);
+    const stream_kernel_set *dram = stream_kernels_select(false, NULL, true);
+    CHECK(in_cache && dram);
+    if (kernel_isa_supported("avx512"))
+        CHECK_STR(in_cache->isa, "avx512");
+    if (kernel_isa_supported("avx2"))
+        CHECK_STR(dram->isa, "avx2");
 }
 
 TEST(stream_byte_counting_is_streams)
@@ -76,7 +83,7 @@ TEST(stream_byte_counting_is_streams)
 static void run_kernels(double *a, double *b, double *c, size_t n, int iterations)
 {
     stream_arrays arr = {a, b, c, STREAM_SCALAR};
-    const stream_kernel_set *k = stream_kernels_select(false, "c");
+    const stream_kernel_set *k = stream_kernels_select(false, "c", false);
     for (size_t i = 0; i < n; i++) {
         a[i] = 1.0;
         b[i] = 2.0;
