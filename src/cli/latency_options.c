@@ -1,3 +1,4 @@
+#include "cli/cli_errors.h"
 #include "cli/latency_options.h"
 
 #include <getopt.h>
@@ -69,12 +70,6 @@ void latency_usage(FILE *out)
           out);
 }
 
-static parse_result fail(char *err, size_t errlen, const char *fmt, const char *a)
-{
-    snprintf(err, errlen, fmt, a);
-    return PARSE_ERROR;
-}
-
 parse_result latency_options_parse(int argc, char **argv, latency_options *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -101,20 +96,20 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
             break;
         case OPT_MIN:
             if (!parse_size(a, 4096, MAX_LATENCY_BYTES, &o->min_bytes))
-                return fail(err, errlen, "--min '%s': not a size of at least 4K (e.g. 16K, 2M, 1G)", a);
+                return cli_fail(err, errlen, "--min '%s': not a size of at least 4K (e.g. 16K, 2M, 1G)", a);
             break;
         case OPT_MAX:
             if (!parse_size(a, 4096, MAX_LATENCY_BYTES, &o->max_bytes))
-                return fail(err, errlen, "--max '%s': not a size of at least 4K (e.g. 64M, 1G)", a);
+                return cli_fail(err, errlen, "--max '%s': not a size of at least 4K (e.g. 64M, 1G)", a);
             break;
         case OPT_PPO:
             if (!parse_u64(a, 1, 64, &u))
-                return fail(err, errlen, "--points-per-octave '%s': must be a whole number from 1 to 64", a);
+                return cli_fail(err, errlen, "--points-per-octave '%s': must be a whole number from 1 to 64", a);
             o->points_per_octave = (int)u;
             break;
         case OPT_STRIDE:
             if (!parse_u64(a, 8, 1 << 20, &u) || u % 8 != 0)
-                return fail(err, errlen, "--stride '%s': must be a multiple of 8 bytes from 8 to 1048576", a);
+                return cli_fail(err, errlen, "--stride '%s': must be a multiple of 8 bytes from 8 to 1048576", a);
             o->stride = u;
             o->order = CHASE_STRIDED;
             break;
@@ -131,21 +126,21 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
             else if (!strcmp(a, "thp"))
                 o->pages = LAT_PAGES_THP;
             else
-                return fail(err, errlen, "--pages '%s': use 4k, 2m, 1g or thp", a);
+                return cli_fail(err, errlen, "--pages '%s': use 4k, 2m, 1g or thp", a);
             break;
         case OPT_SEED:
             if (!parse_u64(a, 0, UINT64_MAX, &u))
-                return fail(err, errlen, "--seed '%s': must be a whole number >= 0", a);
+                return cli_fail(err, errlen, "--seed '%s': must be a whole number >= 0", a);
             o->seed = u;
             break;
         case OPT_SAMPLE_MS:
             if (!parse_double(a, 0.1, 100000, &d))
-                return fail(err, errlen, "--sample-ms '%s': must be a number from 0.1 to 100000", a);
+                return cli_fail(err, errlen, "--sample-ms '%s': must be a number from 0.1 to 100000", a);
             o->sample_ms = d;
             break;
         case OPT_CPU:
             if (!parse_u64(a, 0, CPU_LIST_MAX_ID, &u))
-                return fail(err, errlen, "--cpu '%s': not a CPU number", a);
+                return cli_fail(err, errlen, "--cpu '%s': not a CPU number", a);
             o->cpu = (int)u;
             break;
         case OPT_CSV:
@@ -153,22 +148,17 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
             break;
         case OPT_JSON:
             if (!*a)
-                return fail(err, errlen, "--json: file name is empty%s", "");
+                return cli_fail(err, errlen, "--json: file name is empty");
             o->json_path = a;
             break;
-        case ':':
-            return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-        default: {
-            char shortopt[3] = {'-', (char)optopt, '\0'};
-            return fail(err, errlen, "unknown option '%s' (see membench latency --help)",
-                        optopt ? shortopt : argv[optind - 1]);
-        }
+        default:
+            return cli_getopt_error(c, argv, "membench latency", err, errlen);
         }
     }
     if (optind < argc)
-        return fail(err, errlen, "unexpected argument '%s' (see membench latency --help)", argv[optind]);
+        return cli_fail(err, errlen, "unexpected argument '%s' (see membench latency --help)", argv[optind]);
     if (page_local && o->order == CHASE_STRIDED)
-        return fail(err, errlen, "--page-local and --stride conflict: choose one order%s", "");
+        return cli_fail(err, errlen, "--page-local and --stride conflict: choose one order");
     if (page_local)
         o->order = CHASE_PAGE_LOCAL;
     if (o->max_bytes && o->max_bytes < o->min_bytes) {

@@ -1,3 +1,4 @@
+#include "cli/cli_errors.h"
 #include "cli/stream_options.h"
 
 #include <getopt.h>
@@ -42,12 +43,6 @@ void stream_usage(FILE *out)
           out);
 }
 
-static parse_result fail(char *err, size_t errlen, const char *fmt, const char *a)
-{
-    snprintf(err, errlen, fmt, a);
-    return PARSE_ERROR;
-}
-
 parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_options *o, char *err,
                                   size_t errlen)
 {
@@ -72,19 +67,19 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             break;
         case 'n':
             if (!parse_u64(a, 1000, MAX_ELEMENTS, &u))
-                return fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", a);
+                return cli_fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", a);
             o->n = u;
             o->n_given = true;
             break;
         case OPT_SIZE:
             if (!parse_size(a, 8000, MAX_ELEMENTS * 8, &u))
-                return fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", a);
+                return cli_fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", a);
             o->n = u / sizeof(double);
             o->n_given = true;
             break;
         case OPT_NTIMES:
             if (!parse_u64(a, 2, 1000, &u))
-                return fail(err, errlen, "--ntimes '%s': must be a whole number from 2 to 1000", a);
+                return cli_fail(err, errlen, "--ntimes '%s': must be a whole number from 2 to 1000", a);
             o->ntimes = (int)u;
             break;
         case OPT_STORES:
@@ -95,26 +90,26 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             else if (!strcmp(a, "both"))
                 o->stores = STORES_BOTH;
             else
-                return fail(err, errlen, "--stores '%s': use regular, nt or both", a);
+                return cli_fail(err, errlen, "--stores '%s': use regular, nt or both", a);
             break;
         case OPT_SCAN:
             o->scan = true;
             break;
         case OPT_PEAK:
             if (!parse_double(a, 0.001, 1e7, &d))
-                return fail(err, errlen, "--peak-gbs '%s': must be a positive number of GB/s", a);
+                return cli_fail(err, errlen, "--peak-gbs '%s': must be a positive number of GB/s", a);
             o->peak_gbs = d;
             break;
         case 'p':
             if (!parse_u64(a, 1, MAX_THREADS, &u))
-                return fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
+                return cli_fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
             o->threads = (int)u;
             o->threads_from_p = true;
             break;
         case OPT_CPUS:
             cpu_list_free(&o->cpus);
             if (!cpu_list_parse(a, &o->cpus) || o->cpus.count == 0)
-                return fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
+                return cli_fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
             o->cpus_given = true;
             break;
         case OPT_OVERSUB:
@@ -122,31 +117,26 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             break;
         case OPT_KERNEL:
             if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "c") != 0)
-                return fail(err, errlen, "--kernel '%s': unknown ISA for stream (use avx512, avx2 or c)", a);
+                return cli_fail(err, errlen, "--kernel '%s': unknown ISA for stream (use avx512, avx2 or c)", a);
             if (!kernel_isa_supported(a))
-                return fail(err, errlen, "--kernel '%s': this CPU cannot run it", a);
+                return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it", a);
             o->kernel_isa = a;
             break;
         case OPT_JSON:
             if (!*a)
-                return fail(err, errlen, "--json: file name is empty%s", "");
+                return cli_fail(err, errlen, "--json: file name is empty");
             o->json_path = a;
             break;
-        case ':':
-            return fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-        default: {
-            char shortopt[3] = {'-', (char)optopt, '\0'};
-            return fail(err, errlen, "unknown option '%s' (see membench stream --help)",
-                        optopt ? shortopt : argv[optind - 1]);
-        }
+        default:
+            return cli_getopt_error(c, argv, "membench stream", err, errlen);
         }
     }
     if (optind < argc)
-        return fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
+        return cli_fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
     if (o->scan && (o->threads_from_p || o->cpus_given))
-        return fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus%s", "");
+        return cli_fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus");
     if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && (o->stores & STORES_NT))
-        return fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular%s", "");
+        return cli_fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular");
     return PARSE_OK;
 }
 

@@ -1,3 +1,4 @@
+#include "cli/cli_errors.h"
 #include "cli/sweep_options.h"
 
 #include <getopt.h>
@@ -82,12 +83,6 @@ void sweep_usage(FILE *out)
           out);
 }
 
-static parse_result fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
-{
-    snprintf(err, errlen, fmt, a, b);
-    return PARSE_ERROR;
-}
-
 parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_options *o, char *err,
                                  size_t errlen)
 {
@@ -121,12 +116,12 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             break;
         case 's':
             if (!parse_u64(a, 4, MAX_SIZE_KB, &u))
-                return fail(err, errlen, "-s '%s': size must be a whole number of KB, at least 4%s", a, "");
+                return cli_fail(err, errlen, "-s '%s': size must be a whole number of KB, at least 4", a);
             o->single_size_kb = u;
             break;
         case 'r':
             if (!parse_u64(a, 1, MAX_TRIES, &u))
-                return fail(err, errlen, "-r '%s': tries must be a whole number from 1 to 1000%s", a, "");
+                return cli_fail(err, errlen, "-r '%s': tries must be a whole number from 1 to 1000", a);
             o->tries = (int)u;
             break;
         case 'f':
@@ -134,7 +129,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             break;
         case 'p':
             if (!parse_u64(a, 1, MAX_THREADS, &u))
-                return fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096%s", a, "");
+                return cli_fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
             o->threads = (int)u;
             o->threads_from_p = true;
             break;
@@ -143,15 +138,15 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             break;
         case 't':
             if (!parse_double(a, 0, 1e9, &d))
-                return fail(err, errlen, "-t '%s': seconds must be a number >= 0 (0 = unlimited)%s", a, "");
+                return cli_fail(err, errlen, "-t '%s': seconds must be a number >= 0 (0 = unlimited)", a);
             o->max_runtime = d;
             break;
         case 'o': {
             mb_op op;
             if (!op_parse(a, &op))
-                return fail(err, errlen,
-                            "-o '%s': unknown operation (use read, write, copy, latency, write-nt, copy-nt, memcpy)%s",
-                            a, "");
+                return cli_fail(err, errlen,
+                                "-o '%s': unknown operation (use read, write, copy, latency, write-nt, copy-nt, memcpy)",
+                                a);
             if (!o->ops_given)
                 o->ops_mask = 0;
             o->ops_given = true;
@@ -166,13 +161,13 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             break;
         case OPT_JSON:
             if (!*a)
-                return fail(err, errlen, "--json: file name is empty%s%s", "", "");
+                return cli_fail(err, errlen, "--json: file name is empty");
             o->json_path = a;
             break;
         case OPT_CPUS:
             cpu_list_free(&o->cpus);
             if (!cpu_list_parse(a, &o->cpus) || o->cpus.count == 0)
-                return fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)%s", a, "");
+                return cli_fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
             o->cpus_given = true;
             break;
         case OPT_OVERSUBSCRIBE:
@@ -180,44 +175,40 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             break;
         case OPT_KERNEL:
             if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "sse2") != 0 && strcmp(a, "c") != 0)
-                return fail(err, errlen, "--kernel '%s': unknown ISA (use avx512, avx2, sse2 or c)%s", a, "");
+                return cli_fail(err, errlen, "--kernel '%s': unknown ISA (use avx512, avx2, sse2 or c)", a);
             if (!kernel_isa_supported(a))
-                return fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", a, kernel_isa_list());
+                return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", a,
+                                kernel_isa_list());
             o->kernel_isa = a;
             break;
         case OPT_SAMPLE_MS:
             if (!parse_double(a, 0.1, 100000, &d))
-                return fail(err, errlen, "--sample-ms '%s': must be a number from 0.1 to 100000%s", a, "");
+                return cli_fail(err, errlen, "--sample-ms '%s': must be a number from 0.1 to 100000", a);
             o->sample_ms = d;
             break;
         case OPT_LATENCY_SAMPLE_MS:
             if (!parse_double(a, 0.1, 100000, &d))
-                return fail(err, errlen, "--latency-sample-ms '%s': must be a number from 0.1 to 100000%s", a, "");
+                return cli_fail(err, errlen, "--latency-sample-ms '%s': must be a number from 0.1 to 100000", a);
             o->latency_sample_ms = d;
             break;
         case OPT_SEED:
             if (!parse_u64(a, 0, UINT64_MAX, &u))
-                return fail(err, errlen, "--seed '%s': must be a whole number >= 0%s", a, "");
+                return cli_fail(err, errlen, "--seed '%s': must be a whole number >= 0", a);
             o->seed = u;
             break;
-        case ':':
-            return fail(err, errlen, "option '%s' needs a value%s", argv[optind - 1], "");
-        default: {
-            char shortopt[3] = {'-', (char)optopt, '\0'};
-            return fail(err, errlen, "unknown option '%s' (see membench --help)%s",
-                        optopt ? shortopt : argv[optind - 1], "");
-        }
+        default:
+            return cli_getopt_error(c, argv, "membench", err, errlen);
         }
     }
     if (optind < argc)
-        return fail(err, errlen, "unexpected argument '%s' (see membench --help)%s", argv[optind], "");
+        return cli_fail(err, errlen, "unexpected argument '%s' (see membench --help)", argv[optind]);
     if (o->cpus_given && o->threads_from_p && (size_t)o->threads > o->cpus.count && !o->oversubscribe) {
         snprintf(err, errlen, "-p %d is more than the %zu CPUs given in --cpus (add --oversubscribe)", o->threads,
                  o->cpus.count);
         return PARSE_ERROR;
     }
     if (o->auto_scale && o->threads_from_p)
-        return fail(err, errlen, "-a and -p conflict: -a tries thread counts itself%s%s", "", "");
+        return cli_fail(err, errlen, "-a and -p conflict: -a tries thread counts itself");
     return PARSE_OK;
 }
 

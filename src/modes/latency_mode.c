@@ -243,17 +243,7 @@ int latency_main(int argc, char **argv)
         topology_free(&r->topo);
         return rc < 0 ? 0 : rc;
     }
-    r->info.argc = argc + 1;
-    r->info.argv = argv - 1; /* include "membench" */
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(r->info.started_at, sizeof r->info.started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    platform_hostname(r->info.hostname, sizeof r->info.hostname);
-    platform_cpu_model(r->info.cpu_model, sizeof r->info.cpu_model);
-    platform_kernel(r->info.kernel, sizeof r->info.kernel);
-    r->info.isa_list = kernel_isa_list();
-    r->info.topo = &r->topo;
+    run_info_start(&r->info, argc + 1, argv - 1 /* main passed argv + 1 */, &r->topo);
     if (r->o.json_path) {
         latency_doc d = {&r->info, r->description, NULL, 0, NULL, 0, NULL, 0, r->tsc_hz};
         if (!json_write_atomic(r->o.json_path, latency_write_json, &d)) {

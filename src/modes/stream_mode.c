@@ -244,6 +244,14 @@ static bool write_json(stream_run_state *s)
     return json_write_atomic(s->o.json_path, write_stream_json, &d);
 }
 
+static int pins_verified(const team *t)
+{
+    int n = 0;
+    for (int i = 0; i < team_size(t); i++)
+        n += team_pin_verified(t, i);
+    return n;
+}
+
 /* Runs every configuration; returns 1 on a failed validation, 0 otherwise. */
 static int run_configs(stream_run_state *s)
 {
@@ -275,6 +283,11 @@ static int run_configs(stream_run_state *s)
             if (st == MEASURE_STOPPED)
                 break;
             cf->have[k] = true;
+            if (s->o.verbose)
+                fprintf(stderr, "  %s stores, %s kernels: %d iterations, %d/%d threads' pins verified, %.0f%% of "
+                                "array a in huge pages\n",
+                        k ? "non-temporal" : "regular", s->sets[k]->isa, cf->result[k].iterations_done,
+                        pins_verified(t), cf->place.n, cf->result[k].huge_coverage * 100);
             printf("Stores: %s (%s kernels)\n", k ? "non-temporal" : "regular", s->sets[k]->isa);
             stream_write_table(stdout, &cf->result[k]);
             fflush(stdout);
@@ -334,17 +347,7 @@ int stream_main(int argc, char **argv)
         return 1;
     }
     int rc = plan(s);
-    s->info.argc = argc + 1;
-    s->info.argv = argv - 1; /* include "membench" */
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(s->info.started_at, sizeof s->info.started_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    platform_hostname(s->info.hostname, sizeof s->info.hostname);
-    platform_cpu_model(s->info.cpu_model, sizeof s->info.cpu_model);
-    platform_kernel(s->info.kernel, sizeof s->info.kernel);
-    s->info.isa_list = kernel_isa_list();
-    s->info.topo = &s->topo;
+    run_info_start(&s->info, argc + 1, argv - 1 /* main passed argv + 1 */, &s->topo);
     if (rc == 0 && !write_json(s)) {
         snprintf(err, sizeof err, "--json %s: cannot write (%s)", s->o.json_path, strerror(errno));
         rc = bad(err);

@@ -318,7 +318,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         snprintf(best->cpus, sizeof best->cpus, "%d", r->place.places[0].cpu);
         if (st == MEASURE_NO_MEMORY)
             run_warn(r, "%llu KB latency: could not allocate; skipped", (unsigned long long)(bytes / 1024));
-        return st != MEASURE_STOPPED && st != MEASURE_NO_MEMORY ? true : st == MEASURE_NO_MEMORY;
+        return st != MEASURE_STOPPED; /* an allocation failure skips this point only */
     }
     bool have = false;
     for (int ci = 0; ci < r->ncounts; ci++) {
@@ -394,14 +394,6 @@ static void run_points(sweep_run *r)
     }
 }
 
-static void iso_time(char *buf, size_t size)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void cleanup(sweep_run *r)
 {
     for (int i = 0; i < MAX_THREAD_COUNTS; i++)
@@ -449,14 +441,7 @@ int sweep_main(int argc, char **argv)
         cleanup(r);
         return rc;
     }
-    r->info.argc = argc;
-    r->info.argv = argv;
-    iso_time(r->info.started_at, sizeof r->info.started_at);
-    platform_hostname(r->info.hostname, sizeof r->info.hostname);
-    platform_cpu_model(r->info.cpu_model, sizeof r->info.cpu_model);
-    platform_kernel(r->info.kernel, sizeof r->info.kernel);
-    r->info.isa_list = kernel_isa_list();
-    r->info.topo = &r->topo;
+    run_info_start(&r->info, argc, argv, &r->topo);
     r->info.opts = &r->opts;
     r->info.place = &r->place;
     r->info.plan = &r->plan;

@@ -1,17 +1,7 @@
 #include "output/latency_writer.h"
 
-#include "output/format.h"
 #include "output/json_report.h"
-
-static void human_bytes(uint64_t b, char *buf, size_t size)
-{
-    if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
-        snprintf(buf, size, "%llu GiB", (unsigned long long)(b >> 30));
-    else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
-        snprintf(buf, size, "%llu MiB", (unsigned long long)(b >> 20));
-    else
-        snprintf(buf, size, "%llu KiB", (unsigned long long)(b >> 10));
-}
+#include "util/format_bytes.h"
 
 void latency_write_header(FILE *f, bool csv, double tsc_hz)
 {
@@ -39,7 +29,7 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
         return;
     }
     char size[32], cycles[32] = "-", pages[48];
-    human_bytes(r->size_bytes, size, sizeof size);
+    format_bytes(r->size_bytes, size, sizeof size);
     if (r->latency_cycles >= 0)
         snprintf(cycles, sizeof cycles, "%.1f", r->latency_cycles);
     if (r->huge_coverage >= 0)
@@ -58,21 +48,21 @@ void latency_write_estimates(FILE *f, const latency_step *steps, size_t nsteps, 
     if (nsteps == 0)
         fprintf(f, "  none found in this range\n");
     for (size_t i = 0; i < nsteps; i++) {
-        human_bytes(steps[i].last_size_before, a, sizeof a);
-        human_bytes(steps[i].first_size_after, b, sizeof b);
+        format_bytes(steps[i].last_size_before, a, sizeof a);
+        format_bytes(steps[i].first_size_after, b, sizeof b);
         fprintf(f, "  after %-9s %.1f ns -> %.1f ns (climb ends at %s)\n", a, steps[i].latency_before_ns,
                 steps[i].latency_after_ns, b);
     }
     fprintf(f, "Cache sizes, reported vs measured:\n");
     for (size_t i = 0; i < nchecks; i++) {
         const level_check *c = &checks[i];
-        human_bytes(c->reported, a, sizeof a);
+        format_bytes(c->reported, a, sizeof a);
         if (!c->checkable) {
             fprintf(f, "  L%d reported %-9s not checked: the curve does not reach 2x that size\n", c->level, a);
         } else if (!c->step) {
             fprintf(f, "  L%d reported %-9s no latency step found\n", c->level, a);
         } else {
-            human_bytes(c->step->last_size_before, b, sizeof b);
+            format_bytes(c->step->last_size_before, b, sizeof b);
             fprintf(f, "  L%d reported %-9s %s after %s%s\n", c->level, a,
                     i + 1 == nchecks ? "largest latency step" : "latency steps up", b,
                     c->disagrees ? "   <- more than 2x off" : "");
@@ -80,16 +70,16 @@ void latency_write_estimates(FILE *f, const latency_step *steps, size_t nsteps, 
     }
     if (nchecks > 0 && checks[nchecks - 1].step) {
         const level_check *llc = &checks[nchecks - 1];
-        human_bytes(llc->step->last_size_before, a, sizeof a);
-        human_bytes(llc->reported, b, sizeof b);
+        format_bytes(llc->step->last_size_before, a, sizeof a);
+        format_bytes(llc->reported, b, sizeof b);
         fprintf(f, "Effective last-level cache for this CPU: %s, where latency climbs to %.0f ns (reported: %s)\n", a,
                 llc->step->latency_after_ns, b);
     }
     for (size_t i = 0; i < nchecks; i++)
         if (checks[i].checkable && checks[i].disagrees) {
-            human_bytes(checks[i].reported, a, sizeof a);
+            format_bytes(checks[i].reported, a, sizeof a);
             if (checks[i].step) {
-                human_bytes(checks[i].step->last_size_before, b, sizeof b);
+                format_bytes(checks[i].step->last_size_before, b, sizeof b);
                 fprintf(f, "warning: L%d is reported as %s but latency says %s: the cache this CPU really gets "
                            "differs from the one it is told about\n",
                         checks[i].level, a, b);

@@ -32,4 +32,8 @@ typedef struct {
     const char *stopped_by; /* NULL, "time limit", "SIGINT", "SIGTERM" */
 } run_info;
 
+/* Fills the command line (whole argv, program name included), start time, host
+ * description and topology; the rest is the mode's. */
+void run_info_start(run_info *info, int argc, char **argv, const topology *t);
+
 #endif

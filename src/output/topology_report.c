@@ -2,19 +2,11 @@
 
 #include <stdlib.h>
 
+#include "util/format_bytes.h"
+
 static const char *type_name(cache_type t)
 {
     return t == CACHE_DATA ? "data" : t == CACHE_INSTRUCTION ? "instruction" : "unified";
-}
-
-static void format_bytes(uint64_t b, char *buf, size_t size)
-{
-    if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
-        snprintf(buf, size, "%llu GiB", (unsigned long long)(b >> 30));
-    else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
-        snprintf(buf, size, "%llu MiB", (unsigned long long)(b >> 20));
-    else
-        snprintf(buf, size, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
 /* Caches sorted by level then first CPU, for stable output. */

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/format_bytes.h"
+
 uint64_t round_down_pow2(uint64_t v)
 {
     if (v == 0)
@@ -19,14 +21,6 @@ uint64_t round_up_pow2(uint64_t v)
     while (p < v && p < (1ULL << 62))
         p <<= 1;
     return p;
-}
-
-static void format_kib(uint64_t bytes, char *buf, size_t size)
-{
-    if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
-        snprintf(buf, size, "%llu MiB", (unsigned long long)(bytes >> 20));
-    else
-        snprintf(buf, size, "%llu KiB", (unsigned long long)(bytes >> 10));
 }
 
 static void add_point(size_plan *p, uint64_t bytes, const char *fmt, const char *detail)
@@ -79,8 +73,8 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
         out->sharers[level] = sharers;
         out->share[level] = cl.size / sharers;
         char total[32], share[32];
-        format_kib(cl.size, total, sizeof total);
-        format_kib(out->share[level], share, sizeof share);
+        format_bytes(cl.size, total, sizeof total);
+        format_bytes(out->share[level], share, sizeof share);
         if (sharers > 1)
             snprintf(d[level], sizeof d[level], "L%d %s / %zu threads = %s", level, total, sharers, share);
         else

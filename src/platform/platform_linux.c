@@ -16,20 +16,12 @@
 
 bool platform_read_text(const char *path, char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (size == 0)
         return false;
-    size_t used = 0;
-    while (used + 1 < size) {
-        ssize_t n = read(fd, buf + used, size - 1 - used);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-    }
-    close(fd);
-    buf[used] = '\0';
+    long n = platform_read_binary(path, (unsigned char *)buf, size - 1);
+    if (n < 0)
+        return false;
+    buf[n] = '\0';
     return true;
 }
 
