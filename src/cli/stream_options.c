@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "cli/thread_options.h"
 #include "kernels/kernel.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
@@ -101,27 +102,24 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             o->peak_gbs = d;
             break;
         case 'p':
-            if (!parse_u64(a, 1, MAX_THREADS, &u))
-                return cli_fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
-            o->threads = (int)u;
+            if (parse_threads_option(a, &o->threads, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             o->threads_from_p = true;
             break;
         case OPT_CPUS:
-            cpu_list_free(&o->cpus);
-            if (!cpu_list_parse(a, &o->cpus) || o->cpus.count == 0)
-                return cli_fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
+            if (parse_cpus_option(a, &o->cpus, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             o->cpus_given = true;
             break;
         case OPT_OVERSUB:
             o->oversubscribe = true;
             break;
-        case OPT_KERNEL:
-            if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "c") != 0)
-                return cli_fail(err, errlen, "--kernel '%s': unknown ISA for stream (use avx512, avx2 or c)", a);
-            if (!kernel_isa_supported(a))
-                return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it", a);
-            o->kernel_isa = a;
+        case OPT_KERNEL: {
+            static const char *const isas[] = {"avx512", "avx2", "c", NULL};
+            if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             break;
+        }
         case OPT_JSON:
             if (!*a)
                 return cli_fail(err, errlen, "--json: file name is empty");

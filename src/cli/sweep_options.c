@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/omp_env.h"
+#include "cli/thread_options.h"
 #include "kernels/kernel.h"
 #include "kernels/operation.h"
 #include "util/parse_number.h"
@@ -128,9 +129,8 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             o->full = true;
             break;
         case 'p':
-            if (!parse_u64(a, 1, MAX_THREADS, &u))
-                return cli_fail(err, errlen, "-p '%s': threads must be a whole number from 1 to 4096", a);
-            o->threads = (int)u;
+            if (parse_threads_option(a, &o->threads, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             o->threads_from_p = true;
             break;
         case 'a':
@@ -165,22 +165,19 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             o->json_path = a;
             break;
         case OPT_CPUS:
-            cpu_list_free(&o->cpus);
-            if (!cpu_list_parse(a, &o->cpus) || o->cpus.count == 0)
-                return cli_fail(err, errlen, "--cpus '%s': not a CPU list like 0-3,8 (no repeats)", a);
+            if (parse_cpus_option(a, &o->cpus, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             o->cpus_given = true;
             break;
         case OPT_OVERSUBSCRIBE:
             o->oversubscribe = true;
             break;
-        case OPT_KERNEL:
-            if (strcmp(a, "avx512") != 0 && strcmp(a, "avx2") != 0 && strcmp(a, "sse2") != 0 && strcmp(a, "c") != 0)
-                return cli_fail(err, errlen, "--kernel '%s': unknown ISA (use avx512, avx2, sse2 or c)", a);
-            if (!kernel_isa_supported(a))
-                return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", a,
-                                kernel_isa_list());
-            o->kernel_isa = a;
+        case OPT_KERNEL: {
+            static const char *const isas[] = {"avx512", "avx2", "sse2", "c", NULL};
+            if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
+                return PARSE_ERROR;
             break;
+        }
         case OPT_SAMPLE_MS:
             if (!parse_double(a, 0.1, 100000, &d))
                 return cli_fail(err, errlen, "--sample-ms '%s': must be a number from 0.1 to 100000", a);

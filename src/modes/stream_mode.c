@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/thread_options.h"
 #include "cli/stream_options.h"
 #include "kernels/kernel.h"
 #include "measure/stop.h"
@@ -83,11 +84,8 @@ static int plan(stream_run_state *s)
 {
     char err[512];
     stream_options *o = &s->o;
-    int threads = o->threads;
-    if (!o->threads_from_p && o->cpus_given)
-        threads = (int)o->cpus.count;
-    if (threads == 0)
-        threads = (int)s->topo.usable.count;
+    int threads =
+        resolve_thread_count(o->threads, o->threads_from_p, &o->cpus, o->cpus_given, s->topo.usable.count);
     if (o->scan) {
         char name[96];
         for (int k = 1; k <= threads; k = k * 2 > threads && k < threads ? threads : k * 2) {

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/thread_options.h"
 #include "cli/sweep_options.h"
 #include "kernels/kernel.h"
 #include "measure/bandwidth.h"
@@ -114,11 +115,8 @@ static int prepare(sweep_run *r)
             return bad_input(err);
         }
     }
-    int threads = o->threads;
-    if (!o->threads_from_p && o->cpus_given)
-        threads = (int)o->cpus.count;
-    if (threads == 0)
-        threads = (int)r->topo.usable.count;
+    int threads =
+        resolve_thread_count(o->threads, o->threads_from_p, &o->cpus, o->cpus_given, r->topo.usable.count);
     placement_request prq = {threads, o->cpus_given ? &o->cpus : NULL, o->omp_bind, o->omp_places,
                              o->oversubscribe};
     if (!placement_build(&r->topo, &prq, &r->place, err, sizeof err))

@@ -105,6 +105,14 @@ for isa in avx512 avx2 sse2 c; do
     fi
 done
 
+# --- progress on a terminal ----------------------------------------------------
+if command -v script >/dev/null; then
+    script -qec "'$BIN' -s 64 -o read -o write -r 1 --sample-ms 1 >'$TMP/tty.csv'" "$TMP/tty.log" >/dev/null 2>&1
+    check "progress goes to the terminal's stderr" grep -q '\[2/2\] 64 KB write' "$TMP/tty.log"
+    check "stdout stays clean CSV while progress is shown" \
+        bash -c "[ \$(wc -l <'$TMP/tty.csv') -eq 3 ] && ! grep -q \$'\\e' '$TMP/tty.csv'"
+fi
+
 # --- -R ----------------------------------------------------------------------
 "$BIN" -R -s 64 -o read -o write -o copy -o latency "${QUICK[@]}" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
 check "-R exits 0" test $rc -eq 0
