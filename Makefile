@@ -27,7 +27,7 @@ TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-asan clean install uninstall lint bench-isa
 
 all: membench
 
@@ -39,6 +39,10 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/membench: $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/membench-tests: $(LIB_OBJS) $(TEST_OBJS)
 	@echo "  LD      $@"
@@ -62,6 +66,12 @@ check-unit: $(BUILD)/membench-tests
 check-cli: membench
 	bash tests/cli/run_cli_tests.sh ./membench
 
+# Every test again under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
+ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-asan:
+	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests
+	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench
+
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -D__GNUC__ $(SRCS)
@@ -75,6 +85,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
 
 clean:
-	rm -rf $(BUILD) membench
+	rm -rf $(BUILD) build-asan membench
 
 -include $(DEPS)

@@ -14,7 +14,7 @@
 
 static KB_TARGET uint64_t KB_NAME(reduce)(KB_VEC v)
 {
-    uint64_t lanes[sizeof(KB_VEC) / 8];
+    _Alignas(sizeof(KB_VEC)) uint64_t lanes[sizeof(KB_VEC) / 8]; /* aligned store target */
     KB_STORE((KB_VEC *)(void *)lanes, v);
     uint64_t x = 0;
     for (size_t i = 0; i < sizeof(KB_VEC) / 8; i++)

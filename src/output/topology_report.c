@@ -122,7 +122,7 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
     json_object_begin(j, "levels_used");
     for (int level = 1; level <= 3; level++) {
         cache_level cl = topology_cache_level(t, level);
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "L%d", level);
         json_object_begin(j, name);
         json_uint(j, "size_bytes", cl.size);

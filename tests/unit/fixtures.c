@@ -81,7 +81,7 @@ const char *fixture_arm_no_l3(void)
     const char *root = test_tempdir();
     test_write_file(root, "devices/system/cpu/online", "0-3\n");
     for (int cpu = 0; cpu < 4; cpu++) {
-        char self[8];
+        char self[16];
         snprintf(self, sizeof self, "%d", cpu);
         cpu_topology(root, cpu, cpu, 0, self);
         cpu_cache(root, cpu, 0, 1, "Data", "64K", self);
@@ -98,7 +98,7 @@ const char *fixture_vm_odd_caches(void)
     const char *root = test_tempdir();
     test_write_file(root, "devices/system/cpu/online", "0-1\n");
     for (int cpu = 0; cpu < 2; cpu++) {
-        char self[8];
+        char self[16];
         snprintf(self, sizeof self, "%d", cpu);
         /* no topology/ directory at all, as some hypervisors present it */
         cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
@@ -114,7 +114,7 @@ const char *fixture_memoryless_node(void)
     const char *root = test_tempdir();
     test_write_file(root, "devices/system/cpu/online", "0-3\n");
     for (int cpu = 0; cpu < 4; cpu++) {
-        char self[8], l3[8];
+        char self[16], l3[16];
         snprintf(self, sizeof self, "%d", cpu);
         snprintf(l3, sizeof l3, "%s", cpu < 2 ? "0-1" : "2-3");
         cpu_topology(root, cpu, cpu % 2, cpu / 2, self);

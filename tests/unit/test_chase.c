@@ -120,7 +120,9 @@ TEST(chase_page_local_finishes_each_page_first)
     CHECK(pages_scattered);
     CHECK(lines_scattered);
     free(order);
-    CHECK(chase_build(malloc(8192), 6000, &l) == NULL); /* not a whole number of pages */
+    char *small = malloc(8192);
+    CHECK(chase_build(small, 6000, &l) == NULL); /* not a whole number of pages */
+    free(small);
 }
 
 TEST(chase_strided_is_sequential)
