@@ -27,7 +27,7 @@ TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-asan clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-asan fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -72,6 +72,16 @@ check-asan:
 	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests
 	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench
 
+# Fuzz the text parsers with libFuzzer (clang) for FUZZ_SECONDS, starting from the
+# corpus kept in fuzz/corpus (new interesting inputs are added there).
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(filter-out src/main.c,$(SRCS))
+fuzz:
+	@mkdir -p build-fuzz
+	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread -Isrc \
+	  -DMEMBENCH_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_parsers fuzz/fuzz_parsers.c $(FUZZ_SRCS) -lm
+	./build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 fuzz/corpus
+
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -D__GNUC__ $(SRCS)
@@ -85,6 +95,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
 
 clean:
-	rm -rf $(BUILD) build-asan membench
+	rm -rf $(BUILD) build-asan build-fuzz membench
 
 -include $(DEPS)

@@ -80,7 +80,7 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
     o->sample_ms = 20;
     o->cpu = -1;
     bool page_local = false;
-    optind = 1;
+    optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":hv", long_options, NULL)) != -1) {

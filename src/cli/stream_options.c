@@ -52,7 +52,7 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
     o->stores = STORES_BOTH;
     if (omp_env_parse(env, &o->threads, &o->omp_bind, &o->omp_places, err, errlen) != PARSE_OK)
         return PARSE_ERROR;
-    optind = 1;
+    optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":hvn:p:", long_options, NULL)) != -1) {

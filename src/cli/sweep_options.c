@@ -97,7 +97,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
     if (r != PARSE_OK)
         return r;
 
-    optind = 1;
+    optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":hVvs:r:fp:at:o:HR", long_options, NULL)) != -1) {

@@ -1,0 +1,89 @@
+/* libFuzzer target for everything that reads user text: CPU lists, sizes,
+ * numbers, OMP_PLACES/OMP_PROC_BIND, and whole command lines of every mode.
+ * The input is split at newlines: the first byte chooses the parser. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/latency_options.h"
+#include "cli/stream_options.h"
+#include "cli/sweep_options.h"
+#include "plan/placement.h"
+#include "topology/topology.h"
+#include "util/cpu_list.h"
+#include "util/parse_number.h"
+#include "util/parse_size.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static topology topo;
+static int topo_loaded;
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 4096)
+        return 0;
+    if (!topo_loaded)
+        topo_loaded = topology_load("/sys", NULL, &topo) ? 1 : -1;
+    char *text = malloc(size);
+    memcpy(text, data + 1, size - 1);
+    text[size - 1] = '\0';
+    char err[512];
+    uint64_t u;
+    double d;
+    cpu_list l;
+    switch (data[0] % 6) {
+    case 0:
+        if (cpu_list_parse(text, &l)) {
+            char buf[64];
+            cpu_list_format(l.ids, l.count, buf, sizeof buf);
+            cpu_list_free(&l);
+        }
+        break;
+    case 1:
+        parse_size(text, 0, UINT64_MAX, &u);
+        parse_u64(text, 0, UINT64_MAX, &u);
+        parse_double(text, 0, 1e9, &d);
+        break;
+    case 2:
+        if (topo_loaded > 0) {
+            placement p;
+            placement_request rq = {1 + (int)(size % 8), NULL, NULL, text, true};
+            if (placement_build(&topo, &rq, &p, err, sizeof err))
+                placement_free(&p);
+            rq.omp_bind = text;
+            rq.omp_places = NULL;
+            if (placement_build(&topo, &rq, &p, err, sizeof err))
+                placement_free(&p);
+        }
+        break;
+    default: {
+        /* a command line: words separated by newlines */
+        char *argv[64] = {"membench"};
+        int argc = 1;
+        for (char *tok = strtok(text, "\n"); tok && argc < 63; tok = strtok(NULL, "\n"))
+            argv[argc++] = tok;
+        argv[argc] = NULL;
+        if (data[0] % 6 == 3) {
+            sweep_options o;
+            sweep_options_parse(argc, argv, no_env, &o, err, sizeof err);
+            sweep_options_free(&o);
+        } else if (data[0] % 6 == 4) {
+            latency_options o;
+            latency_options_parse(argc, argv, &o, err, sizeof err);
+        } else {
+            stream_options o;
+            stream_options_parse(argc, argv, no_env, &o, err, sizeof err);
+            stream_options_free(&o);
+        }
+    }
+    }
+    free(text);
+    return 0;
+}
