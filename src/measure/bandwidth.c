@@ -139,6 +139,10 @@ static double run_sample(team *t, job_ctx *c, int n, double *tmin)
 
 static uint64_t passes_for(double per_pass, double min_s)
 {
+    /* A sample lasts at least 1000 clock ticks, so resolution stays below 0.1%. */
+    double floor_s = 1000 * clock_resolution();
+    if (min_s < floor_s)
+        min_s = floor_s;
     if (per_pass <= 0)
         return MAX_PASSES;
     double p = ceil(min_s / per_pass);

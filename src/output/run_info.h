@@ -24,7 +24,6 @@ typedef struct {
     const sweep_options *opts;
     const placement *place;
     const size_plan *plan;
-    const char *latency_cpu_desc;
     char *warnings[RUN_MAX_WARNINGS];
     size_t nwarnings;
     double elapsed_s;
