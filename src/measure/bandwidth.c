@@ -51,7 +51,6 @@ static void job_alloc(team *t, int tid, void *arg)
         s->alloc_ok = buffer_alloc(&s->src, rq->bytes, rq->pages, rq->huge_size, node);
         if (s->alloc_ok) {
             buffer_fill(&s->src, SRC_SEED + (uint64_t)tid);
-            buffer_inspect(&s->src);
             uint64_t x = 0;
             for (size_t i = 0; i < rq->bytes / 8; i++)
                 x ^= ((const uint64_t *)s->src.ptr)[i];
@@ -62,9 +61,24 @@ static void job_alloc(team *t, int tid, void *arg)
         s->alloc_ok = buffer_alloc(&s->dst, rq->bytes, rq->pages, rq->huge_size, node);
         if (s->alloc_ok) {
             buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
-            buffer_inspect(&s->dst);
         }
     }
+}
+
+/* Page sizes and nodes of every thread's buffers, with one read of smaps. */
+static void inspect_buffers(thread_state *ts, int n)
+{
+    buffer **all = malloc(sizeof *all * (size_t)n * 2);
+    size_t count = 0;
+    for (int i = 0; all && i < n; i++) {
+        if (ts[i].src.map)
+            all[count++] = &ts[i].src;
+        if (ts[i].dst.map)
+            all[count++] = &ts[i].dst;
+    }
+    if (all)
+        buffer_inspect_all(all, count);
+    free(all);
 }
 
 static void job_free(team *t, int tid, void *arg)
@@ -194,6 +208,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
         status = MEASURE_NO_MEMORY;
     if (status != MEASURE_OK)
         goto done;
+    inspect_buffers(ts, n);
 
     /* Calibrate: one pass (also the first warm-up), then a full-length warm-up
      * sample whose time refines the pass count. Both are discarded. */

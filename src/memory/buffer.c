@@ -182,7 +182,7 @@ static void inspect_pages(buffer *b)
     b->node_fraction = (double)counts[best] / (double)n;
 }
 
-void buffer_inspect(buffer *b)
+void buffer_inspect_all(buffer *const *bufs, size_t n)
 {
     /* smaps grows with the number of mappings (two per thread and more): read it
      * whole, growing the buffer until the text fits. */
@@ -192,13 +192,19 @@ void buffer_inspect(buffer *b)
             break;
         bool ok = platform_read_text("/proc/self/smaps", text, cap);
         bool fits = ok && strlen(text) < cap - 1;
-        if (fits)
-            b->huge_coverage = smaps_huge_fraction(text, (uintptr_t)b->ptr, b->len);
+        for (size_t i = 0; fits && i < n; i++)
+            bufs[i]->huge_coverage = smaps_huge_fraction(text, (uintptr_t)bufs[i]->ptr, bufs[i]->len);
         free(text);
         if (!ok || fits)
             break;
     }
-    inspect_pages(b);
+    for (size_t i = 0; i < n; i++)
+        inspect_pages(bufs[i]);
+}
+
+void buffer_inspect(buffer *b)
+{
+    buffer_inspect_all(&b, 1);
 }
 
 void buffer_free(buffer *b)

@@ -42,6 +42,10 @@ uint64_t pattern_word(uint64_t seed, size_t index);
 /* Fills huge_coverage, node and node_fraction. Call after buffer_fill. */
 void buffer_inspect(buffer *b);
 
+/* The same for many buffers with one read of /proc/self/smaps (which grows with
+ * the number of mappings: reading it once per buffer is quadratic in threads). */
+void buffer_inspect_all(buffer *const *bufs, size_t n);
+
 void buffer_free(buffer *b);
 
 /* Huge-page bytes within [addr, addr+len), from an smaps text (exposed for tests).
