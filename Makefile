@@ -80,7 +80,7 @@ fuzz:
 	@mkdir -p build-fuzz
 	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread -Isrc \
 	  -DMEMBENCH_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_parsers fuzz/fuzz_parsers.c $(FUZZ_SRCS) -lm
-	./build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 fuzz/corpus
+	./build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ fuzz/corpus
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
