@@ -57,7 +57,7 @@ static int bad(const char *msg)
 /* Maps --pages to an allocation request; refuses what this machine cannot give. */
 static int choose_pages(latency_run *r, char *err, size_t errlen)
 {
-    uint64_t thp = r->topo.thp_size ? r->topo.thp_size : 2ULL << 20;
+    uint64_t thp = topology_huge_page_size(&r->topo);
     bool thp_off = strcmp(r->topo.thp_mode, "never") == 0;
     r->page_bytes = 4096;
     switch (r->o.pages) {

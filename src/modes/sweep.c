@@ -251,7 +251,7 @@ static void check_record(sweep_run *r, const result_record *rec)
 {
     char what[64];
     snprintf(what, sizeof what, "%llu KB %s", (unsigned long long)(rec->size_bytes / 1024), op_name(rec->op));
-    uint64_t huge = r->topo.thp_size ? r->topo.thp_size : 2ULL << 20;
+    uint64_t huge = topology_huge_page_size(&r->topo);
     uint64_t bytes = rec->op == OP_LATENCY ? rec->latency_bytes : rec->size_bytes;
     if (r->opts.huge && bytes >= 2 * huge && rec->huge_coverage >= 0 && rec->huge_coverage < HUGE_COVERAGE_WARN)
         run_warn(r, "%s: only %.0f%% of the buffer is in huge pages (%s); THP is '%s'", what,
@@ -293,7 +293,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
 {
     const sweep_options *o = &r->opts;
     page_request pages = o->huge ? PAGES_HUGE_AUTO : PAGES_NORMAL;
-    uint64_t huge = r->topo.thp_size ? r->topo.thp_size : 2ULL << 20;
+    uint64_t huge = topology_huge_page_size(&r->topo);
     memset(best, 0, sizeof *best);
     if (op == OP_LATENCY) {
         if (!r->latency_team) {
@@ -332,7 +332,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         memset(&rec, 0, sizeof rec);
         measure_status st = measure_bandwidth(t, &rq, &rec);
         if (st == MEASURE_STOPPED)
-            return have ? true : false;
+            return have;
         if (st == MEASURE_NO_MEMORY) {
             run_warn(r, "%llu KB %s with %d threads: could not allocate; skipped",
                      (unsigned long long)(bytes / 1024), op_name(op), r->counts[ci]);

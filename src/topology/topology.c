@@ -445,6 +445,11 @@ size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *
     return count ? count : 1;
 }
 
+uint64_t topology_huge_page_size(const topology *t)
+{
+    return t->thp_size ? t->thp_size : 2ULL << 20;
+}
+
 int topology_max_cache_level(const topology *t)
 {
     int max = 0;

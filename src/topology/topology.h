@@ -81,6 +81,9 @@ cache_level topology_cache_level(const topology *t, int level);
 size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *cpus, size_t n);
 
 const cpu_info *topology_cpu(const topology *t, int id);
+
+/* The huge page size to ask for (THP's PMD size); 2 MiB when the system does not say. */
+uint64_t topology_huge_page_size(const topology *t);
 int topology_max_cache_level(const topology *t);
 
 /* Compares sysfs cache sizes with CPUID (x86-64 only; no-op elsewhere). */

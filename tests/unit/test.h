@@ -4,6 +4,7 @@
 #ifndef MEMBENCH_TEST_H
 #define MEMBENCH_TEST_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,8 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
     } while (0)
 
 /* Helpers shared by tests. */
+/* Fills argv with argv0 and the char* arguments of ap up to a NULL; returns argc. */
+int test_argv(char **argv, int cap, char *argv0, va_list ap);
 /* Creates a fresh temporary directory (removed by test_cleanup_dirs at exit). */
 const char *test_tempdir(void);
 /* Writes content to root/rel, creating parent directories. */

@@ -86,12 +86,10 @@ TEST(latency_steps_flat_or_tiny_curves)
 
 static parse_result lparse(latency_options *o, char *err, ...)
 {
-    char *argv[16] = {"latency"};
-    int argc = 1;
+    char *argv[16];
     va_list ap;
     va_start(ap, err);
-    for (char *a; argc < 15 && (a = va_arg(ap, char *)) != NULL;)
-        argv[argc++] = a;
+    int argc = test_argv(argv, 16, "latency", ap);
     va_end(ap);
     return latency_options_parse(argc, argv, o, err, 256);
 }

@@ -40,6 +40,16 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     current_failures++;
 }
 
+int test_argv(char **argv, int cap, char *argv0, va_list ap)
+{
+    int argc = 0;
+    argv[argc++] = argv0;
+    for (char *a; argc < cap - 1 && (a = va_arg(ap, char *)) != NULL;)
+        argv[argc++] = a;
+    argv[argc] = NULL;
+    return argc;
+}
+
 const char *test_tempdir(void)
 {
     char tmpl[] = "/tmp/membench-test-XXXXXX";

@@ -18,14 +18,11 @@ static const char *fake_env(const char *name)
 
 static parse_result parse(char *err, sweep_options *o, ...)
 {
-    char *argv[32] = {"membench"};
-    int argc = 1;
+    char *argv[32];
     va_list ap;
     va_start(ap, o);
-    for (char *a; argc < 31 && (a = va_arg(ap, char *)) != NULL;)
-        argv[argc++] = a;
+    int argc = test_argv(argv, 32, "membench", ap);
     va_end(ap);
-    argv[argc] = NULL;
     return sweep_options_parse(argc, argv, fake_env, o, err, 256);
 }
 

@@ -171,15 +171,12 @@ TEST(memory_peak_from_a_recorded_dmi_tree)
 
 static parse_result sparse(stream_options *o, char *err, ...)
 {
-    char *argv[16] = {"stream"};
-    int argc = 1;
+    char *argv[16];
     va_list ap;
     va_start(ap, err);
-    for (char *a; argc < 15 && (a = va_arg(ap, char *)) != NULL;)
-        argv[argc++] = a;
+    int argc = test_argv(argv, 16, "stream", ap);
     va_end(ap);
-    parse_result r = stream_options_parse(argc, argv, NULL, o, err, 256);
-    return r;
+    return stream_options_parse(argc, argv, NULL, o, err, 256);
 }
 
 TEST(stream_options_parse_and_refuse)
