@@ -27,7 +27,7 @@ TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-asan fuzz clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-asan check-cross fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -72,6 +72,12 @@ check-asan:
 	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests
 	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench
 
+# Every test again for aarch64, riscv64, ppc64le and s390x (big-endian): Debian's
+# cross compilers, static binaries, run under qemu-user. CROSS_ARCHES picks a subset.
+CROSS_ARCHES ?= aarch64 riscv64 ppc64le s390x
+check-cross:
+	@bash tests/cross/run_cross.sh $(CROSS_ARCHES)
+
 # Fuzz the text parsers with libFuzzer (clang) for FUZZ_SECONDS, starting from the
 # corpus kept in fuzz/corpus (new interesting inputs are added there).
 FUZZ_SECONDS ?= 60
@@ -95,6 +101,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz membench
+	rm -rf $(BUILD) build-asan build-cross build-fuzz membench
 
 -include $(DEPS)

@@ -31,13 +31,14 @@ void stream_usage(FILE *out)
           "  -n N                elements per array (default: 4x the total last-level cache)\n"
           "  --size SIZE         bytes per array instead (K, M or G; bare number is KiB)\n"
           "  --ntimes N          iterations (default 10; the first is not counted)\n"
-          "  --stores KIND       regular, nt (non-temporal) or both (default: both)\n"
+          "  --stores KIND       regular, nt (non-temporal) or both (default: both where the\n"
+          "                      CPU has non-temporal stores, else regular)\n"
           "  --scan              try 1, 2, 4 ... N threads (and one per L3 domain); report best\n"
           "  --peak-gbs X        theoretical peak in GB/s (default: from SMBIOS, if readable)\n"
           "  -p N                threads (default: all usable CPUs, or OMP_NUM_THREADS)\n"
           "  --cpus LIST         pin thread i to the i-th CPU of LIST\n"
           "  --oversubscribe     allow more threads than CPUs\n"
-          "  --kernel ISA        avx512, avx2 or c\n"
+          "  --kernel ISA        avx512, avx2, neon or c\n"
           "  --json FILE         also write the results as JSON\n"
           "  -v                  more detail on stderr\n"
           "Exit status: 0 validated, 1 validation failed, 2 bad input, 130/143 interrupted.\n",
@@ -92,6 +93,7 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
                 o->stores = STORES_BOTH;
             else
                 return cli_fail(err, errlen, "--stores '%s': use regular, nt or both", a);
+            o->stores_given = true;
             break;
         case OPT_SCAN:
             o->scan = true;
@@ -115,7 +117,7 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             o->oversubscribe = true;
             break;
         case OPT_KERNEL: {
-            static const char *const isas[] = {"avx512", "avx2", "c", NULL};
+            static const char *const isas[] = {"avx512", "avx2", "neon", "c", NULL};
             if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
                 return PARSE_ERROR;
             break;
@@ -133,7 +135,7 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
         return cli_fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
     if (o->scan && (o->threads_from_p || o->cpus_given))
         return cli_fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus");
-    if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && (o->stores & STORES_NT))
+    if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && o->stores_given && (o->stores & STORES_NT))
         return cli_fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular");
     return PARSE_OK;
 }

@@ -17,6 +17,7 @@ typedef struct {
     bool n_given;
     int ntimes;
     stream_stores stores;
+    bool stores_given;   /* --stores said; else NT is dropped where there is no NT kernel */
     bool scan;
     double peak_gbs;     /* 0 = detect */
     int threads;         /* -p / OMP_NUM_THREADS; 0 = all usable */

@@ -67,7 +67,7 @@ void sweep_usage(FILE *out)
           "                       (rewritten atomically after every result)\n"
           "  --cpus LIST          Pin thread i to the i-th CPU of LIST, e.g. 0-7,16\n"
           "  --oversubscribe      Allow more threads than CPUs\n"
-          "  --kernel ISA         Use this kernel ISA (avx512, avx2, sse2, c) instead of the best\n"
+          "  --kernel ISA         Use this kernel ISA (avx512, avx2, sse2, neon, c) instead of the best\n"
           "  --sample-ms MS       Minimum duration of one bandwidth sample (default: 10)\n"
           "  --latency-sample-ms MS  Duration of one latency sample (default: 20)\n"
           "  --seed N             Seed of the latency chase order (default: 1)\n"
@@ -173,7 +173,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             o->oversubscribe = true;
             break;
         case OPT_KERNEL: {
-            static const char *const isas[] = {"avx512", "avx2", "sse2", "c", NULL};
+            static const char *const isas[] = {"avx512", "avx2", "sse2", "neon", "c", NULL};
             if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
                 return PARSE_ERROR;
             break;

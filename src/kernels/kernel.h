@@ -23,7 +23,7 @@ typedef uint64_t (*kernel_fn)(void *dst, const void *src, size_t bytes, uint64_t
 
 typedef struct {
     mb_op op;
-    const char *isa;   /* "avx512", "avx2", "sse2", "c", "libc" */
+    const char *isa;   /* "avx512", "avx2", "sse2", "neon", "c", "libc" */
     const char *store; /* "regular", "non-temporal", "libc" */
     kernel_fn fn;
 } kernel;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernels/kernel.h"
+#include "kernels/kernels_arm64.h"
 #include "kernels/kernels_libc.h"
 #include "kernels/kernels_portable.h"
 #include "kernels/kernels_x86.h"
@@ -19,6 +20,10 @@ static void build_table(void)
 #if defined(__x86_64__)
     for (size_t i = 0; i < x86_kernel_count && table_count < MAX_KERNELS; i++)
         table[table_count++] = x86_kernels[i];
+#endif
+#if defined(__aarch64__)
+    for (size_t i = 0; i < arm64_kernel_count && table_count < MAX_KERNELS; i++)
+        table[table_count++] = arm64_kernels[i];
 #endif
     for (size_t i = 0; i < portable_kernel_count && table_count < MAX_KERNELS; i++)
         table[table_count++] = portable_kernels[i];
@@ -45,6 +50,10 @@ int kernel_isa_supported(const char *isa)
         return __builtin_cpu_supports("avx2");
     if (strcmp(isa, "avx512") == 0)
         return __builtin_cpu_supports("avx512f");
+#endif
+#if defined(__aarch64__)
+    if (strcmp(isa, "neon") == 0)
+        return 1; /* Advanced SIMD is mandatory in AArch64 */
 #endif
     return 0;
 }
@@ -80,7 +89,7 @@ const char *kernel_isa_list(void)
     static char buf[128];
     if (buf[0])
         return buf;
-    const char *all[] = {"avx512", "avx2", "sse2", "c"};
+    const char *all[] = {"avx512", "avx2", "sse2", "neon", "c"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (kernel_isa_supported(all[i])) {
             size_t used = strlen(buf);

@@ -1,5 +1,5 @@
-/* STREAM kernels: portable C (regular stores) and, on x86-64, AVX-512 and AVX2 with
- * regular and non-temporal stores, chosen at run time. */
+/* STREAM kernels: portable C (regular stores); on x86-64, AVX-512 and AVX2 with
+ * regular and non-temporal stores, chosen at run time; on AArch64, NEON. */
 #include "kernels/stream_kernels.h"
 
 #include <stdint.h>
@@ -87,12 +87,32 @@ const int stream_bytes_per_element[STREAM_NFUNCS] = {16, 16, 24, 24};
 #include "kernels/stream_body.h"
 #endif
 
+#if defined(__aarch64__)
+#include <arm_neon.h>
+
+/* NEON (128-bit double vectors, every AArch64 CPU) */
+#define SB_VEC float64x2_t
+#define SB_LANES 2
+#define SB_TARGET
+#define SB_LOADU(p) vld1q_f64(p)
+#define SB_MUL(a, b) vmulq_f64((a), (b))
+#define SB_ADD(a, b) vaddq_f64((a), (b))
+#define SB_SET1(x) vdupq_n_f64(x)
+#define SB_NAME(x) neon_##x
+#define SB_PUT(p, v) vst1q_f64((p), (v))
+#define SB_DONE() __asm__ volatile("" ::: "memory")
+#include "kernels/stream_body.h"
+#endif
+
 #define SET(isa, nt, prefix) {isa, nt, {prefix##copy, prefix##scale, prefix##add, prefix##triad}}
 
 static const stream_kernel_set sets[] = {
 #if defined(__x86_64__)
     SET("avx512", true, avx512_nt_), SET("avx512", false, avx512_), SET("avx2", true, avx2_nt_),
     SET("avx2", false, avx2_),
+#endif
+#if defined(__aarch64__)
+    SET("neon", false, neon_),
 #endif
     SET("c", false, c_),
 };

@@ -22,7 +22,7 @@ typedef struct {
 typedef void (*stream_fn)(const stream_arrays *s, size_t lo, size_t hi);
 
 typedef struct {
-    const char *isa;   /* "avx512", "avx2", "c" */
+    const char *isa;   /* "avx512", "avx2", "neon", "c" */
     bool nontemporal;
     stream_fn fn[STREAM_NFUNCS];
 } stream_kernel_set;

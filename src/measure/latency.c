@@ -6,7 +6,7 @@
 #include "measure/clock.h"
 #include "measure/stats.h"
 #include "measure/stop.h"
-#include "measure/tsc.h"
+#include "measure/ref_counter.h"
 
 #define MAX_STEPS (1ULL << 40)
 
@@ -95,7 +95,7 @@ static void latency_job(team *t, int tid, void *arg)
         out->threads = 1;
         out->latency_ns = st.median;
         out->latency_stddev_ns = st.stddev;
-        double hz = tsc_frequency_hz();
+        double hz = ref_counter_hz();
         out->latency_cycles = hz > 0 ? st.median * hz / 1e9 : -1;
         out->latency_samples = got;
         out->cv_target_met = st.cv < rq->cv_target && got >= rq->min_samples;

@@ -14,7 +14,7 @@
 #include "measure/clock.h"
 #include "measure/latency.h"
 #include "measure/stop.h"
-#include "measure/tsc.h"
+#include "measure/ref_counter.h"
 #include "memory/memory_budget.h"
 #include "output/json_report.h"
 #include "output/latency_writer.h"
@@ -45,7 +45,7 @@ typedef struct {
     level_check checks[4];
     size_t nchecks;
     char description[256];
-    double tsc_hz;
+    double counter_hz;
 } latency_run;
 
 static int bad(const char *msg)
@@ -170,7 +170,7 @@ static void write_json(latency_run *r)
     if (!r->o.json_path)
         return;
     latency_doc d = {&r->info, r->description, r->records, r->nrecords, r->steps, r->nsteps,
-                     r->checks, r->nchecks, r->tsc_hz};
+                     r->checks, r->nchecks, r->counter_hz};
     if (!json_write_atomic(r->o.json_path, latency_write_json, &d))
         fprintf(stderr, "membench latency: warning: could not write %s\n", r->o.json_path);
 }
@@ -229,7 +229,7 @@ static int setup(latency_run *r, int argc, char **argv)
     snprintf(r->description, sizeof r->description,
              "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), pages %s", orders[r->o.order],
              r->layout.node_bytes, (unsigned long long)r->o.seed, r->cpu, r->node, latency_pages_name(r->o.pages));
-    r->tsc_hz = tsc_frequency_hz();
+    r->counter_hz = ref_counter_hz();
     return 0;
 }
 
@@ -245,7 +245,7 @@ int latency_main(int argc, char **argv)
     }
     run_info_start(&r->info, argc + 1, argv - 1 /* main passed argv + 1 */, &r->topo);
     if (r->o.json_path) {
-        latency_doc d = {&r->info, r->description, NULL, 0, NULL, 0, NULL, 0, r->tsc_hz};
+        latency_doc d = {&r->info, r->description, NULL, 0, NULL, 0, NULL, 0, r->counter_hz};
         if (!json_write_atomic(r->o.json_path, latency_write_json, &d)) {
             char err[512];
             snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->o.json_path, strerror(errno));
@@ -255,7 +255,7 @@ int latency_main(int argc, char **argv)
     }
     if (!r->o.csv)
         printf("# membench latency: %s\n", r->description);
-    latency_write_header(stdout, r->o.csv, r->tsc_hz);
+    latency_write_header(stdout, r->o.csv, r->counter_hz);
     fflush(stdout);
 
     team_place tp = {{&r->cpu, 1}};

@@ -16,6 +16,7 @@
 #include "output/json_report.h"
 #include "output/stream_writer.h"
 #include "plan/placement.h"
+#include "platform/arch.h"
 #include "platform/platform.h"
 #include "topology/memory_peak.h"
 #include "topology/topology.h"
@@ -137,6 +138,11 @@ static int plan(stream_run_state *s)
         if (!(o->stores & (k ? STORES_NT : STORES_REGULAR)))
             continue;
         s->sets[k] = stream_kernels_select(k == 1, o->kernel_isa, 3 * s->n * sizeof(double) > llc);
+        if (!s->sets[k] && k == 1 && !o->stores_given) {
+            fprintf(stderr, "membench stream: note: no non-temporal store kernel for this CPU (%s): regular "
+                            "stores only\n", arch_name());
+            continue;
+        }
         if (!s->sets[k]) {
             snprintf(err, sizeof err, "--stores %s: no non-temporal kernel on this CPU (use --stores regular)",
                      o->stores == STORES_BOTH ? "both" : "nt");

@@ -3,10 +3,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels/kernel.h"
+#include "measure/ref_counter.h"
 #include "output/json.h"
 #include "output/topology_report.h"
+#include "platform/arch.h"
 #include "platform/platform.h"
 #include "topology/topology.h"
+
+/* What the running binary uses on this CPU (not part of a recorded tree's report). */
+static void print_this_cpu(void)
+{
+    double hz = ref_counter_measured_hz();
+    printf("This CPU: %s, kernels %s, cache line %d B if sysfs is silent, ", arch_name(), kernel_isa_list(),
+           arch_cache_line_bytes());
+    if (ref_counter_name() && hz > 0)
+        printf("reference counter %s at %.1f MHz%s\n", ref_counter_name(), hz / 1e6,
+               ref_counter_hz() > 0 ? "" : " (too slow to count cycles)");
+    else
+        printf("no constant-rate counter readable\n");
+}
 
 int topology_main(int argc, char **argv)
 {
@@ -54,6 +70,8 @@ int topology_main(int argc, char **argv)
         topology_report_json(&j, NULL, &t);
     } else {
         topology_report_text(stdout, &t);
+        if (strcmp(root, "/sys") == 0)
+            print_this_cpu();
     }
     topology_free(&t);
     return 0;

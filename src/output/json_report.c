@@ -5,8 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "measure/ref_counter.h"
 #include "output/json.h"
 #include "output/topology_report.h"
+#include "platform/arch.h"
 
 static void write_options(json_writer *j, const sweep_options *o)
 {
@@ -96,9 +98,9 @@ void json_write_record(json_writer *j, const result_record *r)
         json_uint(j, "chased_bytes", r->latency_bytes);
         json_bool(j, "tlb_misses_included", r->huge_coverage < 0.9);
         if (r->latency_cycles >= 0)
-            json_number(j, "latency_tsc_cycles", r->latency_cycles);
+            json_number(j, "latency_ref_cycles", r->latency_cycles);
         else
-            json_null(j, "latency_tsc_cycles");
+            json_null(j, "latency_ref_cycles");
         json_number(j, "chain_build_s", r->chain_build_s);
     } else {
         json_number(j, "bandwidth_mb_s", r->bandwidth_mb_s);
@@ -147,7 +149,12 @@ void json_write_header(json_writer *j, const run_info *info, const char *mode)
     json_string(j, "hostname", info->hostname);
     json_string(j, "cpu_model", info->cpu_model);
     json_string(j, "kernel", info->kernel);
+    json_string(j, "arch", arch_name());
     json_string(j, "isa", info->isa_list);
+    if (ref_counter_name())
+        json_string(j, "ref_counter", ref_counter_name());
+    else
+        json_null(j, "ref_counter");
     json_object_end(j);
     if (info->topo)
         topology_report_json(j, "topology", info->topo);

@@ -1,16 +1,17 @@
 #include "output/latency_writer.h"
 
+#include "measure/ref_counter.h"
 #include "output/json_report.h"
 #include "util/format_bytes.h"
 
-void latency_write_header(FILE *f, bool csv, double tsc_hz)
+void latency_write_header(FILE *f, bool csv, double counter_hz)
 {
     if (csv) {
         fputs(LATENCY_CSV_HEADER "\n", f);
         return;
     }
-    if (tsc_hz > 0)
-        fprintf(f, "# cycles: TSC reference clock at %.3f GHz (not the core clock)\n", tsc_hz / 1e9);
+    if (counter_hz > 0)
+        fprintf(f, "# cycles: %s reference counter at %.3f GHz (not the core clock)\n", ref_counter_name(), counter_hz / 1e9);
     fprintf(f, "%-12s %10s %10s %9s %8s %6s  %s\n", "Size", "Latency", "Cycles", "Stddev", "Samples", "CV<5%",
             "Pages (huge share)");
 }
@@ -100,10 +101,14 @@ void latency_write_json(FILE *f, const void *ctx)
     json_object_begin(&j, NULL);
     json_write_header(&j, d->info, "latency");
     json_string(&j, "method", d->description);
-    if (d->tsc_hz > 0)
-        json_number(&j, "tsc_hz", d->tsc_hz);
+    if (d->counter_hz > 0)
+        json_number(&j, "counter_hz", d->counter_hz);
     else
-        json_null(&j, "tsc_hz");
+        json_null(&j, "counter_hz");
+    if (ref_counter_name())
+        json_string(&j, "counter", ref_counter_name());
+    else
+        json_null(&j, "counter");
     json_array_begin(&j, "results");
     for (size_t i = 0; i < d->n; i++)
         json_write_record(&j, &d->records[i]);

@@ -13,7 +13,7 @@
 #include "topology/topology.h"
 
 #define LATENCY_CSV_HEADER                                                                                           \
-    "size_kb,latency_ns,latency_tsc_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage"
+    "size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage"
 
 /* One reported cache level set against the curve. */
 typedef struct {
@@ -24,7 +24,7 @@ typedef struct {
     bool disagrees;           /* step more than 2x away from the reported size, or none */
 } level_check;
 
-void latency_write_header(FILE *f, bool csv, double tsc_hz);
+void latency_write_header(FILE *f, bool csv, double counter_hz);
 void latency_write_row(FILE *f, bool csv, const result_record *r);
 /* Text block with steps, per-level comparison and the effective LLC. */
 void latency_write_estimates(FILE *f, const latency_step *steps, size_t nsteps, const level_check *checks,
@@ -39,7 +39,7 @@ typedef struct {
     size_t nsteps;
     const level_check *checks;
     size_t nchecks;
-    double tsc_hz;
+    double counter_hz;
 } latency_doc;
 
 void latency_write_json(FILE *f, const void *doc /* latency_doc */);

@@ -25,7 +25,7 @@ typedef struct {
     int latency_samples;
     bool cv_target_met;
     uint64_t latency_bytes; /* buffer actually chased (capped for large sizes) */
-    double latency_cycles;  /* median in TSC reference cycles, -1 when unknown */
+    double latency_cycles;  /* median in reference-counter ticks (measure/ref_counter.h), -1 when unknown */
     double chain_build_s;   /* time to link the chain (not part of any sample) */
 
     uint64_t iterations; /* bandwidth: kernel passes per sample; latency: samples */

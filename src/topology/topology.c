@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform/arch.h"
 #include "platform/platform.h"
 
 static const uint64_t default_cache_sizes[4] = {0, 32 * 1024, 256 * 1024, 8 * 1024 * 1024};
@@ -259,7 +260,7 @@ static void load_caches(const char *root, topology *t)
             }
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", t->cpus[i].id, idx);
             if (!read_long(root, rel, &line) || line <= 0 || line > 4096)
-                line = 64;
+                line = arch_cache_line_bytes();
             cpu_list shared;
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", t->cpus[i].id, idx);
             if (!read_cpus(root, rel, &shared) || shared.count == 0) {
@@ -414,7 +415,7 @@ static const cache_instance *level_instance(const topology *t, int level, int cp
 
 cache_level topology_cache_level(const topology *t, int level)
 {
-    cache_level out = {0, 64, true};
+    cache_level out = {0, arch_cache_line_bytes(), true};
     int cpu = t->usable.count ? t->usable.ids[0] : -1;
     const cache_instance *c = level_instance(t, level, cpu);
     if (c) {

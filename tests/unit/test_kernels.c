@@ -108,8 +108,17 @@ TEST(best_kernel_is_the_widest_supported_isa)
     else
         CHECK_STR(k->isa, "sse2");
     CHECK(kernel_select(OP_COPY_NT, NULL) != NULL);
+#elif defined(__aarch64__)
+    CHECK_STR(k->isa, "neon");
+    CHECK_STR(kernel_select(OP_WRITE, NULL)->isa, "neon");
+    CHECK_STR(kernel_select(OP_COPY, NULL)->isa, "neon");
+    CHECK_STR(kernel_select_for_size(OP_COPY, NULL, 1)->isa, "neon");
+    CHECK(kernel_select(OP_WRITE_NT, NULL) == NULL); /* no non-temporal kernel on arm64 */
+    CHECK(strncmp(kernel_isa_list(), "neon,", 5) == 0);
 #else
     CHECK_STR(k->isa, "c");
+    CHECK(!kernel_isa_supported("neon") && !kernel_isa_supported("avx2"));
+    CHECK_STR(kernel_isa_list(), "c");
 #endif
 }
 

@@ -69,6 +69,12 @@ TEST(stream_kernels_match_reference_on_any_range)
         CHECK_STR(in_cache->isa, "avx512");
     if (kernel_isa_supported("avx2"))
         CHECK_STR(dram->isa, "avx2");
+#if defined(__aarch64__)
+    CHECK_STR(in_cache->isa, "neon");
+    CHECK_STR(dram->isa, "neon");
+#elif !defined(__x86_64__)
+    CHECK_STR(in_cache->isa, "c");
+#endif
 }
 
 TEST(stream_byte_counting_is_streams)
@@ -204,6 +210,9 @@ TEST(stream_options_parse_and_refuse)
     }
     CHECK_INT(sparse(&o, err, "--scan", "-p", "2", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "--scan");
-    CHECK_INT(sparse(&o, err, "--kernel", "c", (char *)NULL), PARSE_ERROR);
+    CHECK_INT(sparse(&o, err, "--kernel", "c", (char *)NULL), PARSE_OK); /* default stores fall back */
+    CHECK(!o.stores_given);
+    stream_options_free(&o);
+    CHECK_INT(sparse(&o, err, "--kernel", "c", "--stores", "both", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "no non-temporal stores");
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "platform/arch.h"
 #include "test.h"
 #include "topology/topology.h"
 
@@ -82,6 +83,7 @@ TEST(topology_arm_without_l3_uses_default_and_warns)
     cache_level l3 = topology_cache_level(&t, 3);
     CHECK(l3.defaulted);
     CHECK_INT(l3.size, 8 << 20);
+    CHECK_INT(l3.line_size, 64); /* the reported L1 line, not the architecture's default */
     CHECK(has_warning(&t, "no L3 cache reported: using default 8192 KiB"));
     CHECK_INT(topology_max_cache_level(&t), 2);
     CHECK_STR(t.thp_mode, "madvise");
@@ -126,6 +128,7 @@ TEST(topology_empty_tree_fails_cleanly)
     CHECK_INT(t.ncpus, 3);
     CHECK(has_warning(&t, "no CPU directories in sysfs"));
     CHECK(topology_cache_level(&t, 1).defaulted);
+    CHECK_INT(topology_cache_level(&t, 1).line_size, arch_cache_line_bytes()); /* nothing in sysfs */
     cpu_list_free(&usable);
     topology_free(&t);
 }
