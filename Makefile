@@ -27,7 +27,7 @@ TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-asan check-cross fuzz clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -78,6 +78,11 @@ CROSS_ARCHES ?= aarch64 riscv64 ppc64le s390x
 check-cross:
 	@bash tests/cross/run_cross.sh $(CROSS_ARCHES)
 
+# Boots a 3-node NUMA guest (QEMU, KVM or TCG) and checks placement, page nodes and
+# hostile conditions inside it (tests/numa/).
+check-numa:
+	@bash tests/numa/run_numa_guest.sh
+
 # Fuzz the text parsers with libFuzzer (clang) for FUZZ_SECONDS, starting from the
 # corpus kept in fuzz/corpus (new interesting inputs are added there).
 FUZZ_SECONDS ?= 60
@@ -101,6 +106,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
 
 clean:
-	rm -rf $(BUILD) build-asan build-cross build-fuzz membench
+	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench
 
 -include $(DEPS)

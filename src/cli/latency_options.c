@@ -19,6 +19,7 @@ enum {
     OPT_SEED,
     OPT_SAMPLE_MS,
     OPT_CPU,
+    OPT_MEM_NODE,
     OPT_CSV,
     OPT_JSON
 };
@@ -34,6 +35,7 @@ static const struct option long_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"sample-ms", required_argument, NULL, OPT_SAMPLE_MS},
     {"cpu", required_argument, NULL, OPT_CPU},
+    {"mem-node", required_argument, NULL, OPT_MEM_NODE},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json", required_argument, NULL, OPT_JSON},
     {NULL, 0, NULL, 0},
@@ -64,6 +66,8 @@ void latency_usage(FILE *out)
           "  --sample-ms MS          duration of one sample (default 20); 7-21 samples,\n"
           "                          until CV < 5%\n"
           "  --cpu N                 CPU to run on (default: the first usable)\n"
+          "  --mem-node N            memory on NUMA node N instead of the CPU's own\n"
+          "                          (remote latency, as numactl --membind)\n"
           "  --csv                   CSV instead of a table\n"
           "  --json FILE             also write the curve and estimates as JSON\n"
           "  -v                      more detail on stderr\n",
@@ -79,6 +83,7 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
     o->seed = 1;
     o->sample_ms = 20;
     o->cpu = -1;
+    o->mem_node = -1;
     bool page_local = false;
     optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
     opterr = 0;
@@ -142,6 +147,11 @@ parse_result latency_options_parse(int argc, char **argv, latency_options *o, ch
             if (!parse_u64(a, 0, CPU_LIST_MAX_ID, &u))
                 return cli_fail(err, errlen, "--cpu '%s': not a CPU number", a);
             o->cpu = (int)u;
+            break;
+        case OPT_MEM_NODE:
+            if (!parse_u64(a, 0, 4095, &u))
+                return cli_fail(err, errlen, "--mem-node '%s': not a NUMA node number", a);
+            o->mem_node = (int)u;
             break;
         case OPT_CSV:
             o->csv = true;

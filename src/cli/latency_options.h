@@ -22,6 +22,7 @@ typedef struct {
     uint64_t seed;
     double sample_ms;
     int cpu;             /* -1 = first usable CPU */
+    int mem_node;        /* --mem-node: memory on this NUMA node; -1 = the CPU's own */
     bool csv;
     const char *json_path;
     int verbose;

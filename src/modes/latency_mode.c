@@ -200,7 +200,19 @@ static int setup(latency_run *r, int argc, char **argv)
         snprintf(err, sizeof err, "--cpu %d: not available to this process", r->cpu);
         return bad(err);
     }
-    r->node = ci->node;
+    r->node = topology_memory_node(&r->topo, ci->node);
+    if (r->o.mem_node >= 0) {
+        const numa_node *n = NULL;
+        for (size_t i = 0; i < r->topo.nnodes && !n; i++)
+            if (r->topo.nodes[i].id == r->o.mem_node)
+                n = &r->topo.nodes[i];
+        if (!n || n->mem_total == 0) {
+            snprintf(err, sizeof err, "--mem-node %d: %s", r->o.mem_node,
+                     n ? "that NUMA node has no memory" : "no such NUMA node here");
+            return bad(err);
+        }
+        r->node = r->o.mem_node;
+    }
     uint64_t budget = memory_budget();
     if (r->o.max_bytes == 0) {
         int top = topology_max_cache_level(&r->topo);
@@ -227,8 +239,9 @@ static int setup(latency_run *r, int argc, char **argv)
     plan_sizes(r);
     static const char *orders[] = {"random", "page-local random", "strided"};
     snprintf(r->description, sizeof r->description,
-             "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), pages %s", orders[r->o.order],
-             r->layout.node_bytes, (unsigned long long)r->o.seed, r->cpu, r->node, latency_pages_name(r->o.pages));
+             "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d, pages %s",
+             orders[r->o.order], r->layout.node_bytes, (unsigned long long)r->o.seed, r->cpu, ci->node, r->node,
+             latency_pages_name(r->o.pages));
     r->counter_hz = ref_counter_hz();
     return 0;
 }
@@ -253,6 +266,8 @@ int latency_main(int argc, char **argv)
             return bad(err);
         }
     }
+    for (size_t i = 0; i < r->topo.nwarnings; i++)
+        fprintf(stderr, "membench latency: warning: %s\n", r->topo.warnings[i]);
     if (!r->o.csv)
         printf("# membench latency: %s\n", r->description);
     latency_write_header(stdout, r->o.csv, r->counter_hz);

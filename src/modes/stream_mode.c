@@ -357,6 +357,8 @@ int stream_main(int argc, char **argv)
         rc = bad(err);
     }
     if (rc == 0) {
+        for (size_t i = 0; i < s->topo.nwarnings; i++)
+            fprintf(stderr, "membench stream: warning: %s\n", s->topo.warnings[i]);
         print_header(s);
         stop_install_signal_handlers();
         rc = run_configs(s);

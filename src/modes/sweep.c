@@ -310,7 +310,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
         chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(&r->topo, 1).line_size, 0, o->seed};
         latency_request lr = {chase,          layout,         o->latency_sample_ms / 1000.0,
                               LATENCY_MIN_SAMPLES, LATENCY_MAX_SAMPLES, LATENCY_CV_TARGET,
-                              pages,          huge,           r->place.places[0].node};
+                              pages,          huge,           r->place.places[0].mem_node};
         measure_status st = measure_latency(r->latency_team, &lr, best);
         best->size_bytes = bytes;
         snprintf(best->cpus, sizeof best->cpus, "%d", r->place.places[0].cpu);
@@ -325,7 +325,7 @@ static bool measure_point(sweep_run *r, uint64_t bytes, mb_op op, result_record 
             return false;
         int nodes[MAX_THREADS];
         for (int i = 0; i < r->counts[ci]; i++)
-            nodes[i] = r->place.pinned ? r->place.places[i].node : -1;
+            nodes[i] = r->place.pinned ? r->place.places[i].mem_node : -1;
         const kernel *k = bytes > r->plan.share[3] ? r->kernels_ram[op] : r->kernels[op];
         bandwidth_request rq = {k, bytes, o->tries, o->sample_ms / 1000.0, pages, huge, nodes};
         result_record rec;
@@ -444,7 +444,10 @@ int sweep_main(int argc, char **argv)
     r->info.place = &r->place;
     r->info.plan = &r->plan;
     if (r->opts.verbose)
-        print_plan(r);
+        print_plan(r); /* includes the topology's warnings */
+    else
+        for (size_t i = 0; i < r->topo.nwarnings; i++)
+            fprintf(stderr, "membench: warning: %s\n", r->topo.warnings[i]); /* JSON has them under topology */
     if (!r->place.pinned)
         run_warn(r, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
 

@@ -50,6 +50,7 @@ static void write_placement(json_writer *j, const placement *p)
         cpu_list_format(p->places[i].cpus.ids, p->places[i].cpus.count, buf, sizeof buf);
         json_string(j, "cpus", buf);
         json_int(j, "node", p->places[i].node);
+        json_int(j, "memory_node", p->places[i].mem_node);
         json_object_end(j);
     }
     json_array_end(j);

@@ -285,6 +285,7 @@ static bool set_place(const topology *t, thread_place *tp, const int *ids, size_
     tp->cpu = n ? ids[0] : -1;
     const cpu_info *c = n ? topology_cpu(t, ids[0]) : NULL;
     tp->node = c ? c->node : -1;
+    tp->mem_node = c ? topology_memory_node(t, c->node) : -1;
     return true;
 }
 

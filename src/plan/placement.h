@@ -13,7 +13,8 @@
 typedef struct {
     cpu_list cpus; /* the place: CPUs the thread may run on */
     int cpu;       /* first CPU of the place: decides the thread's node */
-    int node;
+    int node;      /* the CPU's node */
+    int mem_node;  /* where its buffers go: node, or the nearest with memory */
 } thread_place;
 
 typedef struct {

@@ -1,6 +1,8 @@
 /* Linux implementation of platform.h. */
 #include "platform/platform.h"
 
+#include "platform/cgroup_paths.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -153,38 +155,23 @@ static bool read_cgroup_number(const char *path, uint64_t *out)
     return *out < (UINT64_C(1) << 60);
 }
 
-/* Smallest (limit - usage) over the cgroup and its ancestors, for v2 and v1. */
+/* Smallest (limit - usage) over the cgroup and its ancestors, for v2 and v1,
+ * wherever the hierarchies are mounted (platform/cgroup_paths.c). */
 static uint64_t cgroup_headroom(void)
 {
-    char cg[8192];
     uint64_t best = UINT64_MAX;
-    if (!platform_read_text("/proc/self/cgroup", cg, sizeof cg))
-        return best;
-    for (char *line = strtok(cg, "\n"); line; line = strtok(NULL, "\n")) {
-        const char *limit_name, *usage_name, *mount;
-        char *path;
-        if (strncmp(line, "0::", 3) == 0) {
-            path = line + 3;
-            limit_name = "memory.max";
-            usage_name = "memory.current";
-            mount = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ? "/sys/fs/cgroup"
-                                                                           : "/sys/fs/cgroup/unified";
-        } else if (strstr(line, ":memory:") != NULL) {
-            path = strstr(line, ":memory:") + 8;
-            limit_name = "memory.limit_in_bytes";
-            usage_name = "memory.usage_in_bytes";
-            mount = "/sys/fs/cgroup/memory";
-        } else {
-            continue;
-        }
-        /* Walk from our cgroup to the root; in a container the path may not exist
-         * inside the mount, which then shows our own cgroup at its root. */
-        char dir[PATH_MAX];
-        for (;;) {
-            snprintf(dir, sizeof dir, "%s%s", mount, path);
-            char lp[PATH_MAX + 32], up[PATH_MAX + 32];
-            snprintf(lp, sizeof lp, "%s/%s", dir, limit_name);
-            snprintf(up, sizeof up, "%s/%s", dir, usage_name);
+    enum { MAX_DIRS = 64 };
+    char cg[8192];
+    char *mountinfo = malloc(1 << 18);
+    cgroup_dir *dirs = malloc(sizeof *dirs * MAX_DIRS);
+    if (mountinfo && dirs && platform_read_text("/proc/self/cgroup", cg, sizeof cg)) {
+        if (!platform_read_text("/proc/self/mountinfo", mountinfo, 1 << 18))
+            mountinfo[0] = '\0';
+        size_t n = cgroup_memory_dirs(cg, mountinfo, dirs, MAX_DIRS);
+        for (size_t i = 0; i < n; i++) {
+            char lp[CGROUP_PATH_MAX + 32], up[CGROUP_PATH_MAX + 32];
+            snprintf(lp, sizeof lp, "%s/%s", dirs[i].dir, dirs[i].limit_file);
+            snprintf(up, sizeof up, "%s/%s", dirs[i].dir, dirs[i].usage_file);
             uint64_t limit, usage = 0;
             if (read_cgroup_number(lp, &limit)) {
                 read_cgroup_number(up, &usage);
@@ -192,17 +179,10 @@ static uint64_t cgroup_headroom(void)
                 if (room < best)
                     best = room;
             }
-            char *slash = strrchr(path, '/');
-            if (!slash || slash == path) {
-                if (path[0] == '/' && path[1] != '\0') {
-                    path[1] = '\0';
-                    continue;
-                }
-                break;
-            }
-            *slash = '\0';
         }
     }
+    free(mountinfo);
+    free(dirs);
     return best;
 }
 

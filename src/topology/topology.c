@@ -168,6 +168,37 @@ static void count_cores_packages(topology *t)
     t->npackages = maxpkg + 1 > 0 ? maxpkg + 1 : 1;
 }
 
+/* For a memory-less node, the node with memory at the smallest distance (the
+ * kernel's fallback for its allocations); ties and unreadable distances go to the
+ * lowest id with memory. The distance file lists one number per online node, in
+ * id order, which is the order of t->nodes. */
+static int nearest_memory_node(const char *root, const topology *t, size_t i)
+{
+    if (t->nodes[i].mem_total > 0)
+        return t->nodes[i].id;
+    char rel[256], buf[4096];
+    long dist[256];
+    size_t nd = 0;
+    snprintf(rel, sizeof rel, "devices/system/node/node%d/distance", t->nodes[i].id);
+    if (read_file(root, rel, buf, sizeof buf)) {
+        char *p = buf, *end;
+        for (long v; nd < 256 && (v = strtol(p, &end, 10), end != p); p = end)
+            dist[nd++] = v;
+    }
+    int best = -1;
+    long best_d = 0;
+    for (size_t k = 0; k < t->nnodes; k++) {
+        if (t->nodes[k].mem_total == 0)
+            continue;
+        long d = nd == t->nnodes ? dist[k] : 0;
+        if (best < 0 || d < best_d) {
+            best = t->nodes[k].id;
+            best_d = d;
+        }
+    }
+    return best >= 0 ? best : t->nodes[i].id;
+}
+
 static void load_nodes(const char *root, topology *t)
 {
     char path[1024];
@@ -184,6 +215,11 @@ static void load_nodes(const char *root, topology *t)
     }
     if (d)
         closedir(d);
+    if (n == 0 && d) {
+        /* The directory is there (a NUMA kernel) but shows no node: hidden or unreadable. */
+        topology_warn(t, "NUMA nodes unreadable (%s): assuming one node; node placement is not checked",
+                      "devices/system/node");
+    }
     if (n == 0) {
         /* No NUMA support compiled into the kernel: one node holding everything. */
         t->nodes = calloc(1, sizeof *t->nodes);
@@ -195,6 +231,7 @@ static void load_nodes(const char *root, topology *t)
         for (size_t i = 0; i < t->ncpus && t->nodes[0].cpus.ids; i++)
             t->nodes[0].cpus.ids[t->nodes[0].cpus.count++] = t->cpus[i].id;
         t->nodes[0].mem_total = platform_memory_total();
+        t->nodes[0].memory_node = 0;
         return;
     }
     qsort(ids, n, sizeof(int), compare_int);
@@ -220,6 +257,16 @@ static void load_nodes(const char *root, topology *t)
                 if (t->cpus[c].id == nd->cpus.ids[k])
                     t->cpus[c].node = nd->id;
     }
+    for (size_t i = 0; i < n; i++)
+        t->nodes[i].memory_node = nearest_memory_node(root, t, i);
+}
+
+int topology_memory_node(const topology *t, int node)
+{
+    for (size_t i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].id == node)
+            return t->nodes[i].memory_node;
+    return node;
 }
 
 static bool same_instance(const cache_instance *a, int level, cache_type type, const cpu_list *shared)
@@ -235,13 +282,18 @@ static bool same_instance(const cache_instance *a, int level, cache_type type, c
 static void load_caches(const char *root, topology *t)
 {
     size_t cap = 0;
+    int silent[1024];
+    size_t nsilent = 0;
     for (size_t i = 0; i < t->ncpus; i++) {
         for (int idx = 0; idx < 16; idx++) {
             char rel[256], buf[64];
             long level, line = 64;
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/level", t->cpus[i].id, idx);
-            if (!read_long(root, rel, &level))
+            if (!read_long(root, rel, &level)) {
+                if (idx == 0 && nsilent < sizeof silent / sizeof silent[0])
+                    silent[nsilent++] = t->cpus[i].id;
                 break;
+            }
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/type", t->cpus[i].id, idx);
             if (!read_file(root, rel, buf, sizeof buf))
                 continue;
@@ -288,6 +340,14 @@ static void load_caches(const char *root, topology *t)
             }
             t->caches[t->ncaches++] = (cache_instance){(int)level, type, size, (int)line, shared};
         }
+    }
+    /* Some CPUs describe their caches and others do not: sysfs is partly hidden (or
+     * the kernel is odd); sizes come from the CPUs that do. All silent is reported
+     * per level by the defaults' warnings. */
+    if (nsilent > 0 && nsilent < t->ncpus) {
+        char list[256];
+        cpu_list_format(silent, nsilent, list, sizeof list);
+        topology_warn(t, "no cache information for CPU(s) %s: using the other CPUs' caches", list);
     }
 }
 
@@ -369,8 +429,8 @@ bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
     }
     for (size_t i = 0; i < t->nnodes; i++)
         if (t->nodes[i].cpus.count > 0 && t->nodes[i].mem_total == 0)
-            topology_warn(t, "NUMA node %d has CPUs but no memory: its threads' memory comes from another node",
-                          t->nodes[i].id);
+            topology_warn(t, "NUMA node %d has CPUs but no memory: its threads' memory comes from node %d",
+                          t->nodes[i].id, t->nodes[i].memory_node);
     return true;
 }
 

@@ -37,6 +37,8 @@ typedef struct {
     int id;
     cpu_list cpus;
     uint64_t mem_total; /* bytes; 0 for a memory-less node */
+    int memory_node;    /* where its CPUs' memory comes from: itself, or for a memory-less
+                         * node the nearest node with memory (sysfs distance) */
 } numa_node;
 
 typedef struct {
@@ -81,6 +83,10 @@ cache_level topology_cache_level(const topology *t, int level);
 size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *cpus, size_t n);
 
 const cpu_info *topology_cpu(const topology *t, int id);
+
+/* The node whose memory a thread on `node` gets (see numa_node.memory_node); the
+ * node itself when unknown. */
+int topology_memory_node(const topology *t, int node);
 
 /* The huge page size to ask for (THP's PMD size); 2 MiB when the system does not say. */
 uint64_t topology_huge_page_size(const topology *t);

@@ -124,6 +124,10 @@ const char *fixture_memoryless_node(void)
     }
     node(root, 0, "0-1", 16LL << 20);
     node(root, 1, "2-3", 0);
+    node(root, 2, "", 8LL << 20); /* memory only (e.g. CXL): nearer to node 1 than node 0 is */
+    test_write_file(root, "devices/system/node/node0/distance", "10 20 30\n");
+    test_write_file(root, "devices/system/node/node1/distance", "20 10 12\n");
+    test_write_file(root, "devices/system/node/node2/distance", "30 12 10\n");
     pages(root, "always madvise [never]\n");
     return root;
 }

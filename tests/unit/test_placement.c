@@ -169,3 +169,18 @@ TEST(placement_explicit_cpus)
     cpu_list_free(&cpus);
     topology_free(&t);
 }
+
+TEST(placement_memoryless_node_threads_get_the_nearest_memory)
+{
+    topology t;
+    CHECK(topology_load(fixture_memoryless_node(), NULL, &t));
+    placement p;
+    char err[256];
+    CHECK(build(&t, 2, NULL, NULL, &p, err)); /* spread: one thread per node with CPUs */
+    CHECK_INT(p.places[0].node, 0);
+    CHECK_INT(p.places[0].mem_node, 0);
+    CHECK_INT(p.places[1].node, 1);
+    CHECK_INT(p.places[1].mem_node, 2);
+    placement_free(&p);
+    topology_free(&t);
+}

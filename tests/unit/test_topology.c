@@ -110,10 +110,14 @@ TEST(topology_memoryless_node_is_reported)
 {
     topology t;
     CHECK(topology_load(fixture_memoryless_node(), NULL, &t));
-    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(t.nnodes, 3);
     CHECK_INT(t.nodes[1].mem_total, 0);
     CHECK_INT(topology_cpu(&t, 3)->node, 1);
-    CHECK(has_warning(&t, "NUMA node 1 has CPUs but no memory"));
+    CHECK(has_warning(&t, "NUMA node 1 has CPUs but no memory: its threads' memory comes from node 2"));
+    CHECK_INT(topology_memory_node(&t, 0), 0);
+    CHECK_INT(topology_memory_node(&t, 1), 2); /* distance 12 beats 20 */
+    CHECK_INT(topology_memory_node(&t, 2), 2);
+    CHECK_INT(topology_memory_node(&t, 7), 7); /* unknown node: itself */
     CHECK_STR(t.thp_mode, "never");
     topology_free(&t);
 }

@@ -1,0 +1,97 @@
+#include "platform/cgroup_paths.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Finds the mount of the v2 hierarchy (v1: the one with the memory controller) in
+ * mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SOURCE SUPEROPTS".
+ * Mount points with escaped characters (\040) are left alone: never cgroup mounts. */
+static bool find_mount(const char *mountinfo, bool v2, char *root, char *point, size_t size)
+{
+    const char *line = mountinfo;
+    while (line && *line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[2 * CGROUP_PATH_MAX];
+        if (len < sizeof buf) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            char r[CGROUP_PATH_MAX], p[CGROUP_PATH_MAX], fstype[64], super[512];
+            const char *dash = strstr(buf, " - ");
+            if (dash && sscanf(buf, "%*s %*s %*s %4095s %4095s", r, p) == 2 &&
+                sscanf(dash + 3, "%63s %*s %511s", fstype, super) >= 1) {
+                bool match = v2 ? strcmp(fstype, "cgroup2") == 0
+                                : strcmp(fstype, "cgroup") == 0 && strstr(dash + 3, "memory") != NULL;
+                if (match && strlen(r) < size && strlen(p) < size) {
+                    strcpy(root, r);
+                    strcpy(point, p);
+                    return true;
+                }
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, cgroup_dir *out, size_t n, size_t max)
+{
+    char root[CGROUP_PATH_MAX], point[CGROUP_PATH_MAX];
+    if (!find_mount(mountinfo, v2, root, point, sizeof root)) {
+        strcpy(root, "/");
+        strcpy(point, v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory");
+    }
+    /* The part of our path below the mount's root; if the path is not under it (a
+     * container that sees only its own cgroup), the mount point is our cgroup. */
+    char rel[CGROUP_PATH_MAX] = "";
+    size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
+    if (strncmp(cgpath, root, rl) == 0 && (cgpath[rl] == '/' || cgpath[rl] == '\0'))
+        snprintf(rel, sizeof rel, "%s", cgpath + rl);
+    for (;;) {
+        if (n >= max)
+            return n;
+        int w = snprintf(out[n].dir, sizeof out[n].dir, "%s%s", point, strcmp(rel, "/") == 0 ? "" : rel);
+        if (w > 0 && (size_t)w < sizeof out[n].dir) {
+            out[n].limit_file = v2 ? "memory.max" : "memory.limit_in_bytes";
+            out[n].usage_file = v2 ? "memory.current" : "memory.usage_in_bytes";
+            n++;
+        }
+        char *slash = strrchr(rel, '/');
+        if (!slash)
+            return n;
+        *slash = '\0';
+    }
+}
+
+size_t cgroup_memory_dirs(const char *self_cgroup, const char *mountinfo, cgroup_dir *out, size_t max)
+{
+    size_t n = 0;
+    const char *line = self_cgroup;
+    while (line && *line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[CGROUP_PATH_MAX + 256];
+        if (len < sizeof buf) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            /* "0::/path" is v2; "N:ctrl,ctrl:/path" is v1, wanted when it has memory. */
+            char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+            if (c1 && c2 && c2[1] == '/') {
+                *c1 = '\0';
+                *c2 = '\0';
+                const char *ctrls = c1 + 1, *path = c2 + 1;
+                bool v2 = strcmp(buf, "0") == 0 && *ctrls == '\0';
+                bool v1mem = false;
+                char tmp[256];
+                snprintf(tmp, sizeof tmp, ",%s,", ctrls);
+                if (!v2 && strstr(tmp, ",memory,"))
+                    v1mem = true;
+                if (v2 || v1mem)
+                    n = add_levels(path, v2, mountinfo, out, n, max);
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Checks what tests/numa/guest_init.sh printed on the guest's serial console.
+
+Each run is a block "=== BEGIN name" ... "=== STDERR" ... ["=== JSON" ...]
+"=== END name rc=N". Prints one ok/not ok line per check and a closing
+"numa: N passed, M failed"; exits 1 if anything failed or the guest did not finish.
+"""
+import json
+import re
+import sys
+
+text = open(sys.argv[1], errors="replace").read().replace("\r", "")
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok - numa guest: " + name)
+    else:
+        failed += 1
+        print("not ok - numa guest: " + name)
+        if detail:
+            print("    " + detail[:600].replace("\n", "\n    "))
+
+
+runs = {}
+for m in re.finditer(r"^=== BEGIN (\S+)\n(.*?)^=== END \1 rc=(\d+)$", text, re.S | re.M):
+    body = m.group(2)
+    out, _, rest = body.partition("=== STDERR\n")
+    err, _, js = rest.partition("=== JSON\n")
+    doc = None
+    if js.strip():
+        try:
+            doc = json.loads(js)
+        except ValueError as e:
+            doc = {"_invalid": str(e)}
+    # Kernel messages cannot interleave (loglevel=3), but be strict about our lines only.
+    err_lines = [l for l in err.splitlines() if l.strip()]
+    runs[m.group(1)] = {"rc": int(m.group(3)), "out": out, "err": err, "err_lines": err_lines, "json": doc}
+
+
+def run(name):
+    r = runs.get(name)
+    check(name + ": ran", r is not None, "no block in the console log")
+    return r or {"rc": -1, "out": "", "err": "", "err_lines": [], "json": None}
+
+
+def exits(name, rc, r):
+    check("%s: exit status %d" % (name, rc), r["rc"] == rc, "rc=%d stderr=%s" % (r["rc"], r["err"]))
+
+
+def bad_input(name, needle):
+    r = run(name)
+    exits(name, 2, r)
+    check(name + ": one line naming the problem", len(r["err_lines"]) == 1 and needle in r["err"], r["err"])
+
+
+def threads(r):
+    return (r["json"] or {}).get("placement", {}).get("threads", [])
+
+
+def fractions(r):
+    return [x.get("node_local_fraction") for x in (r["json"] or {}).get("results", [])]
+
+
+up = re.search(r"^=== GUEST UP (\S+) nodes=(\d+) cpus=(\d+)$", text, re.M)
+check("guest booted with 3 NUMA nodes and 6 CPUs", up is not None and up.group(2) == "3" and up.group(3) == "6",
+      text[-1500:])
+check("guest ran to the end", "=== GUEST DONE" in text, text[-1500:])
+
+# --- topology as the guest's kernel shows it
+r = run("topology")
+exits("topology", 0, r)
+try:
+    r["json"] = json.loads(r["out"])  # membench topology --json writes to stdout
+except ValueError as e:
+    check("topology --json is valid JSON", False, str(e))
+nodes = (r["json"] or {}).get("numa_nodes", [])
+check("topology: three nodes with CPUs 0-1, 2-3, 4-5",
+      [(n.get("id"), n.get("cpus")) for n in nodes] == [(0, "0-1"), (1, "2-3"), (2, "4-5")], str(nodes))
+check("topology: node 2 has no memory, nodes 0 and 1 do",
+      len(nodes) == 3 and nodes[2].get("memory_bytes") == 0 and all(n.get("memory_bytes", 0) > 0 for n in nodes[:2]),
+      str(nodes))
+check("topology: memory-less node named with where its memory comes from",
+      any("NUMA node 2 has CPUs but no memory: its threads' memory comes from node 0" in w
+          for w in (r["json"] or {}).get("warnings", [])), str((r["json"] or {}).get("warnings")))
+
+# --- placement: threads spread over nodes, buffers on their own node (page-node query)
+r = run("spread2")
+exits("spread2", 0, r)
+check("-p 2: one thread on each node with memory", [(t["cpus"], t["node"]) for t in threads(r)] == [("0", 0), ("2", 1)],
+      str(threads(r)))
+check("-p 2: every buffer entirely on its thread's node", fractions(r) and all(f == 1 for f in fractions(r)),
+      str(fractions(r)))
+
+r = run("spread_all")
+exits("spread_all", 0, r)
+check("all CPUs: spread over nodes 0,1,2 then again",
+      [t["node"] for t in threads(r)] == [0, 1, 2, 0, 1, 2] and [t["cpus"] for t in threads(r)] == ["0", "2", "4", "1", "3", "5"],
+      str(threads(r)))
+check("all CPUs: threads of the memory-less node get node 0's memory",
+      [t.get("memory_node") for t in threads(r)] == [0, 1, 0, 0, 1, 0], str(threads(r)))
+check("all CPUs: every buffer on its thread's memory node", fractions(r) and all(f == 1 for f in fractions(r)),
+      str(fractions(r)) + " " + r["err"])
+check("all CPUs: no locality warning", "own NUMA node" not in r["err"], r["err"])
+
+r = run("cpus_node1")
+exits("cpus_node1", 0, r)
+check("--cpus 2,3: both threads on node 1", [(t["cpus"], t["node"]) for t in threads(r)] == [("2", 1), ("3", 1)],
+      str(threads(r)))
+check("--cpus 2,3: buffers on node 1", fractions(r) and all(f == 1 for f in fractions(r)), str(fractions(r)))
+
+r = run("omp_close")
+exits("omp_close", 0, r)
+check("OMP_PROC_BIND=close: two threads packed on node 0",
+      [(t["cpus"], t["node"]) for t in threads(r)] == [("0", 0), ("1", 0)], str(threads(r)))
+
+r = run("latency_local")
+exits("latency_local", 0, r)
+check("latency: memory on the CPU's node 0, every buffer there",
+      "memory on node 0" in (r["json"] or {}).get("method", "") and fractions(r) and all(f == 1 for f in fractions(r)),
+      str((r["json"] or {}).get("method")) + str(fractions(r)))
+r = run("latency_remote")
+exits("latency_remote", 0, r)
+check("latency --mem-node 1: CPU 0 on node 0, every buffer on node 1",
+      "CPU 0 (node 0), memory on node 1" in (r["json"] or {}).get("method", "") and fractions(r)
+      and all(f == 1 for f in fractions(r)), str((r["json"] or {}).get("method")) + str(fractions(r)))
+bad_input("latency_memless_node", "--mem-node 2: that NUMA node has no memory")
+
+r = run("stream_nodes")
+exits("stream_nodes", 0, r)
+res = [x for c in (r["json"] or {}).get("configurations", []) for x in c.get("results", [])]
+check("stream on 6 CPUs in 3 nodes validates", res and all(x.get("validated") for x in res), str(res)[:300])
+
+# --- THP never, no huge pages
+r = run("thp_never_H")
+exits("thp_never_H", 0, r)
+check("-H with THP never: runs, says so", "THP is 'never'" in r["err"], r["err"])
+check("-H with THP never: JSON records no huge pages",
+      all(x["pages"]["huge_coverage"] == 0 for x in (r["json"] or {}).get("results", [{"pages": {"huge_coverage": 1}}])))
+bad_input("latency_pages_thp", "transparent huge pages are 'never'")
+bad_input("latency_pages_2m", "no room in the 2 MiB huge page pool")
+
+# --- no privileges, restricted cpuset
+r = run("nobody_id")
+check("unprivileged runs are really uid 65534", r["out"].strip() == "65534", r["out"] + r["err"])
+r = run("nobody")
+exits("nobody", 0, r)
+check("unprivileged: bandwidth and latency measured, buffers on their nodes",
+      [x["operation"] for x in (r["json"] or {}).get("results", [])] == ["read", "latency"]
+      and all(f == 1 for f in fractions(r)), str((r["json"] or {}).get("results"))[:300])
+r = run("nobody_taskset")
+exits("nobody_taskset", 0, r)
+check("taskset -c 3,5: two threads, on CPUs 3 and 5 only",
+      [(t["cpus"], t["node"]) for t in threads(r)] == [("3", 1), ("5", 2)], str(threads(r)))
+
+# --- /sys partly hidden or unreadable
+r = run("sys_hidden")
+exits("sys_hidden", 0, r)
+check("hidden node tree: said on stderr", "NUMA nodes unreadable" in r["err"], r["err"])
+check("hidden cpu0 caches: said on stderr", "no cache information for CPU(s) 0" in r["err"], r["err"])
+check("hidden /sys: results still complete", (r["json"] or {}).get("complete") is True)
+r = run("sys_hidden_topology")
+exits("sys_hidden_topology", 0, r)
+r = run("sys_unreadable")
+exits("sys_unreadable", 0, r)
+check("unreadable THP setting and node1: said on stderr",
+      "THP mode unknown" in r["err"] and "node1" in r["err"], r["err"])
+
+# --- a 256 MiB cgroup
+if "=== NOTE cgroup v2 memory controller not available" in text:
+    check("cgroup v2 memory controller in the guest", False, "not available")
+else:
+    r = run("cgroup_f")
+    exits("cgroup_f", 0, r)
+    rs = (r["json"] or {}).get("results", [])
+    biggest = max((x["size_kb"] * 1024 * x["threads"] for x in rs), default=0)
+    check("-f in a 256 MiB cgroup: sizes stay inside the limit", 0 < biggest <= 256 << 20,
+          "largest %d bytes; stderr %s" % (biggest, r["err"]))
+    bad_input("cgroup_big_s", "can be allocated safely")
+    bad_input("cgroup_stream", "can be allocated safely")
+    bad_input("cgroup_latency", "can be allocated safely")
+    for name in ("cgroup_big_s", "cgroup_stream", "cgroup_latency"):
+        m = re.search(r"(\d+) MiB(?: can be allocated safely|: MemAvailable)", runs.get(name, {}).get("err", ""))
+        check(name + ": the budget named is below the cgroup's 256 MiB", m is not None and int(m.group(1)) < 256,
+              runs.get(name, {}).get("err", ""))
+
+# --- SIGTERM on a multi-node run
+r = run("sigterm")
+exits("sigterm", 143, r)
+d = r["json"] or {}
+check("SIGTERM: JSON valid, incomplete, says why, keeps what was measured",
+      d.get("complete") is False and "SIGTERM" in str(d.get("stopped_by")) and len(d.get("results", [])) > 0,
+      json.dumps({k: d.get(k) for k in ("complete", "stopped_by")}))
+check("SIGTERM: CSV rows printed so far are whole",
+      r["out"].startswith("size_kb,") and all(len(l.split(",")) == 9 for l in r["out"].splitlines()), r["out"][-300:])
+
+print("numa: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,103 @@
+#!/bin/busybox sh
+# /init of the NUMA test guest (tests/numa/run_numa_guest.sh): runs membench in the
+# situations the host cannot make (several NUMA nodes, a memory-less node, THP
+# "never", no huge pages, parts of /sys hidden, an unprivileged user, a small cgroup)
+# and prints each run between markers on the serial console. The host checks them;
+# nothing is judged here.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tmpfs tmp /tmp
+chmod 1777 /tmp
+mkdir -p /etc
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >/etc/passwd
+printf 'root:x:0:\nnogroup:x:65534:\n' >/etc/group
+M=/bin/membench
+Q="-r 1 --sample-ms 2 --latency-sample-ms 2"
+
+# run NAME CMD...: the command's exit status, stdout, stderr and JSON (if it wrote
+# /tmp/NAME.json) between markers.
+run() {
+    name=$1
+    shift
+    echo "=== BEGIN $name"
+    "$@" >/tmp/out 2>/tmp/err
+    rc=$?
+    cat /tmp/out
+    echo "=== STDERR"
+    cat /tmp/err
+    if [ -f "/tmp/$name.json" ]; then
+        echo "=== JSON"
+        cat "/tmp/$name.json"
+        echo
+    fi
+    echo "=== END $name rc=$rc"
+}
+
+echo "=== GUEST UP $(uname -r) nodes=$(ls -d /sys/devices/system/node/node* | wc -l) cpus=$(nproc)"
+run topology $M topology --json
+
+# Placement and page placement on a real multi-node system.
+run spread2 $M -s 4096 -o read -o write -p 2 $Q --json /tmp/spread2.json
+run spread_all $M -s 4096 -o read $Q --json /tmp/spread_all.json
+run cpus_node1 $M -s 4096 -o read -o copy --cpus 2,3 $Q --json /tmp/cpus_node1.json
+run omp_close env OMP_PROC_BIND=close OMP_NUM_THREADS=2 $M -s 4096 -o read $Q --json /tmp/omp_close.json
+run latency_local $M latency --cpu 0 --max 8M --sample-ms 2 --json /tmp/latency_local.json
+run latency_remote $M latency --cpu 0 --mem-node 1 --max 8M --sample-ms 2 --json /tmp/latency_remote.json
+run latency_memless_node $M latency --cpu 0 --mem-node 2 --max 1M
+run stream_nodes $M stream -n 2000000 --ntimes 3 --json /tmp/stream_nodes.json
+
+# THP "never" (kernel command line) and an empty hugetlb pool.
+run thp_never_H $M -H -s 8192 -o read $Q --json /tmp/thp_never_H.json
+run latency_pages_thp $M latency --pages thp --max 4M --sample-ms 2
+run latency_pages_2m $M latency --pages 2m --max 4M --sample-ms 2
+
+# An unprivileged user in a restricted cpuset.
+run nobody su -s /bin/sh -c "$M -s 1024 -o read -o latency $Q --json /tmp/nobody.json" nobody
+run nobody_taskset su -s /bin/sh -c "taskset -c 3,5 $M -s 1024 -o read $Q --json /tmp/nobody_taskset.json" nobody
+run nobody_id su -s /bin/sh -c "id -u" nobody
+
+# Parts of /sys hidden (empty tmpfs over them): caches of cpu0 and the node tree.
+mount -t tmpfs none /sys/devices/system/cpu/cpu0/cache
+mount -t tmpfs none /sys/devices/system/node
+run sys_hidden $M -s 1024 -o read -o latency $Q --json /tmp/sys_hidden.json
+run sys_hidden_topology $M topology
+umount /sys/devices/system/node
+umount /sys/devices/system/cpu/cpu0/cache
+# /sys unreadable for the user: node meminfo and the THP setting.
+chmod 000 /sys/kernel/mm/transparent_hugepage /sys/devices/system/node/node1
+run sys_unreadable su -s /bin/sh -c "$M -s 1024 -o read $Q --json /tmp/sys_unreadable.json" nobody
+chmod 755 /sys/kernel/mm/transparent_hugepage /sys/devices/system/node/node1
+
+# A cgroup v2 memory limit of 256 MiB: -f is capped, big sizes are refused.
+mkdir -p /cg
+if mount -t cgroup2 none /cg 2>/dev/null && echo +memory >/cg/cgroup.subtree_control && mkdir /cg/small &&
+    echo 256M >/cg/small/memory.max; then
+    run cgroup_f sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M -f -s 4096 -o read $Q --json /tmp/cgroup_f.json"
+    run cgroup_big_s sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M -s 262144 -o read $Q"
+    run cgroup_stream sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M stream -n 20000000 --ntimes 2"
+    run cgroup_latency sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M latency --max 512M"
+else
+    echo "=== NOTE cgroup v2 memory controller not available in the guest"
+fi
+
+# SIGTERM in the middle of a run, on several nodes.
+echo "=== BEGIN sigterm"
+$M -p 4 $Q --json /tmp/sigterm.json >/tmp/out 2>/tmp/err &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+rc=$?
+cat /tmp/out
+echo "=== STDERR"
+cat /tmp/err
+echo "=== JSON"
+cat /tmp/sigterm.json
+echo
+echo "=== END sigterm rc=$rc"
+
+echo "=== GUEST DONE"
+poweroff -f
