@@ -1,8 +1,10 @@
 #include "cli/cli_errors.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 parse_result cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -15,9 +17,18 @@ parse_result cli_fail(char *err, size_t errlen, const char *fmt, ...)
 
 parse_result cli_getopt_error(int c, char **argv, const char *help_command, char *err, size_t errlen)
 {
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
     if (c == ':')
-        return cli_fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-    if (optopt)
+        return cli_fail(err, errlen, "option '%s' needs a value", arg);
+    if (strncmp(arg, "--", 2) == 0) {
+        /* getopt_long: optopt is the option's value when the name matched but an
+         * "=value" was given to a flag that takes none; 0 when no name matched. */
+        const char *eq = strchr(arg, '=');
+        if (optopt && eq)
+            return cli_fail(err, errlen, "option '%.*s' takes no value ('%s')", (int)(eq - arg), arg, arg);
+        return cli_fail(err, errlen, "unknown or ambiguous option '%s' (see %s --help)", arg, help_command);
+    }
+    if (optopt > 0 && optopt < 128 && isgraph(optopt))
         return cli_fail(err, errlen, "unknown option '-%c' (see %s --help)", (char)optopt, help_command);
-    return cli_fail(err, errlen, "unknown option '%s' (see %s --help)", argv[optind - 1], help_command);
+    return cli_fail(err, errlen, "unknown option '%s' (see %s --help)", arg, help_command);
 }

@@ -68,12 +68,16 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             o->verbose++;
             break;
         case 'n':
+            if (o->n_given)
+                return cli_fail(err, errlen, "-n '%s': the array size is already given (-n or --size, once)", a);
             if (!parse_u64(a, 1000, MAX_ELEMENTS, &u))
                 return cli_fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", a);
             o->n = u;
             o->n_given = true;
             break;
         case OPT_SIZE:
+            if (o->n_given)
+                return cli_fail(err, errlen, "--size '%s': the array size is already given (-n or --size, once)", a);
             if (!parse_size(a, 8000, MAX_ELEMENTS * 8, &u))
                 return cli_fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", a);
             o->n = u / sizeof(double);

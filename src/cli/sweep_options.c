@@ -206,6 +206,8 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
     }
     if (o->auto_scale && o->threads_from_p)
         return cli_fail(err, errlen, "-a and -p conflict: -a tries thread counts itself");
+    if (o->full && o->single_size_kb)
+        return cli_fail(err, errlen, "-f and -s conflict: -s tests one size, -f adds sizes up to the memory limit");
     return PARSE_OK;
 }
 

@@ -168,6 +168,10 @@ static int prepare(sweep_run *r)
         run_warn(r, "%zu size(s) left out: more than the memory budget allows (%llu MiB per thread)",
                  r->plan.dropped, (unsigned long long)(r->plan.max_bytes >> 20));
     }
+    if (o->full && r->plan.full_points == 0)
+        run_warn(r, "-f adds nothing: the memory budget allows %llu MiB per thread, -f starts at %llu MiB "
+                    "(MemAvailable and cgroup limit, less a margin)",
+                 (unsigned long long)(r->plan.max_bytes >> 20), (unsigned long long)(SWEEP_FULL_START >> 20));
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kernels/kernel.h"
 #include "measure/ref_counter.h"
@@ -32,9 +33,12 @@ int topology_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
-        } else if (strcmp(argv[i], "--sysfs") == 0 && i + 1 < argc) {
+        } else if ((strcmp(argv[i], "--sysfs") == 0 || strcmp(argv[i], "--usable") == 0) && i + 1 == argc) {
+            fprintf(stderr, "membench topology: option '%s' needs a value\n", argv[i]);
+            return 2;
+        } else if (strcmp(argv[i], "--sysfs") == 0) {
             root = argv[++i]; /* a recorded sysfs tree, for tests and bug reports */
-        } else if (strcmp(argv[i], "--usable") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--usable") == 0) {
             cpus_text = argv[++i];
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             printf("Usage: membench topology [--json] [--sysfs DIR] [--usable CPULIST]\n"
@@ -45,6 +49,11 @@ int topology_main(int argc, char **argv)
             fprintf(stderr, "membench topology: unknown argument '%s' (see membench topology --help)\n", argv[i]);
             return 2;
         }
+    }
+    struct stat st;
+    if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "membench topology: --sysfs '%s': not a directory\n", root);
+        return 2;
     }
     cpu_list usable = {NULL, 0};
     if (cpus_text) {

@@ -93,11 +93,13 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
     add_point(out, round_up_pow2(l3 * 2), "2xL3: past L3, RAM (%s)", d[3]);
     add_point(out, round_up_pow2(l3 * 4), "4xL3: RAM (%s)", d[3]);
     if (full) {
+        size_t before = out->n;
         for (uint64_t s = SWEEP_FULL_START; s <= out->max_bytes && out->n < SWEEP_MAX_POINTS; s *= 2)
             add_point(out, s, "-f: RAM%s", "");
         uint64_t top = round_down_pow2(out->max_bytes);
         if (top >= SWEEP_FULL_START)
             add_point(out, top, "-f: RAM, largest size the memory budget allows%s", "");
+        out->full_points = out->n - before;
     }
     if (out->n == 0) /* even a tiny budget gets one point if it fits */
         add_point(out, SWEEP_MIN_BYTES, "minimum size%s", "");

@@ -32,6 +32,7 @@ typedef struct {
     size_t sharers[4];       /* threads sharing one instance of L1..L3 */
     uint64_t max_bytes;      /* largest per-thread size the memory budget allows */
     size_t dropped;          /* points left out because of the budget */
+    size_t full_points;      /* points added by -f (0 when the budget is below where -f starts) */
 } size_plan;
 
 /* cpus: the CPU of each of nthreads threads (duplicates allowed). budget: bytes the

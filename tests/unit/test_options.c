@@ -48,20 +48,20 @@ TEST(options_sc_membench_flags)
     sweep_options o;
     char err[256];
     memset(env_values, 0, sizeof env_values);
-    CHECK_INT(PARSE("-vv", "-s", "1024", "-r", "5", "-f", "-p", "2", "-t", "1.5", "-o", "read", "-o", "copy-nt",
-                    "-H", "-R"),
+    CHECK_INT(PARSE("-vv", "-s", "1024", "-r", "5", "-p", "2", "-t", "1.5", "-o", "read", "-o", "copy-nt", "-H",
+                    "-R"),
               PARSE_OK);
     CHECK_INT(o.verbose, 2);
     CHECK_INT(o.single_size_kb, 1024);
     CHECK_INT(o.tries, 5);
-    CHECK(o.full && o.huge && o.human);
+    CHECK(!o.full && o.huge && o.human);
     CHECK_INT(o.threads, 2);
     CHECK(o.threads_from_p);
     CHECK_NEAR(o.max_runtime, 1.5, 1e-12);
     CHECK_INT(o.ops_mask, OP_MASK(OP_READ) | OP_MASK(OP_COPY_NT));
     sweep_options_free(&o);
-    CHECK_INT(PARSE("-a", "--cpus", "0", "--json", "/tmp/x.json", "--seed", "9", "--sample-ms", "2.5"), PARSE_OK);
-    CHECK(o.auto_scale && o.cpus_given);
+    CHECK_INT(PARSE("-f", "-a", "--cpus", "0", "--json", "/tmp/x.json", "--seed", "9", "--sample-ms", "2.5"), PARSE_OK);
+    CHECK(o.full && o.auto_scale && o.cpus_given);
     CHECK_INT(o.cpus.count, 1);
     CHECK_STR(o.json_path, "/tmp/x.json");
     CHECK_INT(o.seed, 9);

@@ -87,6 +87,11 @@ TEST(plan_full_sweep_adds_ram_sizes_up_to_budget)
     CHECK_CONTAINS(p.points[0].reason, "L1 64 KiB");
     for (size_t i = 1; i < p.n; i++)
         CHECK(p.points[i].bytes > p.points[i - 1].bytes);
+    CHECK_INT(p.full_points, 3);
+    /* A budget below where -f starts (a small cgroup): -f adds nothing, and says so. */
+    sweep_plan_sizes(&t, cpus, 1, true, 300 * MB, 1, &p);
+    CHECK_INT(p.full_points, 0);
+    CHECK(p.points[p.n - 1].bytes <= 300 * MB);
     topology_free(&t);
 }
 
