@@ -176,6 +176,25 @@ check "-H records page method and coverage" \
     python3 -c "import json,sys; p=json.load(open('$TMP/h.json'))['results'][0]['pages']; sys.exit(0 if p['method'] in ('hugetlb','thp','normal') and (p['huge_coverage'] is None or 0<=p['huge_coverage']<=1) else 1)"
 
 # --- time limit and signals ---------------------------------------------------
+# stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
+# against hangs, not a timing assertion: the time taken is printed as a comment).
+# Sets STOP_RC to its exit status, or to "hung" after a SIGKILL.
+stop_with() {
+    local sig=$1 pid=$2 t0
+    t0=$(date +%s%N)
+    kill -"$sig" "$pid"
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -9 "$pid"
+        wait "$pid" 2>/dev/null
+        STOP_RC=hung
+        return
+    fi
+    wait "$pid"
+    STOP_RC=$?
+    echo "# SIG$sig: process gone $(( ($(date +%s%N) - t0) / 1000000 )) ms after the signal"
+}
+
 # -r 1000 would take minutes; -t 1 must stop it early and keep what was measured.
 timeout 120 "$BIN" -r 1000 -t 1 --json "$TMP/t.json" >"$TMP/t.csv" 2>"$TMP/t.err"; rc=$?
 check "-t stops a long run with exit 0" test $rc -eq 0
@@ -187,10 +206,9 @@ for sig in INT TERM; do
     "$BIN" -r 1000 --json "$TMP/s.json" >"$TMP/s.csv" 2>"$TMP/s.err" &
     pid=$!
     for _ in $(seq 1 100); do [ "$(wc -l <"$TMP/s.csv")" -ge 2 ] && break; sleep 0.1; done
-    kill -$sig $pid
-    wait $pid; rc=$?
+    stop_with $sig $pid
     want=$([ $sig = INT ] && echo 130 || echo 143)
-    check "SIG$sig stops the run with exit $want" test $rc -eq $want
+    check "SIG$sig stops the run with exit $want" test "$STOP_RC" = $want
     check "SIG$sig leaves valid CSV with the rows measured" \
         bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
     check "SIG$sig leaves valid JSON marked incomplete" \
@@ -242,10 +260,9 @@ fi
 "$BIN" latency --sample-ms 1 --min 4K --max 64M --json "$TMP/li.json" >/dev/null 2>&1 &
 pid=$!
 sleep 1
-kill -INT $pid
-wait $pid; rc=$?
+stop_with INT $pid
 check "latency SIGINT exits 130 with valid, incomplete JSON" \
-    bash -c "[ $rc -eq 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/li.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\""
+    bash -c "[ '$STOP_RC' = 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/li.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\""
 
 # --- membench stream -----------------------------------------------------------
 bad_input "stream -n 10" "'10'" stream -n 10
@@ -327,6 +344,14 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
 else
     echo "# skipped: unprivileged tests need root, runuser and a binary user nobody can run"
 fi
+
+# SIGTERM in the middle of a long STREAM run: the table so far and JSON marked incomplete.
+"$BIN" stream -n 4000000 --ntimes 1000 --json "$TMP/sts.json" >"$TMP/sts.out" 2>"$TMP/sts.err" &
+pid=$!
+sleep 1.5
+stop_with TERM $pid
+check "stream SIGTERM exits 143 with valid, incomplete JSON" \
+    bash -c "[ '$STOP_RC' = 143 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/sts.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGTERM' else 1)\""
 
 # --- kernels are explicit -----------------------------------------------------
 # Any relocation against memcpy/memset/memmove in a kernel object is a call into libc
