@@ -185,6 +185,10 @@ static int setup(latency_run *r, int argc, char **argv)
         latency_usage(stdout);
         return -1;
     }
+    if (r->o.json_path && !json_path_usable(r->o.json_path)) {
+        snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->o.json_path, strerror(errno));
+        return bad(err);
+    }
     cpu_list usable = {NULL, 0};
     platform_usable_cpus(&usable);
     bool loaded = topology_load("/sys", usable.count ? &usable : NULL, &r->topo);

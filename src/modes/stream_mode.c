@@ -36,6 +36,9 @@ typedef struct {
     run_info info;
     uint64_t n;
     const stream_kernel_set *sets[2];
+    bool nt_unavailable; /* default --stores both, but this CPU has no NT kernel */
+    bool small_arrays;   /* -n/--size below STREAM's 4x last-level cache rule */
+    uint64_t llc;        /* total last-level cache, bytes */
     stream_config configs[MAX_CONFIGS];
     int nconfigs;
     memory_peak peak;
@@ -130,17 +133,14 @@ static int plan(stream_run_state *s)
                  o->n_given ? "" : " (STREAM's rule: each array at least 4x the last-level cache)");
         return bad(err);
     }
-    if (o->n_given && s->n * sizeof(double) < 4 * llc)
-        fprintf(stderr, "membench stream: warning: %llu MiB per array is less than 4x the last-level cache "
-                        "(%llu MiB): results include cache hits\n",
-                (unsigned long long)((s->n * sizeof(double)) >> 20), (unsigned long long)((4 * llc) >> 20));
+    s->small_arrays = o->n_given && s->n * sizeof(double) < 4 * llc;
+    s->llc = llc;
     for (int k = 0; k < 2; k++) {
         if (!(o->stores & (k ? STORES_NT : STORES_REGULAR)))
             continue;
         s->sets[k] = stream_kernels_select(k == 1, o->kernel_isa, 3 * s->n * sizeof(double) > llc);
         if (!s->sets[k] && k == 1 && !o->stores_given) {
-            fprintf(stderr, "membench stream: note: no non-temporal store kernel for this CPU (%s): regular "
-                            "stores only\n", arch_name());
+            s->nt_unavailable = true; /* said once the run is known to start */
             continue;
         }
         if (!s->sets[k]) {
@@ -342,6 +342,11 @@ int stream_main(int argc, char **argv)
         stream_usage(stdout);
         return 0;
     }
+    if (s->o.json_path && !json_path_usable(s->o.json_path)) {
+        snprintf(err, sizeof err, "--json %s: cannot write (%s)", s->o.json_path, strerror(errno));
+        stream_options_free(&s->o);
+        return bad(err);
+    }
     cpu_list usable = {NULL, 0};
     platform_usable_cpus(&usable);
     bool loaded = topology_load("/sys", usable.count ? &usable : NULL, &s->topo);
@@ -359,6 +364,13 @@ int stream_main(int argc, char **argv)
     if (rc == 0) {
         for (size_t i = 0; i < s->topo.nwarnings; i++)
             fprintf(stderr, "membench stream: warning: %s\n", s->topo.warnings[i]);
+        if (s->small_arrays)
+            fprintf(stderr, "membench stream: warning: %llu MiB per array is less than 4x the last-level cache "
+                            "(%llu MiB): results include cache hits\n",
+                    (unsigned long long)((s->n * sizeof(double)) >> 20), (unsigned long long)((4 * s->llc) >> 20));
+        if (s->nt_unavailable)
+            fprintf(stderr, "membench stream: note: no non-temporal store kernel for this CPU (%s): regular stores "
+                            "only\n", arch_name());
         print_header(s);
         stop_install_signal_handlers();
         rc = run_configs(s);

@@ -428,6 +428,11 @@ int sweep_main(int argc, char **argv)
         printf("membench %s\n", MEMBENCH_VERSION);
         return 0;
     }
+    if (r->opts.json_path && !json_path_usable(r->opts.json_path)) {
+        snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->opts.json_path, strerror(errno));
+        sweep_options_free(&r->opts);
+        return bad_input(err);
+    }
     cpu_list usable = {NULL, 0};
     platform_usable_cpus(&usable);
     bool loaded = topology_load("/sys", usable.count ? &usable : NULL, &r->topo);

@@ -1,5 +1,6 @@
 #include "output/json_report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,24 @@ void json_report_write_stream(FILE *f, const run_info *info, const result_record
         json_write_record(&j, &records[i]);
     json_array_end(&j);
     json_object_end(&j);
+}
+
+bool json_path_usable(const char *path)
+{
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    if (!tmp)
+        return false;
+    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int saved = errno;
+    if (f) {
+        fclose(f);
+        unlink(tmp);
+    }
+    free(tmp);
+    errno = saved;
+    return f != NULL;
 }
 
 bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
