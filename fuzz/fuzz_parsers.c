@@ -1,6 +1,7 @@
 /* libFuzzer target for everything that reads user text: CPU lists, sizes,
  * numbers, OMP_PLACES/OMP_PROC_BIND, and whole command lines of every mode.
- * The input is split at newlines: the first byte chooses the parser. */
+ * The input is split at newlines: the first byte chooses the parser (0xC6: the
+ * cgroup/mountinfo reader, its two texts separated by '|'). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cli/stream_options.h"
 #include "cli/sweep_options.h"
 #include "plan/placement.h"
+#include "platform/cgroup_paths.h"
 #include "topology/topology.h"
 #include "util/cpu_list.h"
 #include "util/parse_number.h"
@@ -38,6 +40,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t u;
     double d;
     cpu_list l;
+    if (data[0] == 0xC6) {
+        static cgroup_dir dirs[16];
+        char *bar = strchr(text, '|');
+        if (bar)
+            *bar = '\0';
+        cgroup_memory_dirs(text, bar ? bar + 1 : "", dirs, 16);
+        free(text);
+        return 0;
+    }
     switch (data[0] % 6) {
     case 0:
         if (cpu_list_parse(text, &l)) {

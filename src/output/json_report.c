@@ -186,36 +186,43 @@ void json_report_write_stream(FILE *f, const run_info *info, const result_record
     json_object_end(&j);
 }
 
-bool json_path_usable(const char *path)
+/* Opens the temporary file json_write_atomic writes before renaming it over path;
+ * *tmp gets its name (free it), NULL on failure with errno set. */
+static FILE *open_temp(const char *path, char **tmp)
 {
     size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    if (!tmp)
-        return false;
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int saved = errno;
-    if (f) {
-        fclose(f);
-        unlink(tmp);
+    *tmp = malloc(len);
+    if (!*tmp)
+        return NULL;
+    snprintf(*tmp, len, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(*tmp, "w");
+    if (!f) {
+        int saved = errno;
+        free(*tmp);
+        *tmp = NULL;
+        errno = saved;
     }
+    return f;
+}
+
+bool json_path_usable(const char *path)
+{
+    char *tmp;
+    FILE *f = open_temp(path, &tmp);
+    if (!f)
+        return false;
+    fclose(f);
+    unlink(tmp);
     free(tmp);
-    errno = saved;
-    return f != NULL;
+    return true;
 }
 
 bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    if (!tmp)
+    char *tmp;
+    FILE *f = open_temp(path, &tmp);
+    if (!f)
         return false;
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(tmp);
-        return false;
-    }
     write(f, ctx);
     bool ok = fflush(f) == 0 && !ferror(f);
     ok = fclose(f) == 0 && ok;
