@@ -179,6 +179,8 @@ else:
     biggest = max((x["size_kb"] * 1024 * x["threads"] for x in rs), default=0)
     check("-f in a 256 MiB cgroup: sizes stay inside the limit", 0 < biggest <= 256 << 20,
           "largest %d bytes; stderr %s" % (biggest, r["err"]))
+    check("-f in a 256 MiB cgroup: says it adds nothing", "-f adds nothing: the memory budget allows" in r["err"],
+          r["err"])
     bad_input("cgroup_big_s", "can be allocated safely")
     bad_input("cgroup_stream", "can be allocated safely")
     bad_input("cgroup_latency", "can be allocated safely")

@@ -75,7 +75,7 @@ chmod 755 /sys/kernel/mm/transparent_hugepage /sys/devices/system/node/node1
 mkdir -p /cg
 if mount -t cgroup2 none /cg 2>/dev/null && echo +memory >/cg/cgroup.subtree_control && mkdir /cg/small &&
     echo 256M >/cg/small/memory.max; then
-    run cgroup_f sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M -f -s 4096 -o read $Q --json /tmp/cgroup_f.json"
+    run cgroup_f sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M -f -p 2 -o read $Q --json /tmp/cgroup_f.json"
     run cgroup_big_s sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M -s 262144 -o read $Q"
     run cgroup_stream sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M stream -n 20000000 --ntimes 2"
     run cgroup_latency sh -c "echo \$\$ >/cg/small/cgroup.procs && exec $M latency --max 512M"
