@@ -195,7 +195,9 @@ static bool parse_explicit_places(const topology *t, const char *text, place_lis
                     p = end;
                 }
             }
-            if (lo < 0 || lo > CPU_LIST_MAX_ID || len < 1 || len > 1024 || stride == 0)
+            /* Bounding the stride keeps lo + k * stride far from overflow. */
+            if (lo < 0 || lo > CPU_LIST_MAX_ID || len < 1 || len > 1024 || stride == 0 ||
+                stride < -CPU_LIST_MAX_ID || stride > CPU_LIST_MAX_ID)
                 return false;
             for (long k = 0; k < len; k++) {
                 long id = lo + k * stride;

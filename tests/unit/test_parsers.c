@@ -90,3 +90,16 @@ TEST(cpu_list_formats_compactly)
     cpu_list_format(ids, 7, tiny, sizeof tiny); /* truncates without overflowing */
     CHECK_STR(tiny, "0-3");
 }
+
+TEST(cpu_list_largest_range_and_far_duplicates)
+{
+    cpu_list l;
+    CHECK(cpu_list_parse("0-65535", &l));
+    CHECK_INT(l.count, 65536);
+    CHECK_INT(l.ids[65535], 65535);
+    cpu_list_free(&l);
+    CHECK(!cpu_list_parse("0-65535,65535", &l)); /* duplicate found at the far end */
+    CHECK(!cpu_list_parse("65535,0-65535", &l));
+    CHECK(!cpu_list_parse("0-65536", &l)); /* above CPU_LIST_MAX_ID */
+    CHECK(l.ids == NULL && l.count == 0);
+}

@@ -134,7 +134,8 @@ TEST(placement_omp_places_explicit_lists)
     CHECK_INT(p.places[1].cpus.ids[0], 4);
     CHECK_INT(p.places[1].cpus.ids[1], 12);
     placement_free(&p);
-    const char *bad[] = {"{", "{a}", "{0,}", "{0}x", "cores(0)", "cores(", "bogus", "{99}"};
+    const char *bad[] = {"{", "{a}", "{0,}", "{0}x", "cores(0)", "cores(", "bogus", "{99}",
+                         "{2:2:9223372036854775807}", "{2:2:-9223372036854775807}", "{0:2:65536}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK(!build(&t, 1, NULL, bad[i], &p, err));
         CHECK_CONTAINS(err, "OMP_PLACES");
