@@ -24,8 +24,8 @@ static bool find_mount(const char *mountinfo, bool v2, char *root, char *point, 
                 bool match = v2 ? strcmp(fstype, "cgroup2") == 0
                                 : strcmp(fstype, "cgroup") == 0 && strstr(dash + 3, "memory") != NULL;
                 if (match && strlen(r) < size && strlen(p) < size) {
-                    strcpy(root, r);
-                    strcpy(point, p);
+                    snprintf(root, size, "%s", r);
+                    snprintf(point, size, "%s", p);
                     return true;
                 }
             }
@@ -39,8 +39,8 @@ static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, cgr
 {
     char root[CGROUP_PATH_MAX], point[CGROUP_PATH_MAX];
     if (!find_mount(mountinfo, v2, root, point, sizeof root)) {
-        strcpy(root, "/");
-        strcpy(point, v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory");
+        snprintf(root, sizeof root, "/");
+        snprintf(point, sizeof point, "%s", v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory");
     }
     /* The part of our path below the mount's root; if the path is not under it (a
      * container that sees only its own cgroup), the mount point is our cgroup. */
