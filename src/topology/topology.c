@@ -284,6 +284,12 @@ static void load_caches(const char *root, topology *t)
     size_t cap = 0;
     int silent[1024];
     size_t nsilent = 0;
+    /* CPUs whose cache index has no readable size, per index: one warning each, not
+     * one per CPU (VMs and many arm64 systems leave the size out everywhere).
+     * Static: 64 KiB is much for a stack, and topology is loaded by one thread. */
+    static int unsized[16][1024];
+    size_t nunsized[16] = {0};
+    long unsized_level[16] = {0};
     for (size_t i = 0; i < t->ncpus; i++) {
         for (int idx = 0; idx < 16; idx++) {
             char rel[256], buf[64];
@@ -307,7 +313,9 @@ static void load_caches(const char *root, topology *t)
             uint64_t size = 0;
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/size", t->cpus[i].id, idx);
             if (!read_file(root, rel, buf, sizeof buf) || !parse_cache_size(buf, &size)) {
-                topology_warn(t, "cpu%d cache index%d (L%ld): size unreadable, ignored", t->cpus[i].id, idx, level);
+                if (nunsized[idx] < 1024)
+                    unsized[idx][nunsized[idx]++] = t->cpus[i].id;
+                unsized_level[idx] = level;
                 continue;
             }
             snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", t->cpus[i].id, idx);
@@ -340,6 +348,13 @@ static void load_caches(const char *root, topology *t)
             }
             t->caches[t->ncaches++] = (cache_instance){(int)level, type, size, (int)line, shared};
         }
+    }
+    for (int idx = 0; idx < 16; idx++) {
+        if (nunsized[idx] == 0)
+            continue;
+        char list[256];
+        cpu_list_format(unsized[idx], nunsized[idx], list, sizeof list);
+        topology_warn(t, "cache index%d (L%ld): size unreadable on CPU(s) %s, ignored", idx, unsized_level[idx], list);
     }
     /* Some CPUs describe their caches and others do not: sysfs is partly hidden (or
      * the kernel is odd); sizes come from the CPUs that do. All silent is reported

@@ -10,6 +10,7 @@ import re
 import sys
 
 text = open(sys.argv[1], errors="replace").read().replace("\r", "")
+label = "numa guest (%s)" % sys.argv[2] if len(sys.argv) > 2 else "numa guest"
 passed = failed = 0
 
 
@@ -17,10 +18,10 @@ def check(name, cond, detail=""):
     global passed, failed
     if cond:
         passed += 1
-        print("ok - numa guest: " + name)
+        print("ok - %s: %s" % (label, name))
     else:
         failed += 1
-        print("not ok - numa guest: " + name)
+        print("not ok - %s: %s" % (label, name))
         if detail:
             print("    " + detail[:600].replace("\n", "\n    "))
 
@@ -86,6 +87,19 @@ check("topology: node 2 has no memory, nodes 0 and 1 do",
 check("topology: memory-less node named with where its memory comes from",
       any("NUMA node 2 has CPUs but no memory: its threads' memory comes from node 0" in w
           for w in (r["json"] or {}).get("warnings", [])), str((r["json"] or {}).get("warnings")))
+
+# --- the binary is the guest's architecture, with its kernels and counter
+if len(sys.argv) > 2:
+    arch = sys.argv[2]
+    d = run("spread2")["json"] or {}
+    host = d.get("host", {})
+    check("JSON names the guest's architecture (%s)" % arch, host.get("arch") == arch, str(host))
+    isas = [x.get("kernel", {}).get("isa") for x in d.get("results", [])]
+    check("bandwidth kernels are the architecture's own (%s)" % ",".join(map(str, isas)),
+          isas and all(i in host.get("isa", "").split(",") and i != "c" for i in isas)
+          and (arch != "aarch64" or all(i == "neon" for i in isas)), str(isas) + " " + str(host))
+    want_counter = {"x86_64": "TSC", "aarch64": "CNTVCT_EL0"}.get(arch)
+    check("reference counter named (%s)" % want_counter, host.get("ref_counter") == want_counter, str(host))
 
 # --- placement: threads spread over nodes, buffers on their own node (page-node query)
 r = run("spread2")
@@ -199,5 +213,5 @@ check("SIGTERM: JSON valid, incomplete, says why, keeps what was measured",
 check("SIGTERM: CSV rows printed so far are whole",
       r["out"].startswith("size_kb,") and all(len(l.split(",")) == 9 for l in r["out"].splitlines()), r["out"][-300:])
 
-print("numa: %d passed, %d failed" % (passed, failed))
+print("%s: %d passed, %d failed" % (label, passed, failed))
 sys.exit(1 if failed else 0)

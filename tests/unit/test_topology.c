@@ -146,3 +146,27 @@ TEST(topology_live_system_loads)
     topology_crosscheck_cpuid(&t); /* must not crash whatever the CPU says */
     topology_free(&t);
 }
+
+TEST(topology_unsized_caches_give_one_warning_per_index)
+{
+    /* As QEMU's arm64 "virt" machine shows them: levels and types, no sizes. */
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-3\n");
+    char rel[128];
+    for (int cpu = 0; cpu < 4; cpu++) {
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index0/level", cpu);
+        test_write_file(root, rel, "1\n");
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index0/type", cpu);
+        test_write_file(root, rel, "Data\n");
+    }
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    size_t n = 0;
+    for (size_t i = 0; i < t.nwarnings; i++)
+        n += strstr(t.warnings[i], "size unreadable") != NULL;
+    CHECK_INT(n, 1);
+    CHECK(has_warning(&t, "cache index0 (L1): size unreadable on CPU(s) 0-3, ignored"));
+    CHECK(has_warning(&t, "no L1 cache reported: using default"));
+    CHECK(!has_warning(&t, "no cache information for CPU(s)")); /* they all have index dirs */
+    topology_free(&t);
+}
