@@ -215,31 +215,45 @@ static void copy_or_unknown(char *buf, size_t size, const char *value)
     snprintf(buf, size, "%s", value && *value ? value : "unknown");
 }
 
+/* The value of the first "key : value" line of /proc/cpuinfo text; false if none. */
+static bool cpuinfo_value(const char *info, const char *key, char *out, size_t size)
+{
+    size_t klen = strlen(key);
+    for (const char *line = info; line && *line;) {
+        const char *next = strchr(line, '\n');
+        if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == '\t' || line[klen] == ':')) {
+            const char *colon = strchr(line, ':');
+            if (colon && (!next || colon < next)) {
+                colon++;
+                while (*colon == ' ')
+                    colon++;
+                size_t len = next ? (size_t)(next - colon) : strlen(colon);
+                if (len >= size)
+                    len = size - 1;
+                memcpy(out, colon, len);
+                out[len] = '\0';
+                return true;
+            }
+        }
+        line = next ? next + 1 : NULL;
+    }
+    return false;
+}
+
 void platform_cpu_model(char *buf, size_t size)
 {
     static char info[1 << 16];
     const char *keys[] = {"model name", "Model", "cpu model", "cpu", NULL};
     if (platform_read_text("/proc/cpuinfo", info, sizeof info)) {
-        for (int k = 0; keys[k]; k++) {
-            size_t klen = strlen(keys[k]);
-            for (char *line = info; line && *line;) {
-                char *next = strchr(line, '\n');
-                if (strncmp(line, keys[k], klen) == 0 && (line[klen] == ' ' || line[klen] == '\t' || line[klen] == ':')) {
-                    char *colon = strchr(line, ':');
-                    if (colon && (!next || colon < next)) {
-                        colon++;
-                        while (*colon == ' ')
-                            colon++;
-                        size_t len = next ? (size_t)(next - colon) : strlen(colon);
-                        if (len >= size)
-                            len = size - 1;
-                        memcpy(buf, colon, len);
-                        buf[len] = '\0';
-                        return;
-                    }
-                }
-                line = next ? next + 1 : NULL;
-            }
+        for (int k = 0; keys[k]; k++)
+            if (cpuinfo_value(info, keys[k], buf, size))
+                return;
+        /* arm64 names no model: its implementer and part numbers identify the core. */
+        char impl[32], part[32];
+        if (cpuinfo_value(info, "CPU implementer", impl, sizeof impl) &&
+            cpuinfo_value(info, "CPU part", part, sizeof part)) {
+            snprintf(buf, size, "arm64 CPU implementer %s part %s", impl, part);
+            return;
         }
     }
     copy_or_unknown(buf, size, NULL);

@@ -98,6 +98,8 @@ if len(sys.argv) > 2:
     check("bandwidth kernels are the architecture's own (%s)" % ",".join(map(str, isas)),
           isas and all(i in host.get("isa", "").split(",") and i != "c" for i in isas)
           and (arch != "aarch64" or all(i == "neon" for i in isas)), str(isas) + " " + str(host))
+    check("CPU model named (%s)" % host.get("cpu_model"), host.get("cpu_model") not in (None, "", "unknown")
+          and (arch != "aarch64" or host.get("cpu_model", "").startswith("arm64 CPU implementer ")), str(host))
     want_counter = {"x86_64": "TSC", "aarch64": "CNTVCT_EL0"}.get(arch)
     check("reference counter named (%s)" % want_counter, host.get("ref_counter") == want_counter, str(host))
 
