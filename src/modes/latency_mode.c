@@ -18,6 +18,7 @@
 #include "memory/memory_budget.h"
 #include "output/json_report.h"
 #include "output/latency_writer.h"
+#include "output/topology_report.h"
 #include "platform/platform.h"
 #include "team/team.h"
 #include "topology/topology.h"
@@ -185,10 +186,8 @@ static int setup(latency_run *r, int argc, char **argv)
         latency_usage(stdout);
         return -1;
     }
-    if (r->o.json_path && !json_path_usable(r->o.json_path)) {
-        snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->o.json_path, strerror(errno));
+    if (r->o.json_path && !json_path_check(r->o.json_path, err, sizeof err))
         return bad(err);
-    }
     cpu_list usable = {NULL, 0};
     platform_usable_cpus(&usable);
     bool loaded = topology_load("/sys", usable.count ? &usable : NULL, &r->topo);
@@ -206,10 +205,7 @@ static int setup(latency_run *r, int argc, char **argv)
     }
     r->node = topology_memory_node(&r->topo, ci->node);
     if (r->o.mem_node >= 0) {
-        const numa_node *n = NULL;
-        for (size_t i = 0; i < r->topo.nnodes && !n; i++)
-            if (r->topo.nodes[i].id == r->o.mem_node)
-                n = &r->topo.nodes[i];
+        const numa_node *n = topology_node(&r->topo, r->o.mem_node);
         if (!n || n->mem_total == 0) {
             snprintf(err, sizeof err, "--mem-node %d: %s", r->o.mem_node,
                      n ? "that NUMA node has no memory" : "no such NUMA node here");
@@ -270,8 +266,7 @@ int latency_main(int argc, char **argv)
             return bad(err);
         }
     }
-    for (size_t i = 0; i < r->topo.nwarnings; i++)
-        fprintf(stderr, "membench latency: warning: %s\n", r->topo.warnings[i]);
+    topology_report_warnings(stderr, "membench latency: ", &r->topo);
     if (!r->o.csv)
         printf("# membench latency: %s\n", r->description);
     latency_write_header(stdout, r->o.csv, r->counter_hz);

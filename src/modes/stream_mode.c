@@ -15,6 +15,7 @@
 #include "memory/memory_budget.h"
 #include "output/json_report.h"
 #include "output/stream_writer.h"
+#include "output/topology_report.h"
 #include "plan/placement.h"
 #include "platform/arch.h"
 #include "platform/platform.h"
@@ -342,8 +343,7 @@ int stream_main(int argc, char **argv)
         stream_usage(stdout);
         return 0;
     }
-    if (s->o.json_path && !json_path_usable(s->o.json_path)) {
-        snprintf(err, sizeof err, "--json %s: cannot write (%s)", s->o.json_path, strerror(errno));
+    if (s->o.json_path && !json_path_check(s->o.json_path, err, sizeof err)) {
         stream_options_free(&s->o);
         return bad(err);
     }
@@ -362,8 +362,7 @@ int stream_main(int argc, char **argv)
         rc = bad(err);
     }
     if (rc == 0) {
-        for (size_t i = 0; i < s->topo.nwarnings; i++)
-            fprintf(stderr, "membench stream: warning: %s\n", s->topo.warnings[i]);
+        topology_report_warnings(stderr, "membench stream: ", &s->topo);
         if (s->small_arrays)
             fprintf(stderr, "membench stream: warning: %llu MiB per array is less than 4x the last-level cache "
                             "(%llu MiB): results include cache hits\n",

@@ -428,8 +428,7 @@ int sweep_main(int argc, char **argv)
         printf("membench %s\n", MEMBENCH_VERSION);
         return 0;
     }
-    if (r->opts.json_path && !json_path_usable(r->opts.json_path)) {
-        snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->opts.json_path, strerror(errno));
+    if (r->opts.json_path && !json_path_check(r->opts.json_path, err, sizeof err)) {
         sweep_options_free(&r->opts);
         return bad_input(err);
     }
@@ -455,8 +454,7 @@ int sweep_main(int argc, char **argv)
     if (r->opts.verbose)
         print_plan(r); /* includes the topology's warnings */
     else
-        for (size_t i = 0; i < r->topo.nwarnings; i++)
-            fprintf(stderr, "membench: warning: %s\n", r->topo.warnings[i]); /* JSON has them under topology */
+        topology_report_warnings(stderr, "membench: ", &r->topo); /* JSON has them under topology */
     if (!r->place.pinned)
         run_warn(r, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
 

@@ -205,7 +205,7 @@ static FILE *open_temp(const char *path, char **tmp)
     return f;
 }
 
-bool json_path_usable(const char *path)
+static bool json_path_usable(const char *path)
 {
     char *tmp;
     FILE *f = open_temp(path, &tmp);
@@ -215,6 +215,14 @@ bool json_path_usable(const char *path)
     unlink(tmp);
     free(tmp);
     return true;
+}
+
+bool json_path_check(const char *path, char *err, size_t errlen)
+{
+    if (json_path_usable(path))
+        return true;
+    snprintf(err, errlen, "--json %s: cannot write (%s)", path, strerror(errno));
+    return false;
 }
 
 bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)

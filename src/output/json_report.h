@@ -16,12 +16,12 @@
 /* Pieces shared with other modes' documents. */
 void json_write_record(json_writer *j, const result_record *r);
 void json_write_header(json_writer *j, const run_info *info, const char *mode);
-/* Atomic replace of path with whatever write(f, ctx) prints. */
 /* True when json_write_atomic could create its temporary file next to path (checked
- * before anything else is said, so a bad --json is the run's only message); errno
- * tells why not. */
-bool json_path_usable(const char *path);
+ * before anything else is said, so a bad --json is the run's only message); else
+ * false with the one-line error "--json PATH: cannot write (why)" in err. */
+bool json_path_check(const char *path, char *err, size_t errlen);
 
+/* Atomic replace of path with whatever write(f, ctx) prints. */
 bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx);
 
 void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n);

@@ -68,8 +68,13 @@ void topology_report_text(FILE *f, const topology *t)
         fprintf(f, " (%s pages)", size);
     }
     fprintf(f, "\n");
+    topology_report_warnings(f, "", t);
+}
+
+void topology_report_warnings(FILE *f, const char *prefix, const topology *t)
+{
     for (size_t i = 0; i < t->nwarnings; i++)
-        fprintf(f, "warning: %s\n", t->warnings[i]);
+        fprintf(f, "%swarning: %s\n", prefix, t->warnings[i]);
 }
 
 void topology_report_json(json_writer *j, const char *key, const topology *t)

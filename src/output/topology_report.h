@@ -8,6 +8,9 @@
 #include "topology/topology.h"
 
 void topology_report_text(FILE *f, const topology *t);
+
+/* The topology's warnings, one "PREFIXwarning: ..." line each. */
+void topology_report_warnings(FILE *f, const char *prefix, const topology *t);
 /* Writes the topology as an object member named key (or a top-level object if NULL). */
 void topology_report_json(json_writer *j, const char *key, const topology *t);
 

@@ -4,33 +4,42 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Copies the next line of text at *cursor into buf (without its newline) and moves
+ * *cursor past it; lines that do not fit are skipped. False at the end. */
+static bool next_line(const char **cursor, char *buf, size_t size)
+{
+    while (*cursor && **cursor) {
+        const char *line = *cursor, *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        *cursor = end ? end + 1 : NULL;
+        if (len < size) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Finds the mount of the v2 hierarchy (v1: the one with the memory controller) in
  * mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SOURCE SUPEROPTS".
  * Mount points with escaped characters (\040) are left alone: never cgroup mounts. */
 static bool find_mount(const char *mountinfo, bool v2, char *root, char *point, size_t size)
 {
-    const char *line = mountinfo;
-    while (line && *line) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char buf[2 * CGROUP_PATH_MAX];
-        if (len < sizeof buf) {
-            memcpy(buf, line, len);
-            buf[len] = '\0';
-            char r[CGROUP_PATH_MAX], p[CGROUP_PATH_MAX], fstype[64], super[512];
-            const char *dash = strstr(buf, " - ");
-            if (dash && sscanf(buf, "%*s %*s %*s %4095s %4095s", r, p) == 2 &&
-                sscanf(dash + 3, "%63s %*s %511s", fstype, super) >= 1) {
-                bool match = v2 ? strcmp(fstype, "cgroup2") == 0
-                                : strcmp(fstype, "cgroup") == 0 && strstr(dash + 3, "memory") != NULL;
-                if (match && strlen(r) < size && strlen(p) < size) {
-                    snprintf(root, size, "%s", r);
-                    snprintf(point, size, "%s", p);
-                    return true;
-                }
+    char buf[2 * CGROUP_PATH_MAX];
+    for (const char *cursor = mountinfo; next_line(&cursor, buf, sizeof buf);) {
+        char r[CGROUP_PATH_MAX], p[CGROUP_PATH_MAX], fstype[64], super[512];
+        const char *dash = strstr(buf, " - ");
+        if (dash && sscanf(buf, "%*s %*s %*s %4095s %4095s", r, p) == 2 &&
+            sscanf(dash + 3, "%63s %*s %511s", fstype, super) >= 1) {
+            bool match = v2 ? strcmp(fstype, "cgroup2") == 0
+                            : strcmp(fstype, "cgroup") == 0 && strstr(dash + 3, "memory") != NULL;
+            if (match && strlen(r) < size && strlen(p) < size) {
+                snprintf(root, size, "%s", r);
+                snprintf(point, size, "%s", p);
+                return true;
             }
         }
-        line = end ? end + 1 : NULL;
     }
     return false;
 }
@@ -67,31 +76,20 @@ static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, cgr
 size_t cgroup_memory_dirs(const char *self_cgroup, const char *mountinfo, cgroup_dir *out, size_t max)
 {
     size_t n = 0;
-    const char *line = self_cgroup;
-    while (line && *line) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char buf[CGROUP_PATH_MAX + 256];
-        if (len < sizeof buf) {
-            memcpy(buf, line, len);
-            buf[len] = '\0';
-            /* "0::/path" is v2; "N:ctrl,ctrl:/path" is v1, wanted when it has memory. */
-            char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-            if (c1 && c2 && c2[1] == '/') {
-                *c1 = '\0';
-                *c2 = '\0';
-                const char *ctrls = c1 + 1, *path = c2 + 1;
-                bool v2 = strcmp(buf, "0") == 0 && *ctrls == '\0';
-                bool v1mem = false;
-                char tmp[256];
-                snprintf(tmp, sizeof tmp, ",%s,", ctrls);
-                if (!v2 && strstr(tmp, ",memory,"))
-                    v1mem = true;
-                if (v2 || v1mem)
-                    n = add_levels(path, v2, mountinfo, out, n, max);
-            }
-        }
-        line = end ? end + 1 : NULL;
+    char buf[CGROUP_PATH_MAX + 256];
+    for (const char *cursor = self_cgroup; next_line(&cursor, buf, sizeof buf);) {
+        /* "0::/path" is v2; "N:ctrl,ctrl:/path" is v1, wanted when it has memory. */
+        char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c1 || !c2 || c2[1] != '/')
+            continue;
+        *c1 = '\0';
+        *c2 = '\0';
+        const char *ctrls = c1 + 1, *path = c2 + 1;
+        bool v2 = strcmp(buf, "0") == 0 && *ctrls == '\0';
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, ",%s,", ctrls);
+        if (v2 || strstr(tmp, ",memory,"))
+            n = add_levels(path, v2, mountinfo, out, n, max);
     }
     return n;
 }

@@ -261,12 +261,18 @@ static void load_nodes(const char *root, topology *t)
         t->nodes[i].memory_node = nearest_memory_node(root, t, i);
 }
 
-int topology_memory_node(const topology *t, int node)
+const numa_node *topology_node(const topology *t, int id)
 {
     for (size_t i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].id == node)
-            return t->nodes[i].memory_node;
-    return node;
+        if (t->nodes[i].id == id)
+            return &t->nodes[i];
+    return NULL;
+}
+
+int topology_memory_node(const topology *t, int node)
+{
+    const numa_node *n = topology_node(t, node);
+    return n ? n->memory_node : node;
 }
 
 static bool same_instance(const cache_instance *a, int level, cache_type type, const cpu_list *shared)

@@ -84,6 +84,9 @@ size_t topology_cache_sharers(const topology *t, int level, int cpu, const int *
 
 const cpu_info *topology_cpu(const topology *t, int id);
 
+/* The node with this id, or NULL. */
+const numa_node *topology_node(const topology *t, int id);
+
 /* The node whose memory a thread on `node` gets (see numa_node.memory_node); the
  * node itself when unknown. */
 int topology_memory_node(const topology *t, int node);
