@@ -7,7 +7,7 @@
 
 #include "kernels/kernel.h"
 #include "measure/clock.h"
-#include "measure/stats.h"
+#include "util/stats.h"
 #include "memory/buffer.h"
 #include "util/parse_number.h"
 

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/latency_options.h"
-#include "cli/stream_options.h"
-#include "cli/sweep_options.h"
+#include "cli/options.h"
+#include "modes/mode.h"
 #include "plan/placement.h"
 #include "platform/cgroup_paths.h"
 #include "topology/topology.h"
@@ -81,17 +80,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (char *tok = strtok(text, "\n"); tok && argc < 63; tok = strtok(NULL, "\n"))
             argv[argc++] = tok;
         argv[argc] = NULL;
-        if (data[0] % 6 == 3) {
-            sweep_options o;
-            sweep_options_parse(argc, argv, no_env, &o, err, sizeof err);
-            sweep_options_free(&o);
-        } else if (data[0] % 6 == 4) {
-            latency_options o;
-            latency_options_parse(argc, argv, &o, err, sizeof err);
-        } else {
-            stream_options o;
-            stream_options_parse(argc, argv, no_env, &o, err, sizeof err);
-            stream_options_free(&o);
+        /* one mode per selector: every mode's option table and checks */
+        size_t nmodes;
+        const mode_def *const *modes = mode_table(&nmodes);
+        const mode_def *m = modes[(data[0] / 6) % nmodes];
+        void *opts = calloc(1, m->options_size);
+        if (opts) {
+            mode_parse_options(m, argc, argv, no_env, opts, err, sizeof err);
+            options_free(opts);
+            free(opts);
         }
     }
     }

@@ -1,19 +1,10 @@
-/* membench: dispatch to a mode. No subcommand = the sc-membench compatible sweep. */
-#include <stdio.h>
-#include <string.h>
-
-#include "modes/latency_mode.h"
-#include "modes/stream_mode.h"
-#include "modes/sweep.h"
-#include "modes/topology_mode.h"
+/* membench: find the mode in the mode table (no subcommand: the sc-membench
+ * compatible sweep) and run it in a session on this machine. */
+#include "modes/session.h"
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "topology") == 0)
-        return topology_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "latency") == 0)
-        return latency_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "stream") == 0)
-        return stream_main(argc - 1, argv + 1);
-    return sweep_main(argc, argv);
+    const mode_def *m = argc > 1 ? mode_find(argv[1]) : NULL;
+    session_env env = session_env_live();
+    return session_run(m ? m : mode_table(NULL)[0], argc, argv, &env);
 }

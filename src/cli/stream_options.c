@@ -1,150 +1,102 @@
-#include "cli/cli_errors.h"
 #include "cli/stream_options.h"
 
-#include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
-#include "cli/thread_options.h"
-#include "kernels/kernel.h"
+#include "cli/cli_errors.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
 
+#define F(field) offsetof(stream_options, field)
 #define MAX_ELEMENTS (1ULL << 40)
 
-enum { OPT_SIZE = 256, OPT_NTIMES, OPT_STORES, OPT_SCAN, OPT_PEAK, OPT_CPUS, OPT_OVERSUB, OPT_KERNEL, OPT_JSON };
+static const char *const store_choices[] = {"regular", "nt", "both", NULL};
 
-static const struct option long_options[] = {
-    {"help", no_argument, NULL, 'h'},          {"size", required_argument, NULL, OPT_SIZE},
-    {"ntimes", required_argument, NULL, OPT_NTIMES}, {"stores", required_argument, NULL, OPT_STORES},
-    {"scan", no_argument, NULL, OPT_SCAN},      {"peak-gbs", required_argument, NULL, OPT_PEAK},
-    {"cpus", required_argument, NULL, OPT_CPUS}, {"oversubscribe", no_argument, NULL, OPT_OVERSUB},
-    {"kernel", required_argument, NULL, OPT_KERNEL}, {"json", required_argument, NULL, OPT_JSON},
-    {NULL, 0, NULL, 0},
-};
-
-void stream_usage(FILE *out)
+static parse_result parse_elements(void *opts, const char *arg, char *err, size_t errlen)
 {
-    fputs("Usage: membench stream [options]\n"
-          "STREAM's Copy, Scale, Add and Triad over three double arrays, with STREAM's byte\n"
-          "counting (16 B per element for Copy/Scale, 24 for Add/Triad), table and validation.\n"
-          "\n"
-          "  -n N                elements per array (default: 4x the total last-level cache)\n"
-          "  --size SIZE         bytes per array instead (K, M or G; bare number is KiB)\n"
-          "  --ntimes N          iterations (default 10; the first is not counted)\n"
-          "  --stores KIND       regular, nt (non-temporal) or both (default: both where the\n"
-          "                      CPU has non-temporal stores, else regular)\n"
-          "  --scan              try 1, 2, 4 ... N threads (and one per L3 domain); report best\n"
-          "  --peak-gbs X        theoretical peak in GB/s (default: from SMBIOS, if readable)\n"
-          "  -p N                threads (default: all usable CPUs, or OMP_NUM_THREADS)\n"
-          "  --cpus LIST         pin thread i to the i-th CPU of LIST\n"
-          "  --oversubscribe     allow more threads than CPUs\n"
-          "  --kernel ISA        avx512, avx2, neon or c\n"
-          "  --json FILE         also write the results as JSON\n"
-          "  -v                  more detail on stderr\n"
-          "Exit status: 0 validated, 1 validation failed, 2 bad input, 130/143 interrupted.\n",
-          out);
-}
-
-parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_options *o, char *err,
-                                  size_t errlen)
-{
-    memset(o, 0, sizeof *o);
-    o->ntimes = 10;
-    o->stores = STORES_BOTH;
-    if (omp_env_parse(env, &o->threads, &o->omp_bind, &o->omp_places, err, errlen) != PARSE_OK)
-        return PARSE_ERROR;
-    optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":hvn:p:", long_options, NULL)) != -1) {
-        const char *a = optarg;
-        uint64_t u;
-        double d;
-        switch (c) {
-        case 'h':
-            o->help = true;
-            return PARSE_EXIT_OK;
-        case 'v':
-            o->verbose++;
-            break;
-        case 'n':
-            if (o->n_given)
-                return cli_fail(err, errlen, "-n '%s': the array size is already given (-n or --size, once)", a);
-            if (!parse_u64(a, 1000, MAX_ELEMENTS, &u))
-                return cli_fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", a);
-            o->n = u;
-            o->n_given = true;
-            break;
-        case OPT_SIZE:
-            if (o->n_given)
-                return cli_fail(err, errlen, "--size '%s': the array size is already given (-n or --size, once)", a);
-            if (!parse_size(a, 8000, MAX_ELEMENTS * 8, &u))
-                return cli_fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", a);
-            o->n = u / sizeof(double);
-            o->n_given = true;
-            break;
-        case OPT_NTIMES:
-            if (!parse_u64(a, 2, 1000, &u))
-                return cli_fail(err, errlen, "--ntimes '%s': must be a whole number from 2 to 1000", a);
-            o->ntimes = (int)u;
-            break;
-        case OPT_STORES:
-            if (!strcmp(a, "regular"))
-                o->stores = STORES_REGULAR;
-            else if (!strcmp(a, "nt"))
-                o->stores = STORES_NT;
-            else if (!strcmp(a, "both"))
-                o->stores = STORES_BOTH;
-            else
-                return cli_fail(err, errlen, "--stores '%s': use regular, nt or both", a);
-            o->stores_given = true;
-            break;
-        case OPT_SCAN:
-            o->scan = true;
-            break;
-        case OPT_PEAK:
-            if (!parse_double(a, 0.001, 1e7, &d))
-                return cli_fail(err, errlen, "--peak-gbs '%s': must be a positive number of GB/s", a);
-            o->peak_gbs = d;
-            break;
-        case 'p':
-            if (parse_threads_option(a, &o->threads, err, errlen) != PARSE_OK)
-                return PARSE_ERROR;
-            o->threads_from_p = true;
-            break;
-        case OPT_CPUS:
-            if (parse_cpus_option(a, &o->cpus, err, errlen) != PARSE_OK)
-                return PARSE_ERROR;
-            o->cpus_given = true;
-            break;
-        case OPT_OVERSUB:
-            o->oversubscribe = true;
-            break;
-        case OPT_KERNEL: {
-            static const char *const isas[] = {"avx512", "avx2", "neon", "c", NULL};
-            if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
-                return PARSE_ERROR;
-            break;
-        }
-        case OPT_JSON:
-            if (!*a)
-                return cli_fail(err, errlen, "--json: file name is empty");
-            o->json_path = a;
-            break;
-        default:
-            return cli_getopt_error(c, argv, "membench stream", err, errlen);
-        }
-    }
-    if (optind < argc)
-        return cli_fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
-    if (o->scan && (o->threads_from_p || o->cpus_given))
-        return cli_fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus");
-    if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && o->stores_given && (o->stores & STORES_NT))
-        return cli_fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular");
+    stream_options *o = opts;
+    uint64_t u;
+    if (o->n_given)
+        return cli_fail(err, errlen, "-n '%s': the array size is already given (-n or --size, once)", arg);
+    if (!parse_u64(arg, 1000, MAX_ELEMENTS, &u))
+        return cli_fail(err, errlen, "-n '%s': elements per array must be a whole number of at least 1000", arg);
+    o->n = u;
+    o->n_given = true;
     return PARSE_OK;
 }
 
-void stream_options_free(stream_options *o)
+static parse_result parse_array_size(void *opts, const char *arg, char *err, size_t errlen)
 {
-    cpu_list_free(&o->cpus);
+    stream_options *o = opts;
+    uint64_t u;
+    if (o->n_given)
+        return cli_fail(err, errlen, "--size '%s': the array size is already given (-n or --size, once)", arg);
+    if (!parse_size(arg, 8000, MAX_ELEMENTS * 8, &u))
+        return cli_fail(err, errlen, "--size '%s': not a size of at least 8000 bytes (e.g. 64M, 1G)", arg);
+    o->n = u / sizeof(double);
+    o->n_given = true;
+    return PARSE_OK;
+}
+
+static const option_spec specs[] = {
+    OPTION_COMMON("help"),
+    {.short_name = 'n', .value_name = "N", .kind = OPT_CUSTOM, .key = "elements", .custom = parse_elements,
+     .help = "Elements per array (default: 4x the total last-level cache)"},
+    {.long_name = "size", .value_name = "SIZE", .kind = OPT_CUSTOM, .key = "size", .custom = parse_array_size,
+     .help = "Bytes per array instead (K, M or G; bare number is KiB)"},
+    {.long_name = "ntimes", .value_name = "N", .kind = OPT_INT, .key = "ntimes", .offset = F(ntimes), .min = 2,
+     .max = 1000, .bad = "must be a whole number from 2 to 1000",
+     .help = "Iterations (default 10; the first is not counted)"},
+    {.long_name = "stores", .value_name = "KIND", .kind = OPT_CHOICE, .key = "stores", .offset = F(stores_choice),
+     .given = OPTION_GIVEN(stream_options, stores_given), .choices = store_choices,
+     .bad = "use regular, nt or both",
+     .help = "regular, nt (non-temporal) or both (default: both where the\nCPU has non-temporal stores, else regular)"},
+    {.long_name = "scan", .kind = OPT_FLAG, .key = "scan", .offset = F(scan),
+     .help = "Try 1, 2, 4 ... N threads (and one per L3 domain); report the best"},
+    {.long_name = "peak-gbs", .value_name = "X", .kind = OPT_DOUBLE, .key = "peak_gbs", .offset = F(peak_gbs),
+     .min = 0.001, .max = 1e7, .bad = "must be a positive number of GB/s",
+     .help = "Theoretical peak in GB/s (default: from SMBIOS, if readable)"},
+    OPTION_COMMON("threads"),
+    OPTION_COMMON("cpus"),
+    OPTION_COMMON("oversubscribe"),
+    OPTION_COMMON("kernel"),
+    OPTION_COMMON("list-kernels"),
+    OPTION_COMMON("json"),
+    OPTION_COMMON("verbose"),
+    OPTION_END,
+};
+
+const option_table stream_option_table = {
+    "membench stream",
+    "Usage: membench stream [options]\n"
+    "STREAM's Copy, Scale, Add and Triad over three double arrays, with STREAM's byte\n"
+    "counting (16 B per element for Copy/Scale, 24 for Add/Triad), table and validation.\n"
+    "\n",
+    "Environment: OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES as in the sweep.\n"
+    "Exit status: 0 validated, 1 validation failed, 2 bad input, 130/143 interrupted.\n",
+    specs,
+};
+
+void stream_options_defaults(void *opts)
+{
+    stream_options *o = opts;
+    o->ntimes = 10;
+    o->stores_choice = 2; /* both */
+}
+
+stream_stores stream_options_stores(const stream_options *o)
+{
+    static const stream_stores kinds[] = {STORES_REGULAR, STORES_NT, STORES_BOTH};
+    return kinds[o->stores_choice];
+}
+
+parse_result stream_options_check(void *opts, char *err, size_t errlen)
+{
+    stream_options *o = opts;
+    if (o->scan && (o->common.threads_from_p || o->common.cpus_given))
+        return cli_fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus");
+    if (o->common.kernel_isa && !strcmp(o->common.kernel_isa, "c") && o->stores_given &&
+        (stream_options_stores(o) & STORES_NT))
+        return cli_fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular");
+    return PARSE_OK;
 }

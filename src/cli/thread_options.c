@@ -8,15 +8,6 @@
 #include "kernels/kernel.h"
 #include "util/parse_number.h"
 
-parse_result parse_threads_option(const char *arg, int *threads, char *err, size_t errlen)
-{
-    uint64_t u;
-    if (!parse_u64(arg, 1, MAX_THREADS, &u))
-        return cli_fail(err, errlen, "-p '%s': threads must be a whole number from 1 to %d", arg, MAX_THREADS);
-    *threads = (int)u;
-    return PARSE_OK;
-}
-
 parse_result parse_cpus_option(const char *arg, cpu_list *cpus, char *err, size_t errlen)
 {
     cpu_list_free(cpus);
@@ -25,9 +16,9 @@ parse_result parse_cpus_option(const char *arg, cpu_list *cpus, char *err, size_
     return PARSE_OK;
 }
 
-parse_result parse_kernel_option(const char *arg, const char *const *isas, const char **isa, char *err,
-                                 size_t errlen)
+parse_result parse_kernel_option(const char *arg, const char **isa, char *err, size_t errlen)
 {
+    static const char *const isas[] = {"avx512", "avx2", "sse2", "neon", "c", NULL};
     char names[64] = "";
     bool known = false;
     for (size_t i = 0; isas[i]; i++) {

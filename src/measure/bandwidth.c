@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "measure/clock.h"
-#include "measure/stats.h"
 #include "measure/stop.h"
 
 #define SRC_SEED 0x5eedULL
@@ -254,23 +253,20 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
         if (times[i] < times[best])
             best = i;
     }
-    sample_stats st = stats_compute(rates, (size_t)got);
+    if (!result_set_samples(out, rates, got))
+        status = MEASURE_NO_MEMORY;
     free(rates);
-    out->op = rq->k->op;
     out->size_bytes = rq->bytes;
     out->threads = n;
-    out->bandwidth_mb_s = st.max;
-    out->bandwidth_median_mb_s = st.median;
-    out->bandwidth_cv = st.cv;
-    out->thread_time_max_s = times[best];
-    out->thread_time_min_s = tmins[best];
+    out->bytes_per_sample = bytes;
     out->iterations = c.passes;
     out->elapsed_s = times[best];
-    out->samples = got;
     out->samples_wanted = rq->tries;
     out->kernel_isa = rq->k->isa;
     out->kernel_store = rq->k->store;
     out->complete = got == rq->tries;
+    params_number(&out->params, "thread_time_min_s", tmins[best]);
+    params_number(&out->params, "thread_time_max_s", times[best]);
     fill_placement(&c, n, out);
     out->pins_verified = 0;
     for (int i = 0; i < n; i++)

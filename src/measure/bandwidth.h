@@ -11,7 +11,7 @@
 
 #include "kernels/kernel.h"
 #include "memory/buffer.h"
-#include "output/record.h"
+#include "core/result.h"
 #include "team/team.h"
 
 typedef struct {
@@ -31,6 +31,9 @@ typedef enum {
     MEASURE_WRONG_RESULT  /* a kernel's output did not verify: a bug, never a number */
 } measure_status;
 
+/* Fills the measured part of out (samples in MB/s, bytes per sample, passes,
+ * kernel, pages, node locality, pins; parameters thread_time_min_s/max_s of the
+ * best sample); the caller has set mode and operation with result_init. */
 measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out);
 
 #endif

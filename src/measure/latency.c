@@ -4,7 +4,7 @@
 
 #include "kernels/chase.h"
 #include "measure/clock.h"
-#include "measure/stats.h"
+#include "util/stats.h"
 #include "measure/stop.h"
 #include "measure/ref_counter.h"
 
@@ -37,7 +37,9 @@ static void latency_job(team *t, int tid, void *arg)
     result_record *out = c->out;
     double start = clock_now();
     buffer b;
-    if (!buffer_alloc(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)) {
+    bool ok = rq->strict_node ? buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)
+                              : buffer_alloc(&b, rq->bytes, rq->pages, rq->huge_size, rq->node);
+    if (!ok) {
         c->status = MEASURE_NO_MEMORY;
         return;
     }
@@ -45,7 +47,7 @@ static void latency_job(team *t, int tid, void *arg)
      * land on this thread's node, and no separate fill pass is needed. */
     double build_start = clock_now();
     void *pos = chase_build(b.ptr, rq->bytes, &rq->layout);
-    out->chain_build_s = clock_now() - build_start;
+    double build_s = clock_now() - build_start;
     buffer_inspect(&b);
     if (!pos) {
         buffer_free(&b);
@@ -84,32 +86,32 @@ static void latency_job(team *t, int tid, void *arg)
                 break;
         }
     }
-    if (got > 0 && got < rq->min_samples)
-        st = stats_compute(ns, (size_t)got);
     if (got == 0) {
         c->status = ns ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
     } else {
-        out->op = OP_LATENCY;
+        result_set_samples(out, ns, got);
         out->size_bytes = rq->bytes;
-        out->latency_bytes = rq->bytes;
         out->threads = 1;
-        out->latency_ns = st.median;
-        out->latency_stddev_ns = st.stddev;
-        double hz = ref_counter_hz();
-        out->latency_cycles = hz > 0 ? st.median * hz / 1e9 : -1;
-        out->latency_samples = got;
-        out->cv_target_met = st.cv < rq->cv_target && got >= rq->min_samples;
+        out->has_cv_target = true;
+        out->cv_target = rq->cv_target;
+        out->converged = out->summary.cv < rq->cv_target && got >= rq->min_samples;
         out->iterations = (uint64_t)got;
-        out->samples = got;
         out->samples_wanted = rq->min_samples;
         out->kernel_isa = "chase";
-        out->kernel_store = "load";
+        out->kernel_store = "loads";
         out->page_method = b.method;
         out->huge_coverage = b.huge_coverage;
         out->node_local_fraction =
             rq->node >= 0 && b.node >= 0 ? (b.node == rq->node ? b.node_fraction : 0) : -1;
         out->complete = got >= rq->min_samples;
         out->elapsed_s = clock_now() - start;
+        double hz = ref_counter_hz();
+        if (hz > 0)
+            params_number(&out->params, "latency_ref_cycles", out->summary.median * hz / 1e9);
+        else
+            params_null(&out->params, "latency_ref_cycles");
+        params_number(&out->params, "chain_build_s", build_s);
+        params_int(&out->params, "chased_bytes", (long long)rq->bytes);
         c->status = MEASURE_OK;
     }
     free(ns);

@@ -6,6 +6,7 @@
 #ifndef MEMBENCH_MEASURE_LATENCY_H
 #define MEMBENCH_MEASURE_LATENCY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/chase.h"
@@ -19,10 +20,13 @@ typedef struct {
     double cv_target;
     page_request pages;
     uint64_t huge_size;
-    int node;         /* node of the thread's CPU, -1 unknown */
+    int node;         /* node the buffer goes on (the CPU's own, or --mem-node), -1 unknown */
+    bool strict_node; /* bound to node (refused when it cannot hold the buffer), not preferred */
 } latency_request;
 
-/* Runs on a team of exactly one thread. */
+/* Runs on a team of exactly one thread. Fills the measured part of out (samples
+ * in ns, the CV rule, pages, node, parameters latency_ref_cycles, chain_build_s,
+ * chased_bytes); the caller has set mode and operation with result_init. */
 measure_status measure_latency(team *t, const latency_request *rq, result_record *out);
 
 #endif

@@ -91,9 +91,8 @@ bool stream_validate(const double *a, const double *b, const double *c, size_t n
     return true;
 }
 
-measure_status stream_measure(team *t, const stream_request *rq, stream_result *out)
+measure_status stream_measure(team *t, const stream_request *rq, result_record out[STREAM_NFUNCS])
 {
-    memset(out, 0, sizeof *out);
     buffer bufs[3];
     size_t bytes = rq->n * sizeof(double);
     int allocated = 0;
@@ -112,32 +111,45 @@ measure_status stream_measure(team *t, const stream_request *rq, stream_result *
     c.arrays.c = bufs[2].ptr;
     team_run(t, job_init, &c);
     team_run(t, job_run, &c);
-    out->iterations_done = c.done;
     if (c.done < 2) {
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
         goto done;
     }
+    buffer_inspect(&bufs[0]);
+    char validation[256];
+    bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
+                                     sizeof validation);
+    double rates[STREAM_MAX_NTIMES];
     for (int f = 0; f < STREAM_NFUNCS; f++) {
-        double sum = 0, mn = INFINITY, mx = 0;
+        double counted = (double)stream_bytes_per_element[f] * (double)rq->n, total = 0;
         for (int k = 1; k < c.done; k++) {
             double slowest = 0;
             for (int i = 0; i < c.nthreads; i++)
                 if (c.times[i][f][k] > slowest)
                     slowest = c.times[i][f][k];
-            sum += slowest;
-            mn = slowest < mn ? slowest : mn;
-            mx = slowest > mx ? slowest : mx;
+            rates[k - 1] = counted / slowest / 1e6;
+            total += slowest;
         }
-        out->avg_s[f] = sum / (c.done - 1);
-        out->min_s[f] = mn;
-        out->max_s[f] = mx;
-        out->best_mb_s[f] = 1e-6 * stream_bytes_per_element[f] * (double)rq->n / mn;
+        result_record *r = &out[f];
+        if (!result_set_samples(r, rates, c.done - 1))
+            status = MEASURE_NO_MEMORY;
+        r->threads = c.nthreads;
+        r->bytes_per_sample = counted;
+        r->iterations = (uint64_t)c.done;
+        r->samples_wanted = rq->ntimes - 1;
+        r->elapsed_s = total;
+        r->complete = c.done == rq->ntimes;
+        r->kernel_isa = rq->kernels->isa;
+        r->kernel_store = rq->kernels->nontemporal ? "non-temporal" : "regular";
+        r->page_method = bufs[0].method;
+        r->huge_coverage = bufs[0].huge_coverage;
+        params_text(&r->params, "validation", validation);
+        params_bool(&r->params, "validated", validated);
+        params_int(&r->params, "iterations_done", c.done);
+        for (int i = 0; i < c.nthreads; i++)
+            r->pins_verified += team_pin_verified(t, i);
     }
-    buffer_inspect(&bufs[0]);
-    out->huge_coverage = bufs[0].huge_coverage;
-    out->validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, out->validation,
-                                     sizeof out->validation);
-    if (!out->validated)
+    if (!validated)
         status = MEASURE_WRONG_RESULT;
 done:
     for (int i = 0; i < allocated; i++)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "kernels/stream_kernels.h"
+#include "core/result.h"
 #include "measure/bandwidth.h"
 #include "team/team.h"
 
@@ -22,16 +23,12 @@ typedef struct {
     const stream_kernel_set *kernels;
 } stream_request;
 
-typedef struct {
-    int iterations_done;
-    double best_mb_s[STREAM_NFUNCS];
-    double avg_s[STREAM_NFUNCS], min_s[STREAM_NFUNCS], max_s[STREAM_NFUNCS];
-    bool validated;
-    char validation[256]; /* STREAM's message, or what failed */
-    double huge_coverage;
-} stream_result;
-
-measure_status stream_measure(team *t, const stream_request *rq, stream_result *out);
+/* Fills out[copy, scale, add, triad]: the rate of every iteration but the first
+ * (MB/s, STREAM's bytes), bytes per sample, kernel, pages, parameters
+ * "validation" (STREAM's message), "validated" and "iterations_done"; the caller
+ * has set mode and operation with result_init. MEASURE_WRONG_RESULT when the
+ * arrays do not validate (the records are still filled, to show what was timed). */
+measure_status stream_measure(team *t, const stream_request *rq, result_record out[STREAM_NFUNCS]);
 
 /* STREAM's check: replays the kernels on scalars and compares the average absolute
  * error of each array with epsilon. Exposed for tests (corrupted arrays). */

@@ -1,4 +1,5 @@
 #include "memory/buffer.h"
+#include "memory/memory_budget.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static bool map_hugetlb(buffer *b, size_t len, uint64_t huge_size)
 #endif
 }
 
-bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
+static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, bool strict)
 {
     memset(b, 0, sizeof *b);
     b->huge_coverage = -1;
@@ -93,9 +94,27 @@ bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, i
     }
     /* Best effort; inspect says what happened. The policy must cover whole huge
      * pages: binding part of one splits the mapping and THP cannot back it. */
-    if (node >= 0)
-        platform_bind_to_node(b->ptr, span, node);
+    if (node >= 0 && !platform_bind_to_node(b->ptr, span, node, strict) && strict) {
+        buffer_free(b);
+        return false;
+    }
     return true;
+}
+
+bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
+{
+    return alloc_on(b, len, req, huge_size, node, false);
+}
+
+bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
+{
+    /* A bound allocation the node cannot hold ends in the OOM killer, not in an error. */
+    uint64_t free_bytes = platform_node_free_bytes(node);
+    if (node < 0 || free_bytes < (uint64_t)len + MEMORY_MARGIN_FIXED) {
+        memset(b, 0, sizeof *b);
+        return false;
+    }
+    return alloc_on(b, len, req, huge_size, node, true);
 }
 
 uint64_t pattern_word(uint64_t seed, size_t index)

@@ -33,6 +33,9 @@ typedef struct {
  * buffers smaller than 2x huge_size use normal pages, as sc-membench does).
  * node >= 0 asks for memory on that node (preferred policy). Nothing is touched. */
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
+/* The same with the node bound (strict, numactl --membind): refused, rather than
+ * left to the OOM killer, when the node has not that much memory free. */
+bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 
 /* Writes every byte (first touch happens in the calling thread, so pages land on
  * its node) with a pattern derived from seed; word i gets pattern_word(seed, i). */

@@ -1,27 +1,19 @@
+/* `membench latency`: a latency curve on one pinned thread, and the cache sizes it
+ * implies set against the reported ones. Plan: CPU, memory node and policy, pages,
+ * chase layout and the sizes; run: one point per size; analysis: the steps of the
+ * curve and the reported-vs-measured cache levels. */
 #include "modes/latency_mode.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/latency_options.h"
-#include "kernels/kernel.h"
 #include "measure/cache_estimate.h"
-#include "measure/clock.h"
 #include "measure/latency.h"
-#include "measure/stop.h"
 #include "measure/ref_counter.h"
-#include "memory/memory_budget.h"
-#include "output/json_report.h"
-#include "output/latency_writer.h"
-#include "output/topology_report.h"
+#include "output/latency_sink.h"
 #include "platform/platform.h"
-#include "team/team.h"
-#include "topology/topology.h"
 
 #define MAX_POINTS 1024
 #define MIN_SAMPLES 7
@@ -29,9 +21,6 @@
 #define CV_TARGET 0.05
 
 typedef struct {
-    latency_options o;
-    topology topo;
-    run_info info;
     page_request pages;
     uint64_t huge_size;
     uint64_t page_bytes; /* page-local grouping unit */
@@ -39,298 +28,313 @@ typedef struct {
     int cpu, node;
     uint64_t sizes[MAX_POINTS];
     size_t nsizes;
-    result_record records[MAX_POINTS];
-    size_t nrecords;
-    latency_step steps[MAX_STEPS];
-    size_t nsteps;
-    level_check checks[4];
-    size_t nchecks;
-    char description[256];
-    double counter_hz;
-} latency_run;
+    size_t skipped;      /* points that could not be allocated */
+} latency_state;
 
-static int bad(const char *msg)
-{
-    fprintf(stderr, "membench latency: %s\n", msg);
-    return 2;
-}
+/* One reported cache level set against the curve. */
+typedef struct {
+    int level;
+    uint64_t reported;
+    const latency_step *step; /* nearest step, NULL if none */
+    bool checkable;           /* the curve reaches far enough past the reported size */
+    bool disagrees;           /* step more than 2x away from the reported size, or none */
+} level_check;
 
 /* Maps --pages to an allocation request; refuses what this machine cannot give. */
-static int choose_pages(latency_run *r, char *err, size_t errlen)
+static int choose_pages(session *s, latency_state *st, const latency_options *o)
 {
-    uint64_t thp = topology_huge_page_size(&r->topo);
-    bool thp_off = strcmp(r->topo.thp_mode, "never") == 0;
-    r->page_bytes = 4096;
-    switch (r->o.pages) {
+    uint64_t thp = topology_huge_page_size(&s->topo);
+    bool thp_off = strcmp(s->topo.thp_mode, "never") == 0;
+    st->page_bytes = 4096;
+    switch ((latency_pages)o->pages) {
     case LAT_PAGES_DEFAULT:
-        r->pages = PAGES_NORMAL;
-        r->huge_size = thp;
+        st->pages = PAGES_NORMAL;
+        st->huge_size = thp;
         return 0;
     case LAT_PAGES_4K:
-        r->pages = PAGES_SMALL;
-        r->huge_size = thp;
+        st->pages = PAGES_SMALL;
+        st->huge_size = thp;
         return 0;
     case LAT_PAGES_THP:
-        if (thp_off) {
-            snprintf(err, errlen, "--pages thp: transparent huge pages are 'never' on this system");
-            return 2;
-        }
-        r->pages = PAGES_THP;
-        r->huge_size = r->page_bytes = thp;
+        if (thp_off)
+            return session_bad_input(s, "--pages thp: transparent huge pages are 'never' on this system");
+        st->pages = PAGES_THP;
+        st->huge_size = st->page_bytes = thp;
         return 0;
     case LAT_PAGES_2M:
-        r->pages = PAGES_HUGE;
-        r->huge_size = r->page_bytes = 2ULL << 20;
-        if (platform_hugetlb_free_pages(r->huge_size) * r->huge_size < r->o.max_bytes &&
-            (thp_off || thp != r->huge_size)) {
-            snprintf(err, errlen, "--pages 2m: no room in the 2 MiB huge page pool and THP cannot give 2 MiB pages");
-            return 2;
-        }
+        st->pages = PAGES_HUGE;
+        st->huge_size = st->page_bytes = 2ULL << 20;
+        if (platform_hugetlb_free_pages(st->huge_size) * st->huge_size < o->max_bytes &&
+            (thp_off || thp != st->huge_size))
+            return session_bad_input(s,
+                                     "--pages 2m: no room in the 2 MiB huge page pool and THP cannot give 2 MiB pages");
         return 0;
     case LAT_PAGES_1G:
-        r->pages = PAGES_HUGETLB;
-        r->huge_size = r->page_bytes = 1ULL << 30;
-        if (platform_hugetlb_free_pages(r->huge_size) * r->huge_size < r->o.max_bytes) {
-            snprintf(err, errlen,
-                     "--pages 1g: needs %llu free 1 GiB huge pages, the pool has %llu (reserve them in "
-                     "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)",
-                     (unsigned long long)((r->o.max_bytes + (1ULL << 30) - 1) >> 30),
-                     (unsigned long long)platform_hugetlb_free_pages(r->huge_size));
-            return 2;
-        }
+        st->pages = PAGES_HUGETLB;
+        st->huge_size = st->page_bytes = 1ULL << 30;
+        if (platform_hugetlb_free_pages(st->huge_size) * st->huge_size < o->max_bytes)
+            return session_bad_input(s,
+                                     "--pages 1g: needs %llu free 1 GiB huge pages, the pool has %llu (reserve them "
+                                     "in /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)",
+                                     (unsigned long long)((o->max_bytes + (1ULL << 30) - 1) >> 30),
+                                     (unsigned long long)platform_hugetlb_free_pages(st->huge_size));
         return 0;
     }
     return 0;
 }
 
-static uint64_t round_size(const latency_run *r, double s)
+static uint64_t round_size(const latency_state *st, const latency_options *o, double v)
 {
     uint64_t unit = 4096;
-    if (r->layout.node_bytes > unit)
-        unit = r->layout.node_bytes;
-    if (r->o.order == CHASE_PAGE_LOCAL && s >= (double)r->page_bytes)
-        unit = r->page_bytes;
-    uint64_t v = (uint64_t)llround(s / (double)unit) * unit;
-    if (r->layout.node_bytes > 0 && v % r->layout.node_bytes)
-        v -= v % r->layout.node_bytes;
-    return v < unit ? unit : v;
+    if (st->layout.node_bytes > unit)
+        unit = st->layout.node_bytes;
+    if (o->order == CHASE_PAGE_LOCAL && v >= (double)st->page_bytes)
+        unit = st->page_bytes;
+    uint64_t r = (uint64_t)llround(v / (double)unit) * unit;
+    if (st->layout.node_bytes > 0 && r % st->layout.node_bytes)
+        r -= r % st->layout.node_bytes;
+    return r < unit ? unit : r;
 }
 
-static void plan_sizes(latency_run *r)
+static void plan_sizes(latency_state *st, const latency_options *o)
 {
-    r->nsizes = 0;
-    for (int k = 0; r->nsizes < MAX_POINTS; k++) {
-        double s = (double)r->o.min_bytes * pow(2.0, (double)k / r->o.points_per_octave);
-        if (s > (double)r->o.max_bytes * 1.0001)
+    st->nsizes = 0;
+    for (int k = 0; st->nsizes < MAX_POINTS; k++) {
+        double v = (double)o->min_bytes * pow(2.0, (double)k / o->points_per_octave);
+        if (v > (double)o->max_bytes * 1.0001)
             break;
-        uint64_t v = round_size(r, s);
-        if (r->nsizes == 0 || v > r->sizes[r->nsizes - 1])
-            r->sizes[r->nsizes++] = v;
+        uint64_t r = round_size(st, o, v);
+        if (st->nsizes == 0 || r > st->sizes[st->nsizes - 1])
+            st->sizes[st->nsizes++] = r;
     }
-    uint64_t last = round_size(r, (double)r->o.max_bytes);
-    if (r->nsizes < MAX_POINTS && (r->nsizes == 0 || last > r->sizes[r->nsizes - 1]))
-        r->sizes[r->nsizes++] = last;
+    uint64_t last = round_size(st, o, (double)o->max_bytes);
+    if (st->nsizes < MAX_POINTS && (st->nsizes == 0 || last > st->sizes[st->nsizes - 1]))
+        st->sizes[st->nsizes++] = last;
+}
+
+/* CPU, memory node, the largest size the budget allows. */
+static int choose_where(session *s, latency_state *st, latency_options *o)
+{
+    st->cpu = o->cpu >= 0 ? o->cpu : s->topo.usable.ids[0];
+    const cpu_info *ci = topology_cpu(&s->topo, st->cpu);
+    if (!ci || !ci->usable)
+        return session_bad_input(s, "--cpu %d: not available to this process", st->cpu);
+    st->node = topology_memory_node(&s->topo, ci->node);
+    if (o->mem_node >= 0) {
+        const numa_node *n = topology_node(&s->topo, o->mem_node);
+        if (!n || n->mem_total == 0)
+            return session_bad_input(s, "--mem-node %d: %s", o->mem_node,
+                                     n ? "that NUMA node has no memory" : "no such NUMA node here");
+        st->node = o->mem_node;
+    }
+    uint64_t budget = session_memory_budget(s);
+    if (o->max_bytes == 0) {
+        int top = topology_max_cache_level(&s->topo);
+        o->max_bytes = 2 * topology_cache_level(&s->topo, top >= 1 ? top : 3).size;
+        if (o->max_bytes > budget)
+            o->max_bytes = budget - budget % 4096;
+        if (o->max_bytes < o->min_bytes)
+            o->max_bytes = o->min_bytes;
+    } else if (o->max_bytes > budget) {
+        return session_bad_input(s,
+                                 "--max %llu MiB: more than can be allocated safely (%llu MiB: MemAvailable and cgroup "
+                                 "limit, less a margin)",
+                                 (unsigned long long)(o->max_bytes >> 20), (unsigned long long)(budget >> 20));
+    }
+    return 0;
+}
+
+static int latency_plan(session *s)
+{
+    latency_state *st = s->state;
+    latency_options *o = s->opts;
+    int rc = choose_where(s, st, o);
+    if (rc == 0)
+        rc = choose_pages(s, st, o);
+    if (rc)
+        return rc;
+    cache_level l1 = topology_cache_level(&s->topo, 1);
+    st->layout.order = o->order;
+    st->layout.node_bytes = o->order == CHASE_STRIDED ? o->stride : (size_t)l1.line_size;
+    st->layout.page_bytes = st->page_bytes;
+    st->layout.seed = o->seed;
+    plan_sizes(st, o);
+
+    static const char *const orders[] = {"random", "page-local random", "strided"};
+    const char *policy = o->mem_node < 0 ? "local (first touch, preferred)"
+                         : o->mem_policy == MEM_POLICY_BIND ? "bind"
+                                                            : "preferred";
+    param_list *p = &s->info.plan.values;
+    params_textf(p, "method", "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d "
+                              "(%s), pages %s",
+                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu,
+                 topology_cpu(&s->topo, st->cpu)->node, st->node, policy, latency_pages_name(o->pages));
+    params_text(p, "order", orders[o->order]);
+    params_int(p, "node_bytes", (long long)st->layout.node_bytes);
+    params_int(p, "cpu", st->cpu);
+    params_int(p, "memory_node", st->node);
+    params_text(p, "memory_policy", policy);
+    params_int(p, "max_bytes", (long long)o->max_bytes);
+    params_text(p, "counter", ref_counter_name());
+    double hz = ref_counter_hz();
+    if (hz > 0)
+        params_number(p, "counter_hz", hz);
+    else
+        params_null(p, "counter_hz");
+    param_table *sizes = section_table(&s->info.plan, "sizes");
+    for (size_t i = 0; i < st->nsizes; i++)
+        params_int(table_add_row(sizes), "size_bytes", (long long)st->sizes[i]);
+    return 0;
+}
+
+static void latency_open_sinks(session *s)
+{
+    const latency_options *o = s->opts;
+    session_add_sink(s, latency_sink_create(s->env.out, o->csv));
+}
+
+static void latency_run(session *s)
+{
+    latency_state *st = s->state;
+    const latency_options *o = s->opts;
+    team_place tp = {{&st->cpu, 1}};
+    team *t = team_create(&tp, 1);
+    if (!t) {
+        session_error(s, "cannot start the measuring thread");
+        return;
+    }
+    bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
+    for (size_t i = 0; i < st->nsizes && !session_stopped(s); i++) {
+        latency_request rq = {st->sizes[i], st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
+                              CV_TARGET,    st->pages,  st->huge_size,          st->node,    strict};
+        if (o->order == CHASE_PAGE_LOCAL && st->sizes[i] < st->page_bytes)
+            rq.layout.page_bytes = st->sizes[i]; /* smaller than a page: random within it */
+        result_record r;
+        result_init(&r, "latency", "latency", METRIC_LATENCY);
+        measure_status ms = measure_latency(t, &rq, &r);
+        if (ms == MEASURE_NO_MEMORY) {
+            st->skipped++;
+            session_warn(s, "%llu KiB: could not allocate%s; skipped", (unsigned long long)(st->sizes[i] >> 10),
+                         strict ? " on the bound node" : "");
+        } else if (ms == MEASURE_OK) {
+            int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
+            result_set_placement(&r, &(result_thread){st->cpu, cpu_node, st->node}, 1);
+            session_emit(s, &r);
+        }
+        result_free(&r);
+        if (ms == MEASURE_STOPPED)
+            break;
+    }
+    team_destroy(t);
+    if (s->results.n == 0 && st->skipped > 0)
+        session_error(s, "no buffer size could be allocated: nothing was measured");
 }
 
 /* The step into DRAM: the largest relative climb. It is the last-level cache the
  * chasing thread really has, whatever smaller steps follow (a shared L3 that other
  * tenants keep full shows as a small step at its nominal size). */
-static const latency_step *dominant_step(const latency_run *r)
+static const latency_step *dominant_step(const latency_step *steps, size_t n)
 {
     const latency_step *best = NULL;
-    for (size_t i = 0; i < r->nsteps; i++)
-        if (!best || r->steps[i].latency_after_ns / r->steps[i].latency_before_ns >
+    for (size_t i = 0; i < n; i++)
+        if (!best || steps[i].latency_after_ns / steps[i].latency_before_ns >
                          best->latency_after_ns / best->latency_before_ns)
-            best = &r->steps[i];
+            best = &steps[i];
     return best;
 }
 
-static void check_levels(latency_run *r)
+static size_t check_levels(const topology *t, const uint64_t *sizes, size_t nsizes, const latency_step *steps,
+                           size_t nsteps, level_check *checks)
 {
-    int top = topology_max_cache_level(&r->topo);
+    int top = topology_max_cache_level(t);
     if (top < 1)
         top = 3; /* nothing reported: compare with the defaults */
-    r->nchecks = 0;
-    uint64_t curve_end = r->nsizes ? r->sizes[r->nsizes - 1] : 0;
+    size_t n = 0;
+    uint64_t curve_end = nsizes ? sizes[nsizes - 1] : 0;
     for (int level = 1; level <= top && level <= 4; level++) {
-        cache_level cl = topology_cache_level(&r->topo, level);
+        cache_level cl = topology_cache_level(t, level);
         if (cl.size == 0)
             continue;
-        level_check *c = &r->checks[r->nchecks++];
+        level_check *c = &checks[n++];
         c->level = level;
         c->reported = cl.size;
-        c->checkable = curve_end >= 2 * cl.size && r->sizes[0] <= cl.size / 2;
-        c->step = level == top ? dominant_step(r) : nearest_step(r->steps, r->nsteps, cl.size);
+        c->checkable = curve_end >= 2 * cl.size && nsizes && sizes[0] <= cl.size / 2;
+        c->step = level == top ? dominant_step(steps, nsteps) : nearest_step(steps, nsteps, cl.size);
         double ratio = c->step ? (double)c->step->last_size_before / (double)cl.size : 0;
         c->disagrees = c->checkable && (!c->step || ratio > 2.0 || ratio < 0.5);
     }
+    return n;
 }
 
-static void write_json(latency_run *r)
+static void latency_analyse(session *s)
 {
-    if (!r->o.json_path)
+    const latency_options *o = s->opts;
+    size_t n = s->results.n;
+    uint64_t *sizes = calloc(n ? n : 1, sizeof *sizes);
+    double *lat = calloc(n ? n : 1, sizeof *lat);
+    if (!sizes || !lat) {
+        free(sizes);
+        free(lat);
         return;
-    latency_doc d = {&r->info, r->description, r->records, r->nrecords, r->steps, r->nsteps,
-                     r->checks, r->nchecks, r->counter_hz};
-    if (!json_write_atomic(r->o.json_path, latency_write_json, &d))
-        fprintf(stderr, "membench latency: warning: could not write %s\n", r->o.json_path);
-}
-
-static int setup(latency_run *r, int argc, char **argv)
-{
-    char err[512];
-    parse_result pr = latency_options_parse(argc, argv, &r->o, err, sizeof err);
-    if (pr == PARSE_ERROR)
-        return bad(err);
-    if (pr == PARSE_EXIT_OK) {
-        latency_usage(stdout);
-        return -1;
     }
-    if (r->o.json_path && !json_path_check(r->o.json_path, err, sizeof err))
-        return bad(err);
-    cpu_list usable = {NULL, 0};
-    platform_usable_cpus(&usable);
-    bool loaded = topology_load("/sys", usable.count ? &usable : NULL, &r->topo);
-    cpu_list_free(&usable);
-    if (!loaded) {
-        fprintf(stderr, "membench latency: cannot find any CPU\n");
-        return 1;
-    }
-    topology_crosscheck_cpuid(&r->topo);
-    r->cpu = r->o.cpu >= 0 ? r->o.cpu : r->topo.usable.ids[0];
-    const cpu_info *ci = topology_cpu(&r->topo, r->cpu);
-    if (!ci || !ci->usable) {
-        snprintf(err, sizeof err, "--cpu %d: not available to this process", r->cpu);
-        return bad(err);
-    }
-    r->node = topology_memory_node(&r->topo, ci->node);
-    if (r->o.mem_node >= 0) {
-        const numa_node *n = topology_node(&r->topo, r->o.mem_node);
-        if (!n || n->mem_total == 0) {
-            snprintf(err, sizeof err, "--mem-node %d: %s", r->o.mem_node,
-                     n ? "that NUMA node has no memory" : "no such NUMA node here");
-            return bad(err);
-        }
-        r->node = r->o.mem_node;
-    }
-    uint64_t budget = memory_budget();
-    if (r->o.max_bytes == 0) {
-        int top = topology_max_cache_level(&r->topo);
-        uint64_t llc = topology_cache_level(&r->topo, top >= 1 ? top : 3).size;
-        r->o.max_bytes = 2 * llc;
-        if (r->o.max_bytes > budget)
-            r->o.max_bytes = budget - budget % 4096;
-        if (r->o.max_bytes < r->o.min_bytes)
-            r->o.max_bytes = r->o.min_bytes;
-    } else if (r->o.max_bytes > budget) {
-        snprintf(err, sizeof err,
-                 "--max %llu MiB: more than can be allocated safely (%llu MiB: MemAvailable and cgroup limit, "
-                 "less a margin)",
-                 (unsigned long long)(r->o.max_bytes >> 20), (unsigned long long)(budget >> 20));
-        return bad(err);
-    }
-    if (choose_pages(r, err, sizeof err) != 0)
-        return bad(err);
-    cache_level l1 = topology_cache_level(&r->topo, 1);
-    r->layout.order = r->o.order;
-    r->layout.node_bytes = r->o.order == CHASE_STRIDED ? r->o.stride : (size_t)l1.line_size;
-    r->layout.page_bytes = r->page_bytes;
-    r->layout.seed = r->o.seed;
-    plan_sizes(r);
-    static const char *orders[] = {"random", "page-local random", "strided"};
-    snprintf(r->description, sizeof r->description,
-             "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d, pages %s",
-             orders[r->o.order], r->layout.node_bytes, (unsigned long long)r->o.seed, r->cpu, ci->node, r->node,
-             latency_pages_name(r->o.pages));
-    r->counter_hz = ref_counter_hz();
-    return 0;
-}
-
-int latency_main(int argc, char **argv)
-{
-    static latency_run run;
-    latency_run *r = &run;
-    memset(r, 0, sizeof *r);
-    int rc = setup(r, argc, argv);
-    if (rc != 0) {
-        topology_free(&r->topo);
-        return rc < 0 ? 0 : rc;
-    }
-    run_info_start(&r->info, argc + 1, argv - 1 /* main passed argv + 1 */, &r->topo);
-    if (r->o.json_path) {
-        latency_doc d = {&r->info, r->description, NULL, 0, NULL, 0, NULL, 0, r->counter_hz};
-        if (!json_write_atomic(r->o.json_path, latency_write_json, &d)) {
-            char err[512];
-            snprintf(err, sizeof err, "--json %s: cannot write (%s)", r->o.json_path, strerror(errno));
-            topology_free(&r->topo);
-            return bad(err);
-        }
-    }
-    topology_report_warnings(stderr, "membench latency: ", &r->topo);
-    if (!r->o.csv)
-        printf("# membench latency: %s\n", r->description);
-    latency_write_header(stdout, r->o.csv, r->counter_hz);
-    fflush(stdout);
-
-    team_place tp = {{&r->cpu, 1}};
-    team *t = team_create(&tp, 1);
-    if (!t) {
-        topology_free(&r->topo);
-        fprintf(stderr, "membench latency: cannot start the measuring thread\n");
-        return 1;
-    }
-    stop_install_signal_handlers();
-    double start = clock_now();
-    for (size_t i = 0; i < r->nsizes && !stop_requested(); i++) {
-        latency_request rq = {r->sizes[i], r->layout,    r->o.sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                              CV_TARGET,   r->pages,     r->huge_size,            r->node};
-        if (r->o.order == CHASE_PAGE_LOCAL && r->sizes[i] < r->page_bytes)
-            rq.layout.page_bytes = r->sizes[i]; /* smaller than a page: random within it */
-        result_record rec;
-        memset(&rec, 0, sizeof rec);
-        measure_status st = measure_latency(t, &rq, &rec);
-        if (st == MEASURE_NO_MEMORY) {
-            fprintf(stderr, "membench latency: warning: %llu KiB: could not allocate; skipped\n",
-                    (unsigned long long)(r->sizes[i] >> 10));
-            continue;
-        }
-        if (st != MEASURE_OK)
-            break;
-        snprintf(rec.cpus, sizeof rec.cpus, "%d", r->cpu);
-        r->records[r->nrecords++] = rec;
-        latency_write_row(stdout, r->o.csv, &rec);
-        fflush(stdout);
-        if (r->o.verbose)
-            fprintf(stderr, "  %llu KiB: chain built in %.3f s, %.3f s in all\n",
-                    (unsigned long long)(rec.size_bytes >> 10), rec.chain_build_s, rec.elapsed_s);
-        r->info.elapsed_s = clock_now() - start;
-        write_json(r);
-    }
-    team_destroy(t);
-
-    uint64_t sizes[MAX_POINTS];
-    double lat[MAX_POINTS];
-    bool huge_asked = r->o.pages == LAT_PAGES_2M || r->o.pages == LAT_PAGES_1G || r->o.pages == LAT_PAGES_THP;
+    bool huge_asked = o->pages == LAT_PAGES_2M || o->pages == LAT_PAGES_1G || o->pages == LAT_PAGES_THP;
     const result_record *short_of_huge = NULL;
-    for (size_t i = 0; i < r->nrecords; i++) {
-        sizes[i] = r->records[i].size_bytes;
-        lat[i] = r->records[i].latency_ns;
-        if (huge_asked && !short_of_huge && r->records[i].huge_coverage < 0.9)
-            short_of_huge = &r->records[i];
+    for (size_t i = 0; i < n; i++) {
+        const result_record *r = &s->results.items[i];
+        sizes[i] = r->size_bytes;
+        lat[i] = result_value(r);
+        if (huge_asked && !short_of_huge && r->huge_coverage < 0.9)
+            short_of_huge = r;
     }
-    r->nsteps = find_latency_steps(sizes, lat, r->nrecords, r->steps);
-    check_levels(r);
-    latency_write_estimates(r->o.csv ? stderr : stdout, r->steps, r->nsteps, r->checks, r->nchecks,
-                            huge_asked && !short_of_huge);
+    latency_step steps[MAX_STEPS];
+    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    level_check checks[4];
+    size_t nchecks = check_levels(&s->topo, sizes, n, steps, nsteps, checks);
+
+    param_section *a = &s->info.analysis;
+    param_table *st = section_table(a, "steps");
+    for (size_t i = 0; i < nsteps; i++) {
+        param_list *row = table_add_row(st);
+        params_int(row, "last_size_before_bytes", (long long)steps[i].last_size_before);
+        params_int(row, "first_size_after_bytes", (long long)steps[i].first_size_after);
+        params_number(row, "latency_before_ns", steps[i].latency_before_ns);
+        params_number(row, "latency_after_ns", steps[i].latency_after_ns);
+    }
+    param_table *ct = section_table(a, "cache_checks");
+    for (size_t i = 0; i < nchecks; i++) {
+        param_list *row = table_add_row(ct);
+        params_int(row, "level", checks[i].level);
+        params_int(row, "reported_bytes", (long long)checks[i].reported);
+        if (checks[i].step) {
+            params_int(row, "measured_bytes", (long long)checks[i].step->last_size_before);
+            params_number(row, "measured_latency_ns", checks[i].step->latency_after_ns);
+        } else {
+            params_null(row, "measured_bytes");
+            params_null(row, "measured_latency_ns");
+        }
+        params_text(row, "judged_by", i + 1 == nchecks ? "largest step" : "nearest step");
+        params_bool(row, "checkable", checks[i].checkable);
+        params_bool(row, "disagrees", checks[i].disagrees);
+    }
+    params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge);
     if (short_of_huge)
-        fprintf(stderr, "membench latency: warning: --pages %s: only %.0f%% of the %llu KiB buffer was in huge pages\n",
-                latency_pages_name(r->o.pages), short_of_huge->huge_coverage * 100,
-                (unsigned long long)(short_of_huge->size_bytes >> 10));
-    int sig = stop_signal();
-    r->info.complete = !stop_requested();
-    r->info.stopped_by = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : NULL;
-    r->info.elapsed_s = clock_now() - start;
-    write_json(r);
-    topology_free(&r->topo);
-    return sig ? 128 + sig : 0;
+        session_warn(s, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
+                     latency_pages_name(o->pages), short_of_huge->huge_coverage * 100,
+                     (unsigned long long)(short_of_huge->size_bytes >> 10));
+    free(sizes);
+    free(lat);
 }
+
+const mode_def latency_mode = {
+    .name = "latency",
+    .summary = "latency curve of dependent loads and the cache sizes it implies",
+    .options = &latency_option_table,
+    .options_size = sizeof(latency_options),
+    .defaults = latency_options_defaults,
+    .check = latency_options_check,
+    .state_size = sizeof(latency_state),
+    .plan = latency_plan,
+    .open_sinks = latency_open_sinks,
+    .run = latency_run,
+    .analyse = latency_analyse,
+};

@@ -1,5 +1,9 @@
 #ifndef MEMBENCH_STREAM_MODE_H
 #define MEMBENCH_STREAM_MODE_H
-/* `membench stream`: STREAM, with explicit stores and placement. */
-int stream_main(int argc, char **argv);
+
+#include "modes/mode.h"
+#include "modes/session.h"
+
+extern const mode_def stream_mode;
+
 #endif

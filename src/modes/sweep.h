@@ -1,8 +1,9 @@
-/* The default mode: sc-membench's sweep of sizes x operations. */
 #ifndef MEMBENCH_SWEEP_H
 #define MEMBENCH_SWEEP_H
 
-/* Returns the process exit status. */
-int sweep_main(int argc, char **argv);
+#include "modes/mode.h"
+#include "modes/session.h"
+
+extern const mode_def sweep_mode;
 
 #endif

@@ -1,5 +1,9 @@
 #ifndef MEMBENCH_TOPOLOGY_MODE_H
 #define MEMBENCH_TOPOLOGY_MODE_H
-/* `membench topology [--json] [--sysfs DIR]`: prints what the machine is. */
-int topology_main(int argc, char **argv);
+
+#include "modes/mode.h"
+#include "modes/session.h"
+
+extern const mode_def topology_mode;
+
 #endif

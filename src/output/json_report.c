@@ -7,40 +7,139 @@
 #include <unistd.h>
 
 #include "measure/ref_counter.h"
-#include "output/json.h"
 #include "output/topology_report.h"
 #include "platform/arch.h"
 
-static void write_options(json_writer *j, const sweep_options *o)
+static void write_param(json_writer *j, const param *p)
 {
-    json_object_begin(j, "options");
-    json_int(j, "verbose", o->verbose);
-    json_uint(j, "single_size_kb", o->single_size_kb);
-    json_int(j, "tries", o->tries);
-    json_bool(j, "full_sweep", o->full);
-    json_int(j, "threads_requested", o->threads);
-    json_bool(j, "auto_scale", o->auto_scale);
-    json_number(j, "max_runtime_s", o->max_runtime);
-    json_array_begin(j, "operations");
-    for (int op = 0; op < OP_COUNT; op++)
-        if (o->ops_mask & OP_MASK(op))
-            json_string(j, NULL, op_name((mb_op)op));
-    json_array_end(j);
-    json_bool(j, "huge_pages", o->huge);
-    json_bool(j, "human_readable", o->human);
-    json_bool(j, "oversubscribe", o->oversubscribe);
-    json_string(j, "kernel_isa", o->kernel_isa ? o->kernel_isa : "auto");
-    json_number(j, "min_sample_ms", o->sample_ms);
-    json_number(j, "latency_sample_ms", o->latency_sample_ms);
-    json_uint(j, "seed", o->seed);
-    json_string(j, "OMP_PROC_BIND", o->omp_bind);
-    json_string(j, "OMP_PLACES", o->omp_places);
+    switch (p->kind) {
+    case PARAM_NUMBER:
+        json_number(j, p->key, p->number);
+        break;
+    case PARAM_INT:
+        json_int(j, p->key, p->integer);
+        break;
+    case PARAM_TEXT:
+        json_string(j, p->key, p->text);
+        break;
+    case PARAM_BOOL:
+        json_bool(j, p->key, p->flag);
+        break;
+    case PARAM_NULL:
+        json_null(j, p->key);
+        break;
+    }
+}
+
+void json_write_params(json_writer *j, const char *key, const param_list *l)
+{
+    json_object_begin(j, key);
+    for (size_t i = 0; i < l->n; i++)
+        write_param(j, &l->items[i]);
     json_object_end(j);
 }
 
-static void write_placement(json_writer *j, const placement *p)
+/* Values first, then each table as an array of row objects. */
+static void write_section(json_writer *j, const char *key, const param_section *s)
 {
-    char buf[512];
+    json_object_begin(j, key);
+    for (size_t i = 0; i < s->values.n; i++)
+        write_param(j, &s->values.items[i]);
+    for (size_t t = 0; t < s->ntables; t++) {
+        json_array_begin(j, s->tables[t].name);
+        for (size_t r = 0; r < s->tables[t].nrows; r++)
+            json_write_params(j, NULL, &s->tables[t].rows[r]);
+        json_array_end(j);
+    }
+    json_object_end(j);
+}
+
+static void number_or_null(json_writer *j, const char *key, double v, bool known)
+{
+    if (known)
+        json_number(j, key, v);
+    else
+        json_null(j, key);
+}
+
+static void write_summary(json_writer *j, const sample_stats *s)
+{
+    json_object_begin(j, "summary");
+    json_int(j, "n", (long long)s->n);
+    json_number(j, "min", s->min);
+    json_number(j, "max", s->max);
+    json_number(j, "median", s->median);
+    json_number(j, "mean", s->mean);
+    json_number(j, "stddev", s->stddev);
+    json_number(j, "cv", s->cv);
+    json_object_end(j);
+}
+
+void json_write_record(json_writer *j, const result_record *r)
+{
+    json_object_begin(j, NULL);
+    json_string(j, "mode", r->mode);
+    json_string(j, "operation", r->operation);
+    json_string(j, "metric", r->metric == METRIC_LATENCY ? "latency" : "bandwidth");
+    json_string(j, "unit", result_unit(r));
+    json_string(j, "statistic", result_statistic(r));
+    json_number(j, "value", result_value(r));
+    json_uint(j, "size_bytes", r->size_bytes);
+    json_uint(j, "size_kb", r->size_bytes / 1024);
+    json_int(j, "threads", r->threads);
+    json_array_begin(j, "placement");
+    for (int i = 0; r->placement && i < r->threads; i++) {
+        json_object_begin(j, NULL);
+        json_int(j, "thread", i);
+        json_int(j, "cpu", r->placement[i].cpu);
+        json_int(j, "node", r->placement[i].node);
+        json_int(j, "memory_node", r->placement[i].mem_node);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_object_begin(j, "kernel");
+    json_string(j, "isa", r->kernel_isa);
+    json_string(j, "stores", r->kernel_store);
+    json_object_end(j);
+    json_object_begin(j, "pages");
+    json_string(j, "method", r->page_method);
+    number_or_null(j, "huge_coverage", r->huge_coverage, r->huge_coverage >= 0);
+    json_object_end(j);
+    number_or_null(j, "node_local_fraction", r->node_local_fraction, r->node_local_fraction >= 0);
+    json_int(j, "pins_verified", r->pins_verified);
+    json_array_begin(j, "samples");
+    for (int i = 0; i < r->nsamples; i++)
+        json_number(j, NULL, r->samples[i]);
+    json_array_end(j);
+    json_int(j, "samples_wanted", r->samples_wanted);
+    write_summary(j, &r->summary);
+    number_or_null(j, "bytes_per_sample", r->bytes_per_sample, r->metric == METRIC_BANDWIDTH);
+    json_uint(j, "iterations", r->iterations);
+    json_number(j, "elapsed_s", r->elapsed_s);
+    number_or_null(j, "cv_target", r->cv_target, r->has_cv_target);
+    if (r->has_cv_target)
+        json_bool(j, "converged", r->converged);
+    else
+        json_null(j, "converged");
+    json_bool(j, "complete", r->complete);
+    json_write_params(j, "params", &r->params);
+    json_object_end(j);
+}
+
+static void write_host(json_writer *j, const run_info *info)
+{
+    json_object_begin(j, "host");
+    json_string(j, "hostname", info->hostname);
+    json_string(j, "cpu_model", info->cpu_model);
+    json_string(j, "kernel", info->os_kernel);
+    json_string(j, "arch", arch_name());
+    json_string(j, "isa", info->isa_list);
+    json_string(j, "ref_counter", ref_counter_name());
+    json_object_end(j);
+}
+
+static void write_placement(json_writer *j, const run_placement *p)
+{
     json_object_begin(j, "placement");
     json_string(j, "policy", p->policy);
     json_bool(j, "pinned", p->pinned);
@@ -48,141 +147,53 @@ static void write_placement(json_writer *j, const placement *p)
     for (int i = 0; i < p->n; i++) {
         json_object_begin(j, NULL);
         json_int(j, "thread", i);
-        cpu_list_format(p->places[i].cpus.ids, p->places[i].cpus.count, buf, sizeof buf);
-        json_string(j, "cpus", buf);
-        json_int(j, "node", p->places[i].node);
-        json_int(j, "memory_node", p->places[i].mem_node);
+        json_string(j, "cpus", p->threads[i].cpus);
+        json_int(j, "node", p->threads[i].node);
+        json_int(j, "memory_node", p->threads[i].mem_node);
         json_object_end(j);
     }
     json_array_end(j);
     json_object_end(j);
 }
 
-static void write_plan(json_writer *j, const size_plan *p)
-{
-    json_object_begin(j, "plan");
-    for (int level = 1; level <= 3; level++) {
-        char key[32];
-        snprintf(key, sizeof key, "L%d_share_bytes", level);
-        json_uint(j, key, p->share[level]);
-        snprintf(key, sizeof key, "L%d_sharing_threads", level);
-        json_int(j, key, (long long)p->sharers[level]);
-    }
-    json_uint(j, "max_bytes_per_thread", p->max_bytes);
-    json_int(j, "sizes_dropped_for_memory", (long long)p->dropped);
-    json_array_begin(j, "sizes");
-    for (size_t i = 0; i < p->n; i++) {
-        json_object_begin(j, NULL);
-        json_uint(j, "size_kb", p->points[i].bytes / 1024);
-        json_string(j, "reason", p->points[i].reason);
-        json_object_end(j);
-    }
-    json_array_end(j);
-    json_object_end(j);
-}
-
-void json_write_record(json_writer *j, const result_record *r)
-{
-    json_object_begin(j, NULL);
-    json_uint(j, "size_kb", r->size_bytes / 1024);
-    json_string(j, "operation", op_name(r->op));
-    json_int(j, "threads", r->threads);
-    json_string(j, "cpus", r->cpus);
-    json_object_begin(j, "kernel");
-    json_string(j, "isa", r->kernel_isa);
-    json_string(j, "stores", r->kernel_store);
-    json_object_end(j);
-    if (r->op == OP_LATENCY) {
-        json_number(j, "latency_ns", r->latency_ns);
-        json_number(j, "latency_stddev_ns", r->latency_stddev_ns);
-        json_int(j, "latency_samples", r->latency_samples);
-        json_bool(j, "cv_target_met", r->cv_target_met);
-        json_uint(j, "chased_bytes", r->latency_bytes);
-        json_bool(j, "tlb_misses_included", r->huge_coverage < 0.9);
-        if (r->latency_cycles >= 0)
-            json_number(j, "latency_ref_cycles", r->latency_cycles);
-        else
-            json_null(j, "latency_ref_cycles");
-        json_number(j, "chain_build_s", r->chain_build_s);
-    } else {
-        json_number(j, "bandwidth_mb_s", r->bandwidth_mb_s);
-        json_number(j, "bandwidth_median_mb_s", r->bandwidth_median_mb_s);
-        json_number(j, "bandwidth_cv", r->bandwidth_cv);
-        json_string(j, "bytes_counted", op_buffers(r->op) == 2 ? "buffer size per pass (data moved is 2x)"
-                                                               : "buffer size per pass");
-        json_number(j, "thread_time_min_s", r->thread_time_min_s);
-        json_number(j, "thread_time_max_s", r->thread_time_max_s);
-    }
-    json_uint(j, "iterations", r->iterations);
-    json_number(j, "elapsed_s", r->elapsed_s);
-    json_int(j, "samples", r->samples);
-    json_int(j, "samples_wanted", r->samples_wanted);
-    json_object_begin(j, "pages");
-    json_string(j, "method", r->page_method);
-    if (r->huge_coverage >= 0)
-        json_number(j, "huge_coverage", r->huge_coverage);
-    else
-        json_null(j, "huge_coverage");
-    json_object_end(j);
-    if (r->node_local_fraction >= 0)
-        json_number(j, "node_local_fraction", r->node_local_fraction);
-    else
-        json_null(j, "node_local_fraction");
-    json_int(j, "pins_verified", r->pins_verified);
-    json_bool(j, "complete", r->complete);
-    json_object_end(j);
-}
-
-void json_write_header(json_writer *j, const run_info *info, const char *mode)
-{
-    json_string(j, "tool", "membench");
-    json_string(j, "version", MEMBENCH_VERSION);
-    json_int(j, "schema", 1);
-    json_string(j, "mode", mode);
-    json_bool(j, "complete", info->complete);
-    json_string(j, "stopped_by", info->stopped_by);
-    json_array_begin(j, "command_line");
-    for (int i = 0; i < info->argc; i++)
-        json_string(j, NULL, info->argv[i]);
-    json_array_end(j);
-    json_string(j, "started_at", info->started_at);
-    json_number(j, "elapsed_s", info->elapsed_s);
-    json_object_begin(j, "host");
-    json_string(j, "hostname", info->hostname);
-    json_string(j, "cpu_model", info->cpu_model);
-    json_string(j, "kernel", info->kernel);
-    json_string(j, "arch", arch_name());
-    json_string(j, "isa", info->isa_list);
-    if (ref_counter_name())
-        json_string(j, "ref_counter", ref_counter_name());
-    else
-        json_null(j, "ref_counter");
-    json_object_end(j);
-    if (info->topo)
-        topology_report_json(j, "topology", info->topo);
-    json_array_begin(j, "warnings");
-    for (size_t i = 0; i < info->nwarnings; i++)
-        json_string(j, NULL, info->warnings[i]);
-    json_array_end(j);
-}
-
-void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n)
+void json_write_run(FILE *f, const run_info *info)
 {
     json_writer j;
     json_init(&j, f);
     json_object_begin(&j, NULL);
-    json_write_header(&j, info, "sweep");
-    json_string(&j, "units", "bandwidth_mb_s is 10^6 bytes per second");
-    if (info->opts)
-        write_options(&j, info->opts);
-    if (info->place)
-        write_placement(&j, info->place);
-    if (info->plan)
-        write_plan(&j, info->plan);
-    json_array_begin(&j, "results");
-    for (size_t i = 0; i < n; i++)
-        json_write_record(&j, &records[i]);
+    json_string(&j, "tool", "membench");
+    json_string(&j, "version", MEMBENCH_VERSION);
+    json_int(&j, "schema", JSON_SCHEMA_VERSION);
+    json_string(&j, "mode", info->mode);
+    json_bool(&j, "complete", info->complete);
+    json_string(&j, "stopped_by", info->stopped_by);
+    if (info->complete || info->stopped_by)
+        json_int(&j, "exit_status", info->exit_status);
+    else
+        json_null(&j, "exit_status");
+    json_array_begin(&j, "command_line");
+    for (int i = 0; i < info->argc; i++)
+        json_string(&j, NULL, info->argv[i]);
     json_array_end(&j);
+    json_string(&j, "started_at", info->started_at);
+    json_number(&j, "elapsed_s", info->elapsed_s);
+    write_host(&j, info);
+    if (info->topo)
+        topology_report_json(&j, "topology", info->topo);
+    else
+        json_null(&j, "topology");
+    json_array_begin(&j, "warnings");
+    for (size_t i = 0; i < info->nwarnings; i++)
+        json_string(&j, NULL, info->warnings[i]);
+    json_array_end(&j);
+    json_write_params(&j, "options", &info->options);
+    write_placement(&j, &info->placement);
+    write_section(&j, "plan", &info->plan);
+    json_array_begin(&j, "results");
+    for (size_t i = 0; info->results && i < info->results->n; i++)
+        json_write_record(&j, &info->results->items[i]);
+    json_array_end(&j);
+    write_section(&j, "analysis", &info->analysis);
     json_object_end(&j);
 }
 
@@ -205,22 +216,16 @@ static FILE *open_temp(const char *path, char **tmp)
     return f;
 }
 
-static bool json_path_usable(const char *path)
+bool json_path_check(const char *path, char *err, size_t errlen)
 {
     char *tmp;
     FILE *f = open_temp(path, &tmp);
-    if (!f)
-        return false;
-    fclose(f);
-    unlink(tmp);
-    free(tmp);
-    return true;
-}
-
-bool json_path_check(const char *path, char *err, size_t errlen)
-{
-    if (json_path_usable(path))
+    if (f) {
+        fclose(f);
+        unlink(tmp);
+        free(tmp);
         return true;
+    }
     snprintf(err, errlen, "--json %s: cannot write (%s)", path, strerror(errno));
     return false;
 }
@@ -242,19 +247,47 @@ bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx)
 }
 
 typedef struct {
-    const run_info *info;
-    const result_record *records;
-    size_t n;
-} sweep_doc;
+    sink base;
+    char *path;
+    bool failed_once;
+} json_sink;
 
-static void write_sweep_doc(FILE *f, const void *ctx)
+static void write_run(FILE *f, const void *ctx)
 {
-    const sweep_doc *d = ctx;
-    json_report_write_stream(f, d->info, d->records, d->n);
+    json_write_run(f, ctx);
 }
 
-bool json_report_write(const char *path, const run_info *info, const result_record *records, size_t n)
+static void rewrite(sink *s, const run_info *info)
 {
-    sweep_doc d = {info, records, n};
-    return json_write_atomic(path, write_sweep_doc, &d);
+    json_sink *js = (json_sink *)s;
+    if (!json_write_atomic(js->path, write_run, info) && !js->failed_once) {
+        js->failed_once = true;
+        fprintf(stderr, "membench: warning: could not write %s (%s)\n", js->path, strerror(errno));
+    }
+}
+
+static void record(sink *s, const run_info *info, const result_record *r)
+{
+    (void)r;
+    rewrite(s, info);
+}
+
+static void destroy(sink *s)
+{
+    json_sink *js = (json_sink *)s;
+    free(js->path);
+    free(js);
+}
+
+static const sink_ops ops = {rewrite, record, rewrite, destroy};
+
+sink *json_sink_create(const char *path)
+{
+    json_sink *js = calloc(1, sizeof *js);
+    if (!js || !(js->path = strdup(path))) {
+        free(js);
+        return NULL;
+    }
+    js->base.ops = &ops;
+    return &js->base;
 }

@@ -1,7 +1,9 @@
-/* The --json document: one object for the whole run (tool, command line, host,
- * topology, options, placement, plan, every result with its extra fields). It is
- * rewritten after every result through a temporary file and rename(), so the file
- * is always a complete, valid document — marked "complete": false until the end. */
+/* The --json document, one schema for every mode ("schema": 2, written down in
+ * schema/membench-run.schema.json and checked by make check): tool, command line,
+ * host, topology, warnings, options, placement, plan, every result with its raw
+ * samples, and the analysis. The sink rewrites it after every result through a
+ * temporary file and rename(), so the file is always a complete, valid document,
+ * marked "complete": false until the end. */
 #ifndef MEMBENCH_JSON_REPORT_H
 #define MEMBENCH_JSON_REPORT_H
 
@@ -10,22 +12,24 @@
 #include <stdio.h>
 
 #include "output/json.h"
-#include "output/record.h"
-#include "output/run_info.h"
+#include "output/sink.h"
 
-/* Pieces shared with other modes' documents. */
+#define JSON_SCHEMA_VERSION 2
+
+void json_write_run(FILE *f, const run_info *info);
 void json_write_record(json_writer *j, const result_record *r);
-void json_write_header(json_writer *j, const run_info *info, const char *mode);
+void json_write_params(json_writer *j, const char *key, const param_list *l);
+
 /* True when json_write_atomic could create its temporary file next to path (checked
  * before anything else is said, so a bad --json is the run's only message); else
  * false with the one-line error "--json PATH: cannot write (why)" in err. */
 bool json_path_check(const char *path, char *err, size_t errlen);
 
-/* Atomic replace of path with whatever write(f, ctx) prints. */
+/* Atomic replace of path with whatever write(f, ctx) prints; false (errno set) on failure. */
 bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx);
 
-void json_report_write_stream(FILE *f, const run_info *info, const result_record *records, size_t n);
-/* Atomic replace of path; false (errno set) when it could not be written. */
-bool json_report_write(const char *path, const run_info *info, const result_record *records, size_t n);
+/* Writes the document at begin, after every result and at the end. A write that
+ * fails is said once on stderr. */
+sink *json_sink_create(const char *path);
 
 #endif

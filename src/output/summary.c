@@ -3,18 +3,15 @@
 #include <math.h>
 #include <string.h>
 
-static op_summary *slot(run_summary *s, mb_op op)
+static op_summary *slot(run_summary *s, const char *operation)
 {
-    switch (op) {
-    case OP_READ:
+    if (strcmp(operation, "read") == 0)
         return &s->read;
-    case OP_WRITE:
+    if (strcmp(operation, "write") == 0)
         return &s->write;
-    case OP_COPY:
+    if (strcmp(operation, "copy") == 0)
         return &s->copy;
-    default:
-        return NULL; /* extra operations are not part of sc-membench's scores */
-    }
+    return NULL; /* extra operations are not part of sc-membench's scores */
 }
 
 run_summary summary_compute(const result_record *records, size_t n)
@@ -27,15 +24,16 @@ run_summary summary_compute(const result_record *records, size_t n)
         const result_record *r = &records[i];
         if (r->size_bytes > s.largest_size)
             s.largest_size = r->size_bytes;
-        if (r->op == OP_LATENCY) {
+        double value = result_value(r);
+        if (r->metric == METRIC_LATENCY) {
             s.latency_count++;
-            if (r->latency_ns > 0 && r->size_bytes >= latency_size) {
+            if (value > 0 && r->size_bytes >= latency_size) {
                 latency_size = r->size_bytes;
-                s.latency_ns = r->latency_ns;
+                s.latency_ns = value;
             }
             continue;
         }
-        op_summary *o = slot(&s, r->op);
+        op_summary *o = slot(&s, r->operation);
         if (!o)
             continue;
         if (r->size_bytes > s.largest_bw_size)
@@ -43,10 +41,10 @@ run_summary summary_compute(const result_record *records, size_t n)
         int k = (int)(o - &s.read);
         double w = log2((double)r->size_bytes / 1024.0 + 1.0);
         o->count++;
-        if (r->bandwidth_mb_s > o->peak_mb_s)
-            o->peak_mb_s = r->bandwidth_mb_s;
+        if (value > o->peak_mb_s)
+            o->peak_mb_s = value;
         wsum[k] += w;
-        wbw[k] += w * r->bandwidth_mb_s;
+        wbw[k] += w * value;
     }
     op_summary *ops[3] = {&s.read, &s.write, &s.copy};
     double total = 0;
@@ -60,9 +58,9 @@ run_summary summary_compute(const result_record *records, size_t n)
         }
     }
     for (size_t i = 0; i < n; i++) {
-        op_summary *o = slot(&s, records[i].op);
+        op_summary *o = records[i].metric == METRIC_BANDWIDTH ? slot(&s, records[i].operation) : NULL;
         if (o && records[i].size_bytes == s.largest_bw_size)
-            o->largest_mb_s = records[i].bandwidth_mb_s;
+            o->largest_mb_s = result_value(&records[i]);
     }
     if (counted)
         s.bandwidth_score = total / counted / 1000.0;

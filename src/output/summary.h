@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/record.h"
+#include "core/result.h"
 
 typedef struct {
     int count;

@@ -450,21 +450,23 @@ void placement_primary_cpus(const placement *p, int *out)
         out[i] = p->places[i].cpu;
 }
 
-void placement_describe_cpus(const placement *p, int first_n, char *buf, size_t size)
+char *placement_cpus_text(const placement *p)
 {
-    size_t used = 0;
     bool multi = false;
-    for (int i = 0; i < first_n && i < p->n; i++)
+    size_t size = 1;
+    for (int i = 0; i < p->n; i++) {
         multi = multi || p->places[i].cpus.count > 1;
-    buf[0] = '\0';
-    for (int i = 0; i < first_n && i < p->n; i++) {
-        char one[64];
-        cpu_list_format(p->places[i].cpus.ids, p->places[i].cpus.count, one, sizeof one);
-        int w = snprintf(buf + used, size - used, "%s%s", i ? (multi ? "|" : ",") : "", one);
-        if (w < 0 || (size_t)w >= size - used) {
-            buf[used] = '\0';
-            return;
-        }
-        used += (size_t)w;
+        size += 12 * p->places[i].cpus.count + 2; /* as cpu_list_format_alloc, plus a separator or "?" */
     }
+    char *buf = malloc(size);
+    if (!buf)
+        return NULL;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->n; i++) {
+        char *one = cpu_list_format_alloc(p->places[i].cpus.ids, p->places[i].cpus.count);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? (multi ? "|" : ",") : "", one ? one : "?");
+        free(one);
+    }
+    return buf;
 }

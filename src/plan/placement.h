@@ -42,7 +42,8 @@ size_t placement_spread_order(const topology *t, int *out, size_t cap);
 /* First CPU of each place, in thread order (n entries written to out). */
 void placement_primary_cpus(const placement *p, int *out);
 
-/* Comma-separated CPUs of the threads, e.g. "0,1" ("0-1|2-3" for multi-CPU places). */
-void placement_describe_cpus(const placement *p, int first_n, char *buf, size_t size);
+/* CPUs of the threads, comma-separated, e.g. "0,1" ("0-1|2-3" for multi-CPU places);
+ * allocated, whole however many threads (free it); NULL when out of memory. */
+char *placement_cpus_text(const placement *p);
 
 #endif

@@ -27,8 +27,12 @@ int platform_current_cpu(void);
  * Returns false when the query is not supported at all. */
 bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n);
 
-/* Binds [addr, addr+len) to node before first touch; false if not supported. */
-bool platform_bind_to_node(void *addr, size_t len, int node);
+/* Places [addr, addr+len) on node before first touch: preferred (other nodes when
+ * it is full) or, with strict, bound (numactl --membind). False if not supported. */
+bool platform_bind_to_node(void *addr, size_t len, int node, bool strict);
+
+/* Free memory on a NUMA node (its sysfs meminfo), 0 when unknown. */
+uint64_t platform_node_free_bytes(int node);
 
 /* Bytes the process can allocate without pushing the machine or its cgroup into
  * reclaim: min(MemAvailable, cgroup limit - usage). 0 if nothing could be read. */

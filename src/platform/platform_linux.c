@@ -114,7 +114,7 @@ bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n)
 #endif
 }
 
-bool platform_bind_to_node(void *addr, size_t len, int node)
+bool platform_bind_to_node(void *addr, size_t len, int node, bool strict)
 {
 #ifdef SYS_mbind
     if (node < 0 || node >= 1024)
@@ -122,14 +122,26 @@ bool platform_bind_to_node(void *addr, size_t len, int node)
     unsigned long mask[1024 / (8 * sizeof(unsigned long))];
     memset(mask, 0, sizeof mask);
     mask[(size_t)node / (8 * sizeof(unsigned long))] |= 1UL << ((size_t)node % (8 * sizeof(unsigned long)));
-    const int mpol_preferred = 1; /* preferred, not bind: never OOM a run over placement */
-    return syscall(SYS_mbind, addr, len, mpol_preferred, mask, (unsigned long)1024, 0U) == 0;
+    const int mpol_preferred = 1, mpol_bind = 2; /* <linux/mempolicy.h> values */
+    return syscall(SYS_mbind, addr, len, strict ? mpol_bind : mpol_preferred, mask, (unsigned long)1024, 0U) == 0;
 #else
     (void)addr;
     (void)len;
     (void)node;
+    (void)strict;
     return false;
 #endif
+}
+
+uint64_t platform_node_free_bytes(int node)
+{
+    char path[96], buf[4096];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%d/meminfo", node);
+    if (node < 0 || !platform_read_text(path, buf, sizeof buf))
+        return 0;
+    const char *p = strstr(buf, "MemFree:");
+    unsigned long long kb;
+    return p && sscanf(p + strlen("MemFree:"), "%llu", &kb) == 1 ? kb * 1024ULL : 0;
 }
 
 static uint64_t meminfo_kb(const char *key)

@@ -122,3 +122,11 @@ char *cpu_list_format(const int *ids, size_t count, char *buf, size_t size)
     }
     return buf;
 }
+
+char *cpu_list_format_alloc(const int *ids, size_t count)
+{
+    /* "-65535," is the longest an entry can be: 12 bytes each is always enough. */
+    size_t size = 12 * count + 1;
+    char *buf = malloc(size);
+    return buf ? cpu_list_format(ids, count, buf, size) : NULL;
+}

@@ -21,7 +21,10 @@ bool cpu_list_parse(const char *text, cpu_list *list);
 void cpu_list_free(cpu_list *list);
 bool cpu_list_contains(const cpu_list *list, int id);
 
-/* Writes the compact form ("0-3,8") into buf; returns buf. */
+/* Writes the compact form ("0-3,8") into buf; returns buf. Entries that do not
+ * fit are left out (whole), so prefer cpu_list_format_alloc for reports. */
 char *cpu_list_format(const int *ids, size_t count, char *buf, size_t size);
+/* The whole compact form, allocated (free it); NULL when out of memory. */
+char *cpu_list_format_alloc(const int *ids, size_t count);
 
 #endif

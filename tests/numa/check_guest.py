@@ -136,19 +136,19 @@ check("OMP_PROC_BIND=close: two threads packed on node 0",
 r = run("latency_local")
 exits("latency_local", 0, r)
 check("latency: memory on the CPU's node 0, every buffer there",
-      "memory on node 0" in (r["json"] or {}).get("method", "") and fractions(r) and all(f == 1 for f in fractions(r)),
-      str((r["json"] or {}).get("method")) + str(fractions(r)))
+      "memory on node 0" in (r["json"] or {}).get("plan", {}).get("method", "") and fractions(r) and all(f == 1 for f in fractions(r)),
+      str((r["json"] or {}).get("plan", {}).get("method")) + str(fractions(r)))
 r = run("latency_remote")
 exits("latency_remote", 0, r)
 check("latency --mem-node 1: CPU 0 on node 0, every buffer on node 1",
-      "CPU 0 (node 0), memory on node 1" in (r["json"] or {}).get("method", "") and fractions(r)
-      and all(f == 1 for f in fractions(r)), str((r["json"] or {}).get("method")) + str(fractions(r)))
+      "CPU 0 (node 0), memory on node 1" in (r["json"] or {}).get("plan", {}).get("method", "") and fractions(r)
+      and all(f == 1 for f in fractions(r)), str((r["json"] or {}).get("plan", {}).get("method")) + str(fractions(r)))
 bad_input("latency_memless_node", "--mem-node 2: that NUMA node has no memory")
 
 r = run("stream_nodes")
 exits("stream_nodes", 0, r)
-res = [x for c in (r["json"] or {}).get("configurations", []) for x in c.get("results", [])]
-check("stream on 6 CPUs in 3 nodes validates", res and all(x.get("validated") for x in res), str(res)[:300])
+res = (r["json"] or {}).get("results", [])
+check("stream on 6 CPUs in 3 nodes validates", res and all(x["params"].get("validated") for x in res), str(res)[:300])
 
 # --- THP never, no huge pages
 r = run("thp_never_H")

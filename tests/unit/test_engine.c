@@ -132,20 +132,26 @@ TEST(measure_bandwidth_fills_a_verified_record)
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         bandwidth_request rq = {kernel_select(ops[i], NULL), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
         result_record r;
-        memset(&r, 0, sizeof r);
+        result_init(&r, "test", op_name(ops[i]), METRIC_BANDWIDTH);
         CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_OK);
-        CHECK_INT(r.op, ops[i]);
-        CHECK_INT(r.samples, 3);
+        CHECK_STR(r.operation, op_name(ops[i]));
+        CHECK_INT(r.nsamples, 3);
+        CHECK_INT(r.summary.n, 3);
         CHECK(r.complete);
-        CHECK(r.bandwidth_mb_s > 0);
-        CHECK(r.bandwidth_mb_s >= r.bandwidth_median_mb_s);
+        CHECK(result_value(&r) > 0);
+        CHECK_NEAR(result_value(&r), r.summary.max, 0); /* bandwidth reports the best sample */
+        CHECK(r.summary.max >= r.summary.median && r.summary.median >= r.summary.min);
         CHECK(r.iterations >= 1);
         CHECK(r.elapsed_s > 0);
         CHECK_INT(r.threads, 1);
         CHECK_INT(r.pins_verified, 1);
-        /* bandwidth is bytes counted over the slowest thread's time */
-        CHECK_NEAR(r.bandwidth_mb_s, 64.0 * 1024 * (double)r.iterations / r.thread_time_max_s / 1e6,
-                   r.bandwidth_mb_s * 1e-9);
+        /* bandwidth is bytes counted over the slowest thread's time, in every sample */
+        double slowest = params_get_number(&r.params, "thread_time_max_s", -1);
+        CHECK_NEAR(r.bytes_per_sample, 64.0 * 1024 * (double)r.iterations, 0);
+        CHECK_NEAR(result_value(&r), r.bytes_per_sample / slowest / 1e6, result_value(&r) * 1e-9);
+        for (int k = 0; k < r.nsamples; k++)
+            CHECK_NEAR(result_sample_seconds(&r, k) * r.samples[k] * 1e6, r.bytes_per_sample, r.bytes_per_sample * 1e-9);
+        result_free(&r);
     }
     team_destroy(t);
 }
@@ -156,10 +162,11 @@ TEST(measure_bandwidth_stops_when_asked)
     team *t = one_thread_team();
     bandwidth_request rq = {kernel_select(OP_READ, "c"), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
     result_record r;
-    memset(&r, 0, sizeof r);
+    result_init(&r, "test", "read", METRIC_BANDWIDTH);
     stop_request(0);
     CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_STOPPED);
-    CHECK_INT(r.samples, 0);
+    CHECK_INT(r.nsamples, 0);
+    result_free(&r);
     stop_reset();
     team_destroy(t);
 }
@@ -168,15 +175,20 @@ TEST(measure_latency_median_within_sample_range)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false};
     result_record r;
-    memset(&r, 0, sizeof r);
+    result_init(&r, "test", "latency", METRIC_LATENCY);
     CHECK_INT(measure_latency(t, &rq, &r), MEASURE_OK);
-    CHECK(r.latency_samples >= 7 && r.latency_samples <= 21);
-    CHECK(r.latency_ns > 0);
-    CHECK(r.latency_stddev_ns >= 0);
-    CHECK_INT(r.iterations, r.latency_samples);
+    CHECK(r.nsamples >= 7 && r.nsamples <= 21);
+    CHECK(r.summary.median > 0);
+    CHECK_NEAR(result_value(&r), r.summary.median, 0); /* latency reports the median */
+    CHECK(r.summary.stddev >= 0);
+    CHECK_INT(r.iterations, r.nsamples);
+    CHECK(r.has_cv_target);
+    CHECK_NEAR(r.cv_target, 0.05, 0);
+    CHECK(r.converged == (r.summary.cv < 0.05)); /* at least 7 samples were taken */
     CHECK_STR(r.kernel_isa, "chase");
-    CHECK_INT(r.latency_bytes, 256 * 1024);
+    CHECK_INT(params_get_number(&r.params, "chased_bytes", 0), 256 * 1024);
+    result_free(&r);
     team_destroy(t);
 }

@@ -3,6 +3,7 @@
 
 #include "cli/latency_options.h"
 #include "measure/cache_estimate.h"
+#include "modes/latency_mode.h"
 #include "test.h"
 #include "util/parse_size.h"
 
@@ -91,12 +92,15 @@ static parse_result lparse(latency_options *o, char *err, ...)
     va_start(ap, err);
     int argc = test_argv(argv, 16, "latency", ap);
     va_end(ap);
-    return latency_options_parse(argc, argv, o, err, 256);
+    options_free(o);
+    memset(o, 0, sizeof *o);
+    return mode_parse_options(&latency_mode, argc, argv, NULL, o, err, 256);
 }
 
 TEST(latency_options_parse_and_refuse)
 {
     latency_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     CHECK_INT(lparse(&o, err, (char *)NULL), PARSE_OK);
     CHECK_INT(o.min_bytes, 4096);
@@ -129,4 +133,11 @@ TEST(latency_options_parse_and_refuse)
     CHECK_CONTAINS(err, "conflict");
     CHECK_INT(lparse(&o, err, "--min", "1M", "--max", "64K", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "smaller than --min");
+    CHECK_INT(lparse(&o, err, "--mem-node", "1", (char *)NULL), PARSE_OK);
+    CHECK_INT(o.mem_policy, MEM_POLICY_BIND); /* numactl --membind, as documented */
+    CHECK_INT(lparse(&o, err, "--mem-node", "1", "--mem-policy", "preferred", (char *)NULL), PARSE_OK);
+    CHECK_INT(o.mem_policy, MEM_POLICY_PREFERRED);
+    CHECK_INT(lparse(&o, err, "--mem-policy", "preferred", (char *)NULL), PARSE_ERROR);
+    CHECK_CONTAINS(err, "--mem-policy needs --mem-node");
+    options_free(&o);
 }

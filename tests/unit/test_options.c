@@ -4,6 +4,7 @@
 
 #include "cli/sweep_options.h"
 #include "kernels/operation.h"
+#include "modes/sweep.h"
 #include "test.h"
 
 static const char *env_values[8][2];
@@ -23,7 +24,9 @@ static parse_result parse(char *err, sweep_options *o, ...)
     va_start(ap, o);
     int argc = test_argv(argv, 32, "membench", ap);
     va_end(ap);
-    return sweep_options_parse(argc, argv, fake_env, o, err, 256);
+    options_free(o);
+    memset(o, 0, sizeof *o);
+    return mode_parse_options(&sweep_mode, argc, argv, fake_env, o, err, 256);
 }
 
 #define PARSE(...) parse(err, &o, __VA_ARGS__, (char *)NULL)
@@ -31,50 +34,58 @@ static parse_result parse(char *err, sweep_options *o, ...)
 TEST(options_defaults)
 {
     sweep_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     memset(env_values, 0, sizeof env_values);
     CHECK_INT(parse(err, &o, (char *)NULL), PARSE_OK);
     CHECK_INT(o.tries, 3);
-    CHECK_INT(o.threads, 0);
+    CHECK_INT(o.common.threads, 0);
     CHECK_INT(o.ops_mask, OP_MASK_DEFAULT);
     CHECK_NEAR(o.max_runtime, 0, 0);
     CHECK(!o.human && !o.huge && !o.full && !o.auto_scale);
     CHECK_NEAR(o.sample_ms, 10, 0);
-    sweep_options_free(&o);
+    options_free(&o);
 }
 
 TEST(options_sc_membench_flags)
 {
     sweep_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     memset(env_values, 0, sizeof env_values);
     CHECK_INT(PARSE("-vv", "-s", "1024", "-r", "5", "-p", "2", "-t", "1.5", "-o", "read", "-o", "copy-nt", "-H",
                     "-R"),
               PARSE_OK);
-    CHECK_INT(o.verbose, 2);
+    CHECK_INT(o.common.verbose, 2);
     CHECK_INT(o.single_size_kb, 1024);
     CHECK_INT(o.tries, 5);
     CHECK(!o.full && o.huge && o.human);
-    CHECK_INT(o.threads, 2);
-    CHECK(o.threads_from_p);
+    CHECK_INT(o.common.threads, 2);
+    CHECK(o.common.threads_from_p);
     CHECK_NEAR(o.max_runtime, 1.5, 1e-12);
     CHECK_INT(o.ops_mask, OP_MASK(OP_READ) | OP_MASK(OP_COPY_NT));
-    sweep_options_free(&o);
+    options_free(&o);
     CHECK_INT(PARSE("-f", "-a", "--cpus", "0", "--json", "/tmp/x.json", "--seed", "9", "--sample-ms", "2.5"), PARSE_OK);
-    CHECK(o.full && o.auto_scale && o.cpus_given);
-    CHECK_INT(o.cpus.count, 1);
-    CHECK_STR(o.json_path, "/tmp/x.json");
+    CHECK(o.full && o.auto_scale && o.common.cpus_given);
+    CHECK_INT(o.common.cpus.count, 1);
+    CHECK_STR(o.common.json_path, "/tmp/x.json");
     CHECK_INT(o.seed, 9);
-    sweep_options_free(&o);
+    options_free(&o);
     CHECK_INT(PARSE("-h"), PARSE_EXIT_OK);
-    CHECK(o.help);
+    CHECK_INT(o.common.action, ACTION_HELP);
     CHECK_INT(PARSE("--version"), PARSE_EXIT_OK);
-    CHECK(o.version);
+    CHECK_INT(o.common.action, ACTION_VERSION);
+    CHECK_INT(PARSE("-V"), PARSE_EXIT_OK);
+    CHECK_INT(o.common.action, ACTION_VERSION);
+    CHECK_INT(PARSE("--list-kernels"), PARSE_EXIT_OK);
+    CHECK_INT(o.common.action, ACTION_LIST_KERNELS);
+    options_free(&o);
 }
 
 static void expect_error(const char *a, const char *b, const char *needle)
 {
     sweep_options o;
+    memset(&o, 0, sizeof o);
     char err[256] = "";
     parse_result r = b ? parse(err, &o, a, b, (char *)NULL) : parse(err, &o, a, (char *)NULL);
     if (r != PARSE_ERROR)
@@ -82,7 +93,7 @@ static void expect_error(const char *a, const char *b, const char *needle)
     else if (!strstr(err, needle))
         test_fail(__FILE__, __LINE__, "'%s %s': message \"%s\" does not name \"%s\"", a, b ? b : "", err, needle);
     CHECK(strchr(err, '\n') == NULL); /* one line */
-    sweep_options_free(&o);
+    options_free(&o);
 }
 
 TEST(options_bad_values_name_the_value)
@@ -125,6 +136,7 @@ TEST(options_unknown_stray_and_missing)
 TEST(options_environment)
 {
     sweep_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     memset(env_values, 0, sizeof env_values);
     env_values[0][0] = "OMP_NUM_THREADS";
@@ -132,11 +144,11 @@ TEST(options_environment)
     env_values[1][0] = "OMP_PROC_BIND";
     env_values[1][1] = "close";
     CHECK_INT(parse(err, &o, (char *)NULL), PARSE_OK);
-    CHECK_INT(o.threads, 3);
-    CHECK(!o.threads_from_p);
-    CHECK_STR(o.omp_bind, "close");
+    CHECK_INT(o.common.threads, 3);
+    CHECK(!o.common.threads_from_p);
+    CHECK_STR(o.common.omp_bind, "close");
     CHECK_INT(PARSE("-p", "1"), PARSE_OK); /* -p wins */
-    CHECK_INT(o.threads, 1);
+    CHECK_INT(o.common.threads, 1);
     env_values[0][1] = "lots";
     CHECK_INT(parse(err, &o, (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "OMP_NUM_THREADS='lots'");
@@ -148,11 +160,12 @@ TEST(options_environment)
 TEST(options_p_larger_than_cpus_list)
 {
     sweep_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     memset(env_values, 0, sizeof env_values);
     CHECK_INT(PARSE("--cpus", "0", "-p", "2"), PARSE_ERROR);
     CHECK_CONTAINS(err, "-p 2 is more than the 1 CPUs given in --cpus");
-    sweep_options_free(&o);
+    options_free(&o);
     CHECK_INT(PARSE("--cpus", "0", "-p", "2", "--oversubscribe"), PARSE_OK);
-    sweep_options_free(&o);
+    options_free(&o);
 }

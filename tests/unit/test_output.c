@@ -3,20 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/csv_writer.h"
+#include "kernels/operation.h"
+#include "output/csv_sink.h"
 #include "output/format.h"
 #include "output/json.h"
 #include "output/summary.h"
-#include "output/table_writer.h"
+#include "output/table_sink.h"
 #include "test.h"
 
 static result_record bw(mb_op op, uint64_t kb, double mb_s)
 {
     result_record r;
-    memset(&r, 0, sizeof r);
-    r.op = op;
+    result_init(&r, "sweep", op_name(op), METRIC_BANDWIDTH);
+    double samples[] = {mb_s * 0.5, mb_s, mb_s * 0.75}; /* the best is the headline */
+    result_set_samples(&r, samples, 3);
     r.size_bytes = kb * 1024;
-    r.bandwidth_mb_s = mb_s;
     r.threads = 2;
     r.iterations = 15;
     r.elapsed_s = 0.0123456789;
@@ -26,16 +27,20 @@ static result_record bw(mb_op op, uint64_t kb, double mb_s)
 static result_record lat(uint64_t kb, double ns)
 {
     result_record r;
-    memset(&r, 0, sizeof r);
-    r.op = OP_LATENCY;
+    result_init(&r, "sweep", "latency", METRIC_LATENCY);
+    double samples[] = {ns + 0.456, ns, ns - 0.456}; /* median ns, sample stddev 0.456 */
+    result_set_samples(&r, samples, 3);
     r.size_bytes = kb * 1024;
-    r.latency_ns = ns;
-    r.latency_stddev_ns = 0.456;
-    r.latency_samples = 7;
     r.threads = 1;
-    r.iterations = 7;
+    r.iterations = 3;
     r.elapsed_s = 0.25;
     return r;
+}
+
+static void free_all(result_record *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        result_free(&r[i]);
 }
 
 /* Runs fn into a memory stream and returns the text (caller frees). */
@@ -55,12 +60,15 @@ TEST(csv_header_and_rows_match_sc_membench)
     CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
                     "iterations,elapsed_s\n"
                     "32,read,9309701.64,0,0,0,2,15,0.012346\n"
-                    "32,latency,0,1.77,0.46,7,1,7,0.250000\n");
+                    "32,latency,0,1.77,0.46,3,1,3,0.250000\n");
     free(text);
     result_record r3 = bw(OP_COPY_NT, 65536, 12.5);
     CAPTURE(text, csv_write_record(f, &r3));
     CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346\n");
     free(text);
+    result_free(&r1);
+    result_free(&r2);
+    result_free(&r3);
 }
 
 TEST(table_rows_match_sc_membench_layout)
@@ -77,6 +85,10 @@ TEST(table_rows_match_sc_membench_layout)
                     "128 MB     copy       464.4 GB/s            -        2\n"
                     "4 GB       write      512.0 MB/s            -        2\n");
     free(text);
+    result_free(&r1);
+    result_free(&r2);
+    result_free(&r3);
+    result_free(&r4);
 }
 
 TEST(summary_scores_follow_sc_membench_formulas)
@@ -97,6 +109,7 @@ TEST(summary_scores_follow_sc_membench_formulas)
     CHECK_NEAR(s.combined_score, sqrt(20) * 100, 1e-9);
     run_summary none = summary_compute(r, 3); /* no latency: bandwidth only */
     CHECK_NEAR(none.combined_score, 200, 1e-9);
+    free_all(r, 9);
 }
 
 TEST(summary_text_and_comparability_warning)
@@ -123,6 +136,7 @@ TEST(summary_text_and_comparability_warning)
     CAPTURE(text, table_write_summary(f, &s, &clean));
     CHECK(strstr(text, "WARNING") == NULL);
     free(text);
+    free_all(r, 2);
 }
 
 TEST(format_helpers)

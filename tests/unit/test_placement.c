@@ -33,9 +33,9 @@ TEST(placement_spread_alternates_nodes_then_cores_then_siblings)
     CHECK_INT(p.places[1].cpu, 4);
     CHECK_INT(p.places[1].node, 1);
     CHECK_INT(p.places[3].cpus.count, 1);
-    char desc[64];
-    placement_describe_cpus(&p, 4, desc, sizeof desc);
+    char *desc = placement_cpus_text(&p);
     CHECK_STR(desc, "0,4,1,5");
+    free(desc);
     placement_free(&p);
     topology_free(&t);
 }

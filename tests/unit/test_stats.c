@@ -1,4 +1,4 @@
-#include "measure/stats.h"
+#include "util/stats.h"
 #include "test.h"
 
 TEST(stats_odd_and_even_median)

@@ -7,6 +7,7 @@
 #include "kernels/kernel.h"
 #include "kernels/stream_kernels.h"
 #include "measure/stream_run.h"
+#include "modes/stream_mode.h"
 #include "test.h"
 #include "topology/memory_peak.h"
 
@@ -182,21 +183,24 @@ static parse_result sparse(stream_options *o, char *err, ...)
     va_start(ap, err);
     int argc = test_argv(argv, 16, "stream", ap);
     va_end(ap);
-    return stream_options_parse(argc, argv, NULL, o, err, 256);
+    options_free(o);
+    memset(o, 0, sizeof *o);
+    return mode_parse_options(&stream_mode, argc, argv, NULL, o, err, 256);
 }
 
 TEST(stream_options_parse_and_refuse)
 {
     stream_options o;
+    memset(&o, 0, sizeof o);
     char err[256];
     CHECK_INT(sparse(&o, err, (char *)NULL), PARSE_OK);
     CHECK_INT(o.ntimes, 10);
-    CHECK_INT(o.stores, STORES_BOTH);
+    CHECK_INT(stream_options_stores(&o), STORES_BOTH);
     CHECK(!o.n_given);
     CHECK_INT(sparse(&o, err, "-n", "2000000", "--ntimes", "5", "--stores", "nt", "--peak-gbs", "460.8", (char *)NULL),
               PARSE_OK);
     CHECK_INT(o.n, 2000000);
-    CHECK_INT(o.stores, STORES_NT);
+    CHECK_INT(stream_options_stores(&o), STORES_NT);
     CHECK_NEAR(o.peak_gbs, 460.8, 1e-9);
     CHECK_INT(sparse(&o, err, "--size", "64M", (char *)NULL), PARSE_OK);
     CHECK_INT(o.n, 8 * 1024 * 1024);
@@ -206,13 +210,12 @@ TEST(stream_options_parse_and_refuse)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK_INT(sparse(&o, err, bad[i][0], bad[i][1], (char *)NULL), PARSE_ERROR);
         CHECK_CONTAINS(err, bad[i][2]);
-        stream_options_free(&o);
     }
     CHECK_INT(sparse(&o, err, "--scan", "-p", "2", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "--scan");
     CHECK_INT(sparse(&o, err, "--kernel", "c", (char *)NULL), PARSE_OK); /* default stores fall back */
     CHECK(!o.stores_given);
-    stream_options_free(&o);
     CHECK_INT(sparse(&o, err, "--kernel", "c", "--stores", "both", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "no non-temporal stores");
+    options_free(&o);
 }

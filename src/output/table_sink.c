@@ -1,4 +1,7 @@
-#include "output/table_writer.h"
+#include "output/table_sink.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "output/format.h"
 
@@ -15,11 +18,11 @@ void table_write_record(FILE *f, const result_record *r)
 {
     char size[32], rate[32];
     format_size_kb(r->size_bytes / 1024, size, sizeof size);
-    if (r->op == OP_LATENCY)
-        fprintf(f, "%-10s %-8s %12s %9.1f ns %8d\n", size, op_name(r->op), "-", r->latency_ns, r->threads);
+    if (r->metric == METRIC_LATENCY)
+        fprintf(f, "%-10s %-8s %12s %9.1f ns %8d\n", size, r->operation, "-", result_value(r), r->threads);
     else
-        fprintf(f, "%-10s %-8s %12s %12s %8d\n", size, op_name(r->op),
-                format_rate_mb_s(r->bandwidth_mb_s, rate, sizeof rate), "-", r->threads);
+        fprintf(f, "%-10s %-8s %12s %12s %8d\n", size, r->operation,
+                format_rate_mb_s(result_value(r), rate, sizeof rate), "-", r->threads);
 }
 
 static void op_line(FILE *f, const char *name, const op_summary *o)
@@ -88,4 +91,59 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
         fprintf(f, "For comparable scores, run without -t, -p, or -s options.\n");
     }
     fprintf(f, "\n");
+}
+
+typedef struct {
+    sink base;
+    FILE *table_f, *summary_f;
+    comparability c;
+} table_sink;
+
+static void begin(sink *s, const run_info *info)
+{
+    (void)info;
+    table_sink *t = (table_sink *)s;
+    table_write_header(t->table_f);
+    fflush(t->table_f);
+}
+
+static void record(sink *s, const run_info *info, const result_record *r)
+{
+    (void)info;
+    table_sink *t = (table_sink *)s;
+    table_write_record(t->table_f, r);
+    fflush(t->table_f);
+}
+
+static void end(sink *s, const run_info *info)
+{
+    table_sink *t = (table_sink *)s;
+    const result_list *l = info->results;
+    comparability c = t->c;
+    c.stopped_by = info->stopped_by;
+    c.latency_below_target = 0;
+    for (size_t i = 0; l && i < l->n; i++)
+        if (l->items[i].has_cv_target && !l->items[i].converged)
+            c.latency_below_target++;
+    run_summary sum = summary_compute(l ? l->items : NULL, l ? l->n : 0);
+    table_write_summary(t->summary_f, &sum, &c);
+}
+
+static void destroy(sink *s)
+{
+    free(s);
+}
+
+static const sink_ops ops = {begin, record, end, destroy};
+
+sink *table_sink_create(FILE *table_f, FILE *summary_f, const comparability *c)
+{
+    table_sink *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->base.ops = &ops;
+    t->table_f = table_f;
+    t->summary_f = summary_f;
+    t->c = *c;
+    return &t->base;
 }

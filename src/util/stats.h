@@ -1,6 +1,6 @@
 /* Statistics over samples: best, median, mean, sample standard deviation, CV. */
-#ifndef MEMBENCH_STATS_H
-#define MEMBENCH_STATS_H
+#ifndef MEMBENCH_UTIL_STATS_H
+#define MEMBENCH_UTIL_STATS_H
 
 #include <stddef.h>
 

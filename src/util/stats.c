@@ -1,4 +1,4 @@
-#include "measure/stats.h"
+#include "util/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,87 @@
+/* The one result model. Every mode fills result records, every sink reads them;
+ * neither the measuring code nor the writers define results of their own. A record
+ * says what was measured (mode, operation, sizes, threads and where each ran and
+ * kept its memory, the kernel, the pages obtained), every raw sample, the summary
+ * statistics computed from those samples, whether the run converged or was cut
+ * short, and mode-specific parameters as key/value pairs. */
+#ifndef MEMBENCH_CORE_RESULT_H
+#define MEMBENCH_CORE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/params.h"
+#include "util/stats.h"
+
+/* What a sample is: bandwidth in MB/s (10^6 bytes per second, all threads), or
+ * latency in ns per dependent load. */
+typedef enum { METRIC_BANDWIDTH, METRIC_LATENCY } result_metric;
+
+/* Where one thread ran and where its memory was meant to be. */
+typedef struct {
+    int cpu;      /* first CPU of the thread's place; -1 when not pinned */
+    int node;     /* that CPU's NUMA node, -1 unknown */
+    int mem_node; /* node its buffers were placed on, -1 when left to first touch */
+} result_thread;
+
+typedef struct {
+    const char *mode;      /* "sweep", "latency", "stream" */
+    const char *operation; /* "read", "copy-nt", "latency", STREAM's "copy" ... "triad" */
+    result_metric metric;
+    uint64_t size_bytes;   /* per thread (sweep), the chased buffer (latency), one array (stream) */
+    int threads;
+    result_thread *placement; /* threads entries, owned */
+
+    const char *kernel_isa;   /* "avx512", ..., "c", "libc", "chase" */
+    const char *kernel_store; /* "loads", "regular", "non-temporal", "libc" */
+    const char *page_method;  /* what was obtained: "normal", "thp", "hugetlb", "small" */
+    double huge_coverage;     /* share of the buffers in huge pages (lowest), -1 unknown */
+    double node_local_fraction; /* lowest share of sampled pages on the intended node, -1 unknown */
+    int pins_verified;        /* threads whose affinity was checked equal to their place */
+
+    double *samples;          /* every timed sample, in the metric's unit; owned */
+    int nsamples;
+    int samples_wanted;
+    sample_stats summary;     /* over samples: min, max, median, mean, stddev, cv */
+    double bytes_per_sample;  /* bandwidth: bytes counted in one sample, all threads */
+
+    uint64_t iterations;      /* bandwidth: kernel passes per sample; latency: samples */
+    double elapsed_s;         /* sweep bandwidth: best sample; latency: whole point; stream: all iterations */
+    bool has_cv_target;       /* an adaptive rule ran samples until CV < cv_target */
+    double cv_target;
+    bool converged;           /* that rule was met (meaningless without a target) */
+    bool complete;            /* false when a stop cut the samples short */
+
+    param_list params;        /* mode-specific: owned */
+} result_record;
+
+/* A zeroed record with the unknowns marked unknown. */
+void result_init(result_record *r, const char *mode, const char *operation, result_metric metric);
+/* Copies samples and computes the summary from them. False when out of memory. */
+bool result_set_samples(result_record *r, const double *samples, int n);
+/* Copies the placement of n threads. */
+bool result_set_placement(result_record *r, const result_thread *threads, int n);
+/* The headline number and its statistic: the best sample for bandwidth (the
+ * lmbench/sc-membench/STREAM convention), the median for latency. */
+double result_value(const result_record *r);
+const char *result_statistic(const result_record *r);
+const char *result_unit(const result_record *r);
+/* Seconds of sample i (bandwidth only: bytes_per_sample / rate). */
+double result_sample_seconds(const result_record *r, int i);
+/* Frees owned memory and leaves r empty. */
+void result_free(result_record *r);
+/* Moves src into dst (dst must be free); src is left empty. */
+void result_move(result_record *dst, result_record *src);
+
+/* The records of a run, in the order they were produced. */
+typedef struct {
+    result_record *items;
+    size_t n, cap;
+} result_list;
+
+/* Takes ownership of *r (left empty). False when out of memory (r is freed). */
+bool result_list_add(result_list *l, result_record *r);
+void result_list_free(result_list *l);
+
+#endif

@@ -1,0 +1,63 @@
+/* Everything about a run that is not a result: who ran what, where, with which
+ * options and plan, what was said along the way, and how it ended. Every mode fills
+ * one (through its session); every sink reads it. It depends on nothing above it:
+ * options, placement and plan are kept as neutral key/values and text. */
+#ifndef MEMBENCH_CORE_RUN_INFO_H
+#define MEMBENCH_CORE_RUN_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/params.h"
+#include "core/result.h"
+#include "topology/topology.h"
+
+/* One thread of the run's placement. */
+typedef struct {
+    char *cpus;   /* the place, e.g. "0" or "0-3" */
+    int node;     /* node of its first CPU */
+    int mem_node; /* where its memory goes */
+} run_thread;
+
+typedef struct {
+    char policy[96]; /* how the places were chosen */
+    bool pinned;
+    run_thread *threads;
+    int n;
+} run_placement;
+
+typedef struct {
+    const char *mode;
+    int argc;
+    char **argv;         /* the whole command line, program name first */
+    char started_at[32]; /* ISO 8601, UTC */
+    char hostname[256];
+    char cpu_model[256];
+    char os_kernel[256];
+    const char *isa_list; /* kernel ISAs usable here */
+    const topology *topo; /* NULL when the mode has none */
+
+    param_list options;   /* every option's value, from the option tables */
+    run_placement placement;
+    param_section plan;     /* what the mode decided to measure, and why */
+    param_section analysis; /* what it concluded from the results */
+
+    char **warnings;
+    size_t nwarnings;
+
+    const result_list *results; /* so far, in order */
+    double elapsed_s;
+    bool complete;
+    const char *stopped_by; /* NULL, "time limit", "SIGINT", "SIGTERM" */
+    int exit_status;
+} run_info;
+
+/* Fills the command line, start time and host description. */
+void run_info_start(run_info *info, const char *mode, int argc, char **argv, const topology *t);
+/* Keeps a copy of the warning text (said on stderr by the caller). */
+void run_info_warn(run_info *info, const char *text);
+/* Replaces the placement with n threads (policy and pinned set by the caller). */
+run_thread *run_info_set_threads(run_info *info, int n);
+void run_info_free(run_info *info);
+
+#endif

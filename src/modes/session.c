@@ -1,0 +1,323 @@
+#include "modes/session.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/kernel.h"
+#include "measure/clock.h"
+#include "measure/stop.h"
+#include "memory/memory_budget.h"
+#include "output/json_report.h"
+#include "output/kernel_list.h"
+#include "output/topology_report.h"
+#include "output/verbose_sink.h"
+#include "platform/platform.h"
+
+static const char *live_getenv(const char *name)
+{
+    return getenv(name);
+}
+
+session_env session_env_live(void)
+{
+    return (session_env){"/sys", true, live_getenv, memory_budget, stdout, stderr};
+}
+
+/* "membench: " for the default mode, "membench latency: " for the others. */
+static void say_prefix(const session *s)
+{
+    const mode_def *def = mode_table(NULL)[0];
+    fprintf(s->env.err, "membench%s%s: ", s->mode == def ? "" : " ", s->mode == def ? "" : s->mode->name);
+}
+
+static void clear_progress(session *s)
+{
+    if (s->progress)
+        fputs("\r\033[K", s->env.err);
+}
+
+void session_warn(session *s, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    clear_progress(s);
+    say_prefix(s);
+    fprintf(s->env.err, "warning: %s\n", buf);
+    run_info_warn(&s->info, buf);
+}
+
+int session_bad_input(session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_prefix(s);
+    vfprintf(s->env.err, fmt, ap);
+    fputc('\n', s->env.err);
+    va_end(ap);
+    return 2;
+}
+
+void session_error(session *s, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    clear_progress(s);
+    say_prefix(s);
+    fprintf(s->env.err, "error: %s\n", buf);
+    run_info_warn(&s->info, buf);
+    s->status = 1;
+}
+
+void session_add_sink(session *s, sink *k)
+{
+    if (k && s->nsinks < SESSION_MAX_SINKS)
+        s->sinks[s->nsinks++] = k;
+}
+
+void session_emit(session *s, result_record *r)
+{
+    clear_progress(s);
+    if (!result_list_add(&s->results, r))
+        return;
+    s->info.elapsed_s = clock_now() - s->start;
+    const result_record *kept = &s->results.items[s->results.n - 1];
+    for (int i = 0; i < s->nsinks; i++)
+        sink_record(s->sinks[i], &s->info, kept);
+}
+
+bool session_stopped(const session *s)
+{
+    (void)s;
+    return stop_requested();
+}
+
+team *session_team(session *s, const placement *p, int n)
+{
+    team_place *tp = calloc((size_t)n, sizeof *tp);
+    if (!tp)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        tp[i].cpus = p->pinned ? p->places[i].cpus : (cpu_list){NULL, 0};
+    team *t = team_create(tp, n);
+    free(tp);
+    for (int i = 0; t && p->pinned && i < n; i++)
+        if (!team_pin_verified(t, i))
+            session_warn(s, "thread %d could not be pinned to CPU(s) of its place; results may vary", i);
+    return t;
+}
+
+void session_describe_placement(session *s, const placement *p)
+{
+    snprintf(s->info.placement.policy, sizeof s->info.placement.policy, "%s", p->policy);
+    s->info.placement.pinned = p->pinned;
+    run_thread *th = run_info_set_threads(&s->info, p->n);
+    for (int i = 0; th && i < p->n; i++) {
+        th[i].cpus = cpu_list_format_alloc(p->places[i].cpus.ids, p->places[i].cpus.count);
+        th[i].node = p->places[i].node;
+        th[i].mem_node = p->places[i].mem_node;
+    }
+}
+
+void session_record_placement(const placement *p, int n, result_record *r)
+{
+    result_thread *th = calloc((size_t)(n > 0 ? n : 1), sizeof *th);
+    if (!th)
+        return;
+    for (int i = 0; i < n; i++) {
+        th[i].cpu = p->pinned ? p->places[i].cpu : -1;
+        th[i].node = p->pinned ? p->places[i].node : -1;
+        th[i].mem_node = p->pinned ? p->places[i].mem_node : -1;
+    }
+    result_set_placement(r, th, n);
+    free(th);
+}
+
+void session_progress(session *s, const char *fmt, ...)
+{
+    if (!s->progress)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("\r\033[K", s->env.err);
+    vfprintf(s->env.err, fmt, ap);
+    va_end(ap);
+}
+
+uint64_t session_memory_budget(const session *s)
+{
+    return s->env.memory_budget();
+}
+
+const common_options *session_common(const session *s)
+{
+    return s->opts;
+}
+
+static int act(session *s, option_action a)
+{
+    switch (a) {
+    case ACTION_HELP:
+        options_help(s->env.out, s->mode->options);
+        if (s->mode == mode_table(NULL)[0]) {
+            size_t n;
+            const mode_def *const *modes = mode_table(&n);
+            fprintf(s->env.out, "\nModes (membench MODE --help for each):\n");
+            for (size_t i = 1; i < n; i++)
+                fprintf(s->env.out, "  %-10s %s\n", modes[i]->name, modes[i]->summary);
+        }
+        break;
+    case ACTION_VERSION:
+        fprintf(s->env.out, "membench %s\n", MEMBENCH_VERSION);
+        break;
+    case ACTION_LIST_KERNELS:
+        kernel_list_write(s->env.out);
+        break;
+    case ACTION_NONE:
+        break;
+    }
+    return 0;
+}
+
+static bool load_topology(session *s)
+{
+    cpu_list usable = {NULL, 0};
+    if (s->env.live)
+        platform_usable_cpus(&usable);
+    s->have_topo = topology_load(s->env.sysfs_root, usable.count ? &usable : NULL, &s->topo);
+    cpu_list_free(&usable);
+    if (s->have_topo && s->env.live)
+        topology_crosscheck_cpuid(&s->topo);
+    return s->have_topo;
+}
+
+int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env)
+{
+    memset(s, 0, sizeof *s);
+    s->mode = m;
+    s->env = *env;
+    s->argc = argc;
+    s->argv = argv;
+    s->opts = calloc(1, m->options_size);
+    s->state = calloc(1, m->state_size ? m->state_size : 1);
+    if (!s->opts || !s->state)
+        return session_bad_input(s, "out of memory");
+    /* A subcommand's parser sees the subcommand as its argv[0]. */
+    int skip = m == mode_table(NULL)[0] ? 0 : 1;
+    char err[512];
+    parse_result pr = mode_parse_options(m, argc - skip, argv + skip, env->getenv, s->opts, err, sizeof err);
+    if (pr == PARSE_ERROR)
+        return session_bad_input(s, "%s", err);
+    if (pr == PARSE_EXIT_OK)
+        return act(s, session_common(s)->action);
+    if (m->flags & MODE_STANDALONE)
+        return -1;
+    const common_options *c = session_common(s);
+    if (c->json_path && !json_path_check(c->json_path, err, sizeof err))
+        return session_bad_input(s, "%s", err); /* before anything else is said */
+    if (!load_topology(s)) {
+        say_prefix(s);
+        fprintf(s->env.err, "cannot find any CPU (sysfs and affinity unreadable)\n");
+        return 1;
+    }
+    run_info_start(&s->info, m->name, argc, argv, &s->topo);
+    s->info.isa_list = kernel_isa_list();
+    s->info.results = &s->results;
+    options_to_params(m->options, s->opts, &s->info.options);
+    s->progress = env->live && isatty(fileno(env->err)) && !c->verbose;
+    return -1;
+}
+
+int session_plan(session *s)
+{
+    return s->mode->plan ? s->mode->plan(s) : 0;
+}
+
+static const char *stop_reason(void)
+{
+    int sig = stop_signal();
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : stop_deadline_passed() ? "time limit" : NULL;
+}
+
+int session_measure(session *s)
+{
+    const common_options *c = session_common(s);
+    /* Said now, once the run is known to start; JSON "warnings" lists every
+     * warning of the run, these included. */
+    for (size_t i = 0; i < s->topo.nwarnings; i++) {
+        if (!c->verbose) { /* -v prints them with the topology */
+            say_prefix(s);
+            fprintf(s->env.err, "warning: %s\n", s->topo.warnings[i]);
+        }
+        run_info_warn(&s->info, s->topo.warnings[i]);
+    }
+    if (c->verbose)
+        session_add_sink(s, verbose_sink_create(s->env.err, c->verbose));
+    if (s->mode->open_sinks)
+        s->mode->open_sinks(s);
+    if (c->json_path)
+        session_add_sink(s, json_sink_create(c->json_path));
+    stop_reset();
+    stop_install_signal_handlers();
+    s->start = clock_now();
+    double max_runtime = params_get_number(&s->info.options, "max_runtime_s", 0);
+    if (max_runtime > 0)
+        stop_set_deadline(s->start + max_runtime);
+    for (int i = 0; i < s->nsinks; i++)
+        sink_begin(s->sinks[i], &s->info);
+
+    s->mode->run(s);
+
+    clear_progress(s);
+    if (s->mode->analyse)
+        s->mode->analyse(s);
+    int sig = stop_signal();
+    s->info.complete = !stop_requested();
+    s->info.stopped_by = stop_reason();
+    s->info.elapsed_s = clock_now() - s->start;
+    s->info.exit_status = sig ? 128 + sig : s->status;
+    for (int i = 0; i < s->nsinks; i++)
+        sink_end(s->sinks[i], &s->info);
+    return s->info.exit_status;
+}
+
+void session_close(session *s)
+{
+    for (int i = 0; i < s->nsinks; i++)
+        sink_destroy(s->sinks[i]);
+    if (s->mode && s->mode->release && s->state)
+        s->mode->release(s);
+    result_list_free(&s->results);
+    run_info_free(&s->info);
+    if (s->have_topo)
+        topology_free(&s->topo);
+    if (s->opts)
+        options_free(s->opts);
+    free(s->opts);
+    free(s->state);
+    memset(s, 0, sizeof *s);
+}
+
+int session_run(const mode_def *m, int argc, char **argv, const session_env *env)
+{
+    session s;
+    int rc = session_open(&s, m, argc, argv, env);
+    if (rc < 0 && (m->flags & MODE_STANDALONE)) {
+        m->run(&s);
+        rc = s.status;
+    } else if (rc < 0) {
+        rc = session_plan(&s);
+        if (rc == 0)
+            rc = session_measure(&s);
+    }
+    session_close(&s);
+    return rc;
+}

@@ -1,0 +1,89 @@
+/* The session every mode runs in: it parses the command line from the mode's
+ * table, loads and cross-checks the topology, checks --json before anything else
+ * is said, says warnings (stderr and JSON), owns the results and hands each to the
+ * sinks as it comes, installs the signal handlers and the -t deadline, records how
+ * the run ended and decides the exit status:
+ *   0 done (also when -t cut it short), 1 a measurement failed, 2 bad input,
+ *   128 + signal when stopped by SIGINT/SIGTERM.
+ * session_run does it all; the stages are separate so tests can plan a mode
+ * against a recorded sysfs tree without measuring anything. */
+#ifndef MEMBENCH_SESSION_H
+#define MEMBENCH_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "core/result.h"
+#include "core/run_info.h"
+#include "modes/mode.h"
+#include "output/sink.h"
+#include "plan/placement.h"
+#include "team/team.h"
+#include "topology/topology.h"
+
+#define SESSION_MAX_SINKS 8
+
+/* What the session takes from the world; session_env_live() is this machine. */
+typedef struct {
+    const char *sysfs_root;       /* "/sys", or a recorded tree */
+    bool live;                    /* this machine: affinity mask, CPUID cross-check */
+    env_lookup getenv;            /* OMP_* variables */
+    uint64_t (*memory_budget)(void);
+    FILE *out, *err;              /* stdout, stderr */
+} session_env;
+
+struct session {
+    const mode_def *mode;
+    session_env env;
+    int argc;
+    char **argv;        /* the whole command line, program name first */
+    void *opts;         /* the mode's options (starts with common_options) */
+    void *state;        /* the mode's state */
+    topology topo;
+    bool have_topo;
+    run_info info;
+    result_list results;
+    sink *sinks[SESSION_MAX_SINKS];
+    int nsinks;
+    bool progress;      /* stderr is a terminal and -v is off: progress lines */
+    double start;
+    int status;         /* 1 once a measurement failed */
+};
+
+session_env session_env_live(void);
+
+/* Parses, checks and loads the topology. Returns -1 to go on, or the exit status
+ * (0 after --help/--version/--list-kernels, 2 bad input, 1 no CPU). */
+int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env);
+/* The mode's plan. 0 to go on, else the exit status. */
+int session_plan(session *s);
+/* Sinks, signals, deadline, the mode's run and analysis, the end. Returns the exit status. */
+int session_measure(session *s);
+void session_close(session *s);
+/* All of it. argv[0] is the program; a subcommand, if any, is argv[1]. */
+int session_run(const mode_def *m, int argc, char **argv, const session_env *env);
+
+/* For modes. */
+void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Says "membench[ mode]: message" and returns 2. */
+int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A measurement failed: "membench[ mode]: error: ..." and exit status 1. */
+void session_error(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session_add_sink(session *s, sink *k);
+/* Takes the record (left empty), keeps it, hands it to every sink. */
+void session_emit(session *s, result_record *r);
+bool session_stopped(const session *s);
+/* A pinned team for the first n threads of p; says when a pin did not hold. */
+team *session_team(session *s, const placement *p, int n);
+/* Copies the placement into the run's information (JSON and -v). */
+void session_describe_placement(session *s, const placement *p);
+/* The placement of the first n threads of p, for a record. */
+void session_record_placement(const placement *p, int n, result_record *r);
+/* "[3/12] 64 KB read ..." on stderr when it is a terminal. */
+void session_progress(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint64_t session_memory_budget(const session *s);
+const common_options *session_common(const session *s);
+
+#endif

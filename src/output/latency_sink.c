@@ -1,0 +1,168 @@
+#include "output/latency_sink.h"
+
+#include <stdlib.h>
+
+#include "util/format_bytes.h"
+
+void latency_write_header(FILE *f, bool csv, const char *counter, double counter_hz)
+{
+    if (csv) {
+        fputs(LATENCY_CSV_HEADER "\n", f);
+        return;
+    }
+    if (counter_hz > 0 && counter)
+        fprintf(f, "# cycles: %s reference counter at %.3f GHz (not the core clock)\n", counter, counter_hz / 1e9);
+    fprintf(f, "%-12s %10s %10s %9s %8s %6s  %s\n", "Size", "Latency", "Cycles", "Stddev", "Samples", "CV<5%",
+            "Pages (huge share)");
+}
+
+void latency_write_row(FILE *f, bool csv, const result_record *r)
+{
+    double cycles = params_get_number(&r->params, "latency_ref_cycles", -1);
+    if (csv) {
+        fprintf(f, "%llu,%.3f,", (unsigned long long)(r->size_bytes / 1024), r->summary.median);
+        if (cycles >= 0)
+            fprintf(f, "%.2f", cycles);
+        fprintf(f, ",%.3f,%d,%d,%s,", r->summary.stddev, r->nsamples, r->converged ? 1 : 0,
+                r->page_method ? r->page_method : "");
+        if (r->huge_coverage >= 0)
+            fprintf(f, "%.3f", r->huge_coverage);
+        fputc('\n', f);
+        return;
+    }
+    char size[32], cyc[32] = "-", pages[48];
+    format_bytes(r->size_bytes, size, sizeof size);
+    if (cycles >= 0)
+        snprintf(cyc, sizeof cyc, "%.1f", cycles);
+    if (r->huge_coverage >= 0)
+        snprintf(pages, sizeof pages, "%s (%.0f%%)", r->page_method, r->huge_coverage * 100);
+    else
+        snprintf(pages, sizeof pages, "%s", r->page_method);
+    fprintf(f, "%-12s %7.2f ns %10s %9.2f %8d %6s  %s\n", size, r->summary.median, cyc, r->summary.stddev,
+            r->nsamples, r->converged ? "yes" : "NO", pages);
+}
+
+static uint64_t row_bytes(const param_list *row, const char *key)
+{
+    return (uint64_t)params_get_number(row, key, 0);
+}
+
+static void write_steps(FILE *f, const param_table *steps)
+{
+    char a[32], b[32];
+    fprintf(f, "\nLatency steps (where the curve leaves a plateau):\n");
+    if (!steps || steps->nrows == 0)
+        fprintf(f, "  none found in this range\n");
+    for (size_t i = 0; steps && i < steps->nrows; i++) {
+        const param_list *s = &steps->rows[i];
+        format_bytes(row_bytes(s, "last_size_before_bytes"), a, sizeof a);
+        format_bytes(row_bytes(s, "first_size_after_bytes"), b, sizeof b);
+        fprintf(f, "  after %-9s %.1f ns -> %.1f ns (climb ends at %s)\n", a,
+                params_get_number(s, "latency_before_ns", 0), params_get_number(s, "latency_after_ns", 0), b);
+    }
+}
+
+static bool flag(const param_list *row, const char *key)
+{
+    const param *p = params_find(row, key);
+    return p && p->kind == PARAM_BOOL && p->flag;
+}
+
+void latency_write_estimates(FILE *f, const param_section *analysis)
+{
+    char a[32], b[32];
+    write_steps(f, section_find_table(analysis, "steps"));
+    const param_table *checks = section_find_table(analysis, "cache_checks");
+    size_t n = checks ? checks->nrows : 0;
+    fprintf(f, "Cache sizes, reported vs measured:\n");
+    for (size_t i = 0; i < n; i++) {
+        const param_list *c = &checks->rows[i];
+        int level = (int)params_get_number(c, "level", 0);
+        uint64_t measured = row_bytes(c, "measured_bytes");
+        format_bytes(row_bytes(c, "reported_bytes"), a, sizeof a);
+        if (!flag(c, "checkable")) {
+            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach 2x that size\n", level, a);
+        } else if (!measured) {
+            fprintf(f, "  L%d reported %-9s no latency step found\n", level, a);
+        } else {
+            format_bytes(measured, b, sizeof b);
+            fprintf(f, "  L%d reported %-9s %s after %s%s\n", level, a,
+                    i + 1 == n ? "largest latency step" : "latency steps up", b,
+                    flag(c, "disagrees") ? "   <- more than 2x off" : "");
+        }
+    }
+    if (n > 0 && row_bytes(&checks->rows[n - 1], "measured_bytes")) {
+        const param_list *llc = &checks->rows[n - 1];
+        format_bytes(row_bytes(llc, "measured_bytes"), a, sizeof a);
+        format_bytes(row_bytes(llc, "reported_bytes"), b, sizeof b);
+        fprintf(f, "Effective last-level cache for this CPU: %s, where latency climbs to %.0f ns (reported: %s)\n", a,
+                params_get_number(llc, "measured_latency_ns", 0), b);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const param_list *c = &checks->rows[i];
+        if (!flag(c, "checkable") || !flag(c, "disagrees"))
+            continue;
+        format_bytes(row_bytes(c, "reported_bytes"), a, sizeof a);
+        int level = (int)params_get_number(c, "level", 0);
+        if (row_bytes(c, "measured_bytes")) {
+            format_bytes(row_bytes(c, "measured_bytes"), b, sizeof b);
+            fprintf(f, "warning: L%d is reported as %s but latency says %s: the cache this CPU really gets "
+                       "differs from the one it is told about\n",
+                    level, a, b);
+        } else {
+            fprintf(f, "warning: L%d is reported as %s but the latency curve shows no step near it\n", level, a);
+        }
+    }
+    const param *huge = params_find(&analysis->values, "huge_pages");
+    if (!huge || huge->kind != PARAM_BOOL || !huge->flag)
+        fprintf(f, "note: without huge pages, TLB misses add steps of their own; --pages 2m separates them\n");
+}
+
+typedef struct {
+    sink base;
+    FILE *f;
+    bool csv;
+} latency_sink;
+
+static void begin(sink *s, const run_info *info)
+{
+    latency_sink *l = (latency_sink *)s;
+    if (!l->csv)
+        fprintf(l->f, "# membench latency: %s\n", params_get_text(&info->plan.values, "method"));
+    latency_write_header(l->f, l->csv, params_get_text(&info->plan.values, "counter"),
+                         params_get_number(&info->plan.values, "counter_hz", 0));
+    fflush(l->f);
+}
+
+static void record(sink *s, const run_info *info, const result_record *r)
+{
+    (void)info;
+    latency_sink *l = (latency_sink *)s;
+    latency_write_row(l->f, l->csv, r);
+    fflush(l->f);
+}
+
+static void end(sink *s, const run_info *info)
+{
+    latency_sink *l = (latency_sink *)s;
+    latency_write_estimates(l->csv ? stderr : l->f, &info->analysis);
+    fflush(l->f);
+}
+
+static void destroy(sink *s)
+{
+    free(s);
+}
+
+static const sink_ops ops = {begin, record, end, destroy};
+
+sink *latency_sink_create(FILE *f, bool csv)
+{
+    latency_sink *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->base.ops = &ops;
+    l->f = f;
+    l->csv = csv;
+    return &l->base;
+}

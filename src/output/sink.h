@@ -1,0 +1,32 @@
+/* Where results go. Every output format is a sink behind this one interface:
+ * begin once the run is planned, record for each result as it is produced (so
+ * Ctrl-C leaves everything measured so far), end when the run is over (complete
+ * or not). Sinks only format what run_info and the records say; they never
+ * measure, and modes never format. Adding a format means adding one sink. */
+#ifndef MEMBENCH_SINK_H
+#define MEMBENCH_SINK_H
+
+#include "core/result.h"
+#include "core/run_info.h"
+
+typedef struct sink sink;
+
+typedef struct {
+    void (*begin)(sink *s, const run_info *info);
+    void (*record)(sink *s, const run_info *info, const result_record *r);
+    void (*end)(sink *s, const run_info *info);
+    void (*destroy)(sink *s);
+} sink_ops;
+
+/* Each sink's own struct starts with this. */
+struct sink {
+    const sink_ops *ops;
+};
+
+/* NULL-safe dispatch (a missing operation does nothing). */
+void sink_begin(sink *s, const run_info *info);
+void sink_record(sink *s, const run_info *info, const result_record *r);
+void sink_end(sink *s, const run_info *info);
+void sink_destroy(sink *s);
+
+#endif
