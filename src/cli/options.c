@@ -303,8 +303,9 @@ void options_to_params(const option_table *t, const void *opts, param_list *out)
     }
     const common_options *c = opts;
     if (c->cpus_given) {
-        char buf[1024];
-        params_text(out, "cpus", cpu_list_format(c->cpus.ids, c->cpus.count, buf, sizeof buf));
+        char *text = cpu_list_format_alloc(c->cpus.ids, c->cpus.count);
+        params_text(out, "cpus", text);
+        free(text);
     }
     if (takes(t, "kernel"))
         params_text(out, "kernel", c->kernel_isa ? c->kernel_isa : "auto");

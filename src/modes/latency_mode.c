@@ -164,11 +164,20 @@ static int latency_plan(session *s)
     const char *policy = o->mem_node < 0 ? "local (first touch, preferred)"
                          : o->mem_policy == MEM_POLICY_BIND ? "bind"
                                                             : "preferred";
+    int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
+    snprintf(s->info.placement.policy, sizeof s->info.placement.policy, "one chasing thread on %s",
+             o->cpu >= 0 ? "the CPU of --cpu" : "the first usable CPU");
+    s->info.placement.pinned = true;
+    run_thread *th = run_info_set_threads(&s->info, 1);
+    if (th) {
+        th->cpus = cpu_list_format_alloc(&st->cpu, 1);
+        th->node = cpu_node;
+        th->mem_node = st->node;
+    }
     param_list *p = &s->info.plan.values;
     params_textf(p, "method", "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d "
                               "(%s), pages %s",
-                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu,
-                 topology_cpu(&s->topo, st->cpu)->node, st->node, policy, latency_pages_name(o->pages));
+                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu, cpu_node, st->node, policy, latency_pages_name(o->pages));
     params_text(p, "order", orders[o->order]);
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
     params_int(p, "cpu", st->cpu);

@@ -30,17 +30,27 @@ static const cache_instance **sorted_caches(const topology *t)
     return v;
 }
 
+/* A CPU list as text, however long (many-CPU machines); "" when out of memory.
+ * Free it. */
+static char *cpus_text(const cpu_list *l)
+{
+    char *s = cpu_list_format_alloc(l->ids, l->count);
+    return s ? s : calloc(1, 1);
+}
+
 void topology_report_text(FILE *f, const topology *t)
 {
-    char buf[1024], size[32];
-    cpu_list_format(t->usable.ids, t->usable.count, buf, sizeof buf);
-    fprintf(f, "CPUs: %zu online, %zu usable (%s), %d cores, %d package(s)\n", t->ncpus, t->usable.count, buf,
-            t->ncores, t->npackages);
+    char size[32];
+    char *buf = cpus_text(&t->usable);
+    fprintf(f, "CPUs: %zu online, %zu usable (%s), %d cores, %d package(s)\n", t->ncpus, t->usable.count,
+            buf ? buf : "", t->ncores, t->npackages);
+    free(buf);
     fprintf(f, "NUMA nodes: %zu\n", t->nnodes);
     for (size_t i = 0; i < t->nnodes; i++) {
-        cpu_list_format(t->nodes[i].cpus.ids, t->nodes[i].cpus.count, buf, sizeof buf);
+        buf = cpus_text(&t->nodes[i].cpus);
         format_bytes(t->nodes[i].mem_total, size, sizeof size);
-        fprintf(f, "  node %d: CPUs %s, memory %s\n", t->nodes[i].id, *buf ? buf : "none", size);
+        fprintf(f, "  node %d: CPUs %s, memory %s\n", t->nodes[i].id, buf && *buf ? buf : "none", size);
+        free(buf);
     }
     fprintf(f, "Caches (data and unified; per instance):\n");
     const cache_instance **cs = sorted_caches(t);
@@ -51,10 +61,11 @@ void topology_report_text(FILE *f, const topology *t)
         size_t count = 0;
         for (size_t k = i; k < t->ncaches && cs[k]->level == cs[i]->level; k++)
             count++;
-        cpu_list_format(cs[i]->shared.ids, cs[i]->shared.count, buf, sizeof buf);
+        buf = cpus_text(&cs[i]->shared);
         format_bytes(cs[i]->size, size, sizeof size);
         fprintf(f, "  L%d %-7s %10s  line %d B  x%zu  (first shared by CPUs %s)\n", cs[i]->level,
-                type_name(cs[i]->type), size, cs[i]->line_size, count, buf);
+                type_name(cs[i]->type), size, cs[i]->line_size, count, buf ? buf : "");
+        free(buf);
     }
     free(cs);
     fprintf(f, "Huge page sizes:");
@@ -77,13 +88,18 @@ void topology_report_warnings(FILE *f, const char *prefix, const topology *t)
         fprintf(f, "%swarning: %s\n", prefix, t->warnings[i]);
 }
 
+static void json_cpus(json_writer *j, const char *key, const cpu_list *l)
+{
+    char *text = cpus_text(l);
+    json_string(j, key, text ? text : "");
+    free(text);
+}
+
 void topology_report_json(json_writer *j, const char *key, const topology *t)
 {
-    char buf[4096];
     json_object_begin(j, key);
     json_int(j, "cpus_online", (long long)t->ncpus);
-    cpu_list_format(t->usable.ids, t->usable.count, buf, sizeof buf);
-    json_string(j, "cpus_usable", buf);
+    json_cpus(j, "cpus_usable", &t->usable);
     json_int(j, "cpus_usable_count", (long long)t->usable.count);
     json_int(j, "cores", t->ncores);
     json_int(j, "packages", t->npackages);
@@ -104,8 +120,7 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
     for (size_t i = 0; i < t->nnodes; i++) {
         json_object_begin(j, NULL);
         json_int(j, "id", t->nodes[i].id);
-        cpu_list_format(t->nodes[i].cpus.ids, t->nodes[i].cpus.count, buf, sizeof buf);
-        json_string(j, "cpus", buf);
+        json_cpus(j, "cpus", &t->nodes[i].cpus);
         json_uint(j, "memory_bytes", t->nodes[i].mem_total);
         json_object_end(j);
     }
@@ -118,8 +133,7 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
         json_string(j, "type", type_name(cs[i]->type));
         json_uint(j, "size_bytes", cs[i]->size);
         json_int(j, "line_bytes", cs[i]->line_size);
-        cpu_list_format(cs[i]->shared.ids, cs[i]->shared.count, buf, sizeof buf);
-        json_string(j, "shared_cpus", buf);
+        json_cpus(j, "shared_cpus", &cs[i]->shared);
         json_object_end(j);
     }
     free(cs);

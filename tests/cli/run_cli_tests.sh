@@ -302,7 +302,7 @@ check "stream's default arrays are at least 4x the total last-level cache" \
 "$BIN" stream -n 2000000 --ntimes 3 --stores regular --peak-gbs 100 >"$TMP/st2.out" 2>&1
 check "stream --stores regular --peak-gbs shows one table and % of peak" \
     bash -c "[ \$(grep -c '^Function    Best' '$TMP/st2.out') -eq 1 ] && grep -q 'reg %peak' '$TMP/st2.out' && grep -q 'Theoretical peak: 100.0 GB/s (--peak-gbs)' '$TMP/st2.out'"
-"$BIN" stream -n 2000000 --ntimes 3 --scan >"$TMP/st3.out" 2>&1
+"$BIN" stream -n 2000000 --ntimes 3 --scan --json "$TMP/st3.json" >"$TMP/st3.out" 2>&1
 check "stream --scan tries thread counts and names the best" \
     bash -c "grep -q '^Number of Threads counted = 1 ' '$TMP/st3.out' && grep -q '^Best configuration: ' '$TMP/st3.out'"
 
@@ -373,6 +373,33 @@ sleep 1.5
 stop_with TERM $pid
 check "stream SIGTERM exits 143 with valid, incomplete JSON" \
     bash -c "[ '$STOP_RC' = 143 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/sts.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGTERM' else 1)\""
+
+# --- schema 2 -------------------------------------------------------------------
+# Every JSON document written above (each mode; complete, interrupted, time-limited)
+# against schema/membench-run.schema.json and what it promises beyond the schema.
+SCHEMA=$(dirname "$0")/../../schema/membench-run.schema.json
+CHECK_SCHEMA=$(dirname "$0")/check_schema.py
+python3 "$CHECK_SCHEMA" "$SCHEMA" run /dev/null >/dev/null 2>&1
+if [ $? -ne 3 ]; then
+    mapfile -t docs < <(find "$TMP" -name '*.json' ! -name 'topo.json' | sort)
+    for mode in sweep latency stream; do
+        n=$(python3 -c "import json,sys; print(sum(1 for f in sys.argv[1:] if json.load(open(f)).get('mode')=='$mode'))" "${docs[@]}")
+        check "schema 2: the tests above wrote $mode documents ($n)" test "$n" -ge 2
+    done
+    for f in "${docs[@]}"; do
+        out=$(python3 "$CHECK_SCHEMA" "$SCHEMA" run "$f" 2>&1)
+        check "schema 2: ${f#$TMP/} is valid" test -z "$out"
+        [ -n "$out" ] && echo "$out" | head -5 | sed 's/^/    /'
+    done
+    check "schema 2: topology --json is the schema's topology object" \
+        python3 "$CHECK_SCHEMA" "$SCHEMA" topology "$TMP/topo.json"
+    check "schema 2: planted defects in a valid document are refused" \
+        python3 "$CHECK_SCHEMA" "$SCHEMA" self-test "$TMP/run.json"
+elif [ "${CI:-}" = true ]; then
+    not_ok "schema 2: python3-jsonschema is not installed (.ci/run installs it)"
+else
+    echo "# skipped: schema checks need python3-jsonschema (apt-get install python3-jsonschema)"
+fi
 
 # --- kernels are explicit -----------------------------------------------------
 # Any relocation against memcpy/memset/memmove in a kernel object is a call into libc

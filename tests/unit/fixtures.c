@@ -131,3 +131,23 @@ const char *fixture_memoryless_node(void)
     pages(root, "always madvise [never]\n");
     return root;
 }
+
+const char *fixture_many_cpus(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-255\n");
+    for (int cpu = 0; cpu < 256; cpu++) {
+        char self[16], l3[16];
+        int node = cpu / 128;
+        snprintf(self, sizeof self, "%d", cpu);
+        snprintf(l3, sizeof l3, "%d-%d", node * 128, node * 128 + 127);
+        cpu_topology(root, cpu, cpu % 128, node, self);
+        cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
+        cpu_cache(root, cpu, 1, 2, "Unified", "1024K", self);
+        cpu_cache(root, cpu, 2, 3, "Unified", "262144K", l3);
+    }
+    node(root, 0, "0-127", 64LL << 20);
+    node(root, 1, "128-255", 64LL << 20);
+    pages(root, "always [madvise] never\n");
+    return root;
+}

@@ -185,3 +185,24 @@ TEST(placement_memoryless_node_threads_get_the_nearest_memory)
     placement_free(&p);
     topology_free(&t);
 }
+
+/* A 256-thread spread placement's CPU text is whole: "0,128,1,129,...,127,255"
+ * (JSON and -v once cut such lists at a fixed buffer, silently). */
+TEST(placement_cpus_text_is_whole_on_many_cpus)
+{
+    topology t;
+    topology_load(fixture_many_cpus(), NULL, &t);
+    placement p;
+    char err[256];
+    CHECK(build(&t, 256, NULL, NULL, &p, err));
+    char *text = placement_cpus_text(&p);
+    char expect[2048];
+    size_t used = 0;
+    for (int i = 0; i < 128; i++)
+        used += (size_t)snprintf(expect + used, sizeof expect - used, "%s%d,%d", i ? "," : "", i, i + 128);
+    CHECK(text != NULL);
+    CHECK_STR(text, expect);
+    free(text);
+    placement_free(&p);
+    topology_free(&t);
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Validates membench JSON documents against schema/membench-run.schema.json and
+the promises the schema language cannot state (a record's value is the statistic it
+names over its own samples; summary.n counts them; sizes and threads agree).
+
+  check_schema.py SCHEMA run FILE...       schema-2 run documents
+  check_schema.py SCHEMA topology FILE...  `membench topology --json` output
+  check_schema.py SCHEMA self-test FILE    every planted defect in a copy of a
+                                           valid run document must be refused
+Prints one line per problem; exit status 0 when every document passes (self-test:
+when every defect was caught), 1 otherwise, 3 when jsonschema is not installed."""
+import copy
+import json
+import math
+import statistics
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("python3-jsonschema is not installed (apt-get install python3-jsonschema)")
+    sys.exit(3)
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def promises(doc):
+    """What the schema cannot say; a list of problems."""
+    bad = []
+    for i, r in enumerate(doc.get("results", [])):
+        where = "results[%d] (%s %s)" % (i, r.get("operation"), r.get("size_bytes"))
+        s = r["samples"]
+        if r["mode"] != doc["mode"]:
+            bad.append("%s: mode %s in a %s run" % (where, r["mode"], doc["mode"]))
+        if r["summary"]["n"] != len(s):
+            bad.append("%s: summary.n %d but %d samples" % (where, r["summary"]["n"], len(s)))
+        if not close(r["summary"]["min"], min(s)) or not close(r["summary"]["max"], max(s)):
+            bad.append("%s: summary min/max are not the samples'" % where)
+        if not close(r["summary"]["median"], statistics.median(s)):
+            bad.append("%s: summary.median %g, samples' median %g" % (where, r["summary"]["median"],
+                                                                       statistics.median(s)))
+        want = max(s) if r["statistic"] == "best" else statistics.median(s)
+        if not close(r["value"], want):
+            bad.append("%s: value %g is not the %s of its samples (%g)" % (where, r["value"], r["statistic"], want))
+        if r["size_kb"] != r["size_bytes"] // 1024:
+            bad.append("%s: size_kb %d for %d bytes" % (where, r["size_kb"], r["size_bytes"]))
+        if r["threads"] != len(r["placement"]):
+            bad.append("%s: %d threads but %d placement entries" % (where, r["threads"], len(r["placement"])))
+        if r["pins_verified"] > r["threads"]:
+            bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
+    if doc["complete"] and doc["stopped_by"] is not None:
+        bad.append("complete but stopped_by %s" % doc["stopped_by"])
+    return bad
+
+
+def problems(validator, doc, kind):
+    out = ["%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(top)", e.message)
+           for e in validator.iter_errors(doc)]
+    if not out and kind == "run":
+        out = promises(doc)
+    return out
+
+
+def self_test(validator, doc):
+    """Planted defects: each must be refused."""
+    assert doc["results"], "self-test needs a document with results"
+
+    def res(d):
+        return d["results"][0]
+
+    plants = {
+        "schema 1": lambda d: d.__setitem__("schema", 1),
+        "no warnings array": lambda d: d.pop("warnings"),
+        "a result without samples": lambda d: res(d).pop("samples"),
+        "empty samples": lambda d: res(d).__setitem__("samples", []),
+        "value not the statistic of the samples": lambda d: res(d).__setitem__("value", res(d)["value"] * 1.5),
+        "summary.n not the sample count": lambda d: res(d)["summary"].__setitem__("n", len(res(d)["samples"]) + 1),
+        "unknown metric": lambda d: res(d).__setitem__("metric", "speed"),
+        "latency in MB/s": lambda d: res(d).update(metric="latency", statistic="median", bytes_per_sample=None),
+        "unknown store kind": lambda d: res(d)["kernel"].__setitem__("stores", "load"),
+        "placement without memory node": lambda d: res(d)["placement"][0].pop("memory_node"),
+        "threads not the placement count": lambda d: res(d).__setitem__("threads", res(d)["threads"] + 1),
+        "huge coverage above 1": lambda d: res(d)["pages"].__setitem__("huge_coverage", 1.5),
+        "an unknown top-level key": lambda d: d.__setitem__("extra", 1),
+        "nested object in params": lambda d: res(d)["params"].__setitem__("x", {"y": 1}),
+        "complete yet stopped": lambda d: d.update(complete=True, stopped_by="SIGINT"),
+        "truncated cpu list": lambda d: d["topology"].__setitem__("cpus_usable", "0-"),
+    }
+    missed = []
+    for name, plant in plants.items():
+        d = copy.deepcopy(doc)
+        plant(d)
+        if not problems(validator, d, "run"):
+            missed.append(name)
+    for name in missed:
+        print("self-test: planted defect not caught: " + name)
+    return not missed
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[2] not in ("run", "topology", "self-test"):
+        print(__doc__)
+        return 2
+    schema = json.load(open(sys.argv[1]))
+    kind = sys.argv[2]
+    if kind == "topology":
+        schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/topology"}
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    validator = cls(schema)
+    ok = True
+    for path in sys.argv[3:]:
+        try:
+            doc = json.load(open(path))
+        except (OSError, ValueError) as e:
+            print("%s: not readable JSON: %s" % (path, e))
+            ok = False
+            continue
+        if kind == "self-test":
+            ok = self_test(validator, doc) and ok
+            continue
+        for p in problems(validator, doc, kind):
+            print("%s: %s" % (path, p))
+            ok = False
+    return 0 if ok else 1
+
+
+sys.exit(main())
