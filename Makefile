@@ -12,9 +12,11 @@ MANDIR   ?= $(PREFIX)/share/man/man1
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_GNU_SOURCE
 OPT      ?= -O2
-CFLAGS   ?=
-CFLAGS   += $(CSTD) $(OPT) $(WARN) -g -pthread -Isrc -DMEMBENCH_VERSION='"$(VERSION)"'
-LDLIBS   += -pthread -lm
+# What the build needs always comes first; CFLAGS given on the command line or in
+# the environment (make CFLAGS=-march=native) is added after it, so it can add and
+# override (-O3) without losing -Isrc or -std.
+override CFLAGS := $(CSTD) $(OPT) $(WARN) -g -pthread -Isrc -DMEMBENCH_VERSION='"$(VERSION)"' $(CFLAGS)
+override LDLIBS += -pthread -lm
 
 BUILD    := build
 # V=1 shows full compiler command lines.

@@ -374,6 +374,23 @@ stop_with TERM $pid
 check "stream SIGTERM exits 143 with valid, incomplete JSON" \
     bash -c "[ '$STOP_RC' = 143 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/sts.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGTERM' else 1)\""
 
+# --- build ------------------------------------------------------------------------
+# A CFLAGS of the user's is added to the build's own flags, never replaces them.
+if command -v make >/dev/null; then
+    line=$(make -s -n -B -C "$(dirname "$0")/../.." BUILD=build-flags-test CFLAGS=-march=native \
+        build-flags-test/src/main.o 2>/dev/null | grep -- ' -c ')
+    has_flags() { for f in -std=c11 -Isrc -Werror "-march=native -MMD"; do [[ "$line" == *" $f "* ]] || return 1; done; }
+    check "make CFLAGS=-march=native keeps -std=c11, -Isrc and the warnings, and adds it last" has_flags
+fi
+
+# --- documentation ----------------------------------------------------------------
+# --help is generated from each mode's option table; every flag it shows must be in
+# README.md and the man page.
+ROOT=$(dirname "$0")/../..
+docs_out=$(python3 "$(dirname "$0")/check_docs.py" "$BIN" "$ROOT/README.md" "$ROOT/man/membench.1" 2>&1)
+check "every flag of every mode's --help is in README.md and the man page" test $? -eq 0
+echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
+
 # --- schema 2 -------------------------------------------------------------------
 # Every JSON document written above (each mode; complete, interrupted, time-limited)
 # against schema/membench-run.schema.json and what it promises beyond the schema.
