@@ -199,7 +199,7 @@ static int latency_plan(session *s)
 static void latency_open_sinks(session *s)
 {
     const latency_options *o = s->opts;
-    session_add_sink(s, latency_sink_create(s->env.out, o->csv));
+    session_add_sink(s, latency_sink_create(s->env.out, s->env.err, o->csv));
 }
 
 static void latency_run(session *s)

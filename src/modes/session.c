@@ -264,7 +264,7 @@ int session_measure(session *s)
     if (s->mode->open_sinks)
         s->mode->open_sinks(s);
     if (c->json_path)
-        session_add_sink(s, json_sink_create(c->json_path));
+        session_add_sink(s, json_sink_create(c->json_path, s->env.err));
     stop_reset();
     stop_install_signal_handlers();
     s->start = clock_now();

@@ -249,6 +249,7 @@ bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx)
 typedef struct {
     sink base;
     char *path;
+    FILE *err; /* where a failed rewrite is said, once */
     bool failed_once;
 } json_sink;
 
@@ -262,7 +263,7 @@ static void rewrite(sink *s, const run_info *info)
     json_sink *js = (json_sink *)s;
     if (!json_write_atomic(js->path, write_run, info) && !js->failed_once) {
         js->failed_once = true;
-        fprintf(stderr, "membench: warning: could not write %s (%s)\n", js->path, strerror(errno));
+        fprintf(js->err, "membench: warning: could not write %s (%s)\n", js->path, strerror(errno));
     }
 }
 
@@ -281,7 +282,7 @@ static void destroy(sink *s)
 
 static const sink_ops ops = {rewrite, record, rewrite, destroy};
 
-sink *json_sink_create(const char *path)
+sink *json_sink_create(const char *path, FILE *err)
 {
     json_sink *js = calloc(1, sizeof *js);
     if (!js || !(js->path = strdup(path))) {
@@ -289,5 +290,6 @@ sink *json_sink_create(const char *path)
         return NULL;
     }
     js->base.ops = &ops;
+    js->err = err;
     return &js->base;
 }

@@ -120,7 +120,8 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
 
 typedef struct {
     sink base;
-    FILE *f;
+    FILE *f;   /* the table or CSV */
+    FILE *err; /* the estimates after a CSV (stdout stays CSV) */
     bool csv;
 } latency_sink;
 
@@ -145,7 +146,7 @@ static void record(sink *s, const run_info *info, const result_record *r)
 static void end(sink *s, const run_info *info)
 {
     latency_sink *l = (latency_sink *)s;
-    latency_write_estimates(l->csv ? stderr : l->f, &info->analysis);
+    latency_write_estimates(l->csv ? l->err : l->f, &info->analysis);
     fflush(l->f);
 }
 
@@ -156,13 +157,14 @@ static void destroy(sink *s)
 
 static const sink_ops ops = {begin, record, end, destroy};
 
-sink *latency_sink_create(FILE *f, bool csv)
+sink *latency_sink_create(FILE *f, FILE *err, bool csv)
 {
     latency_sink *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
     l->base.ops = &ops;
     l->f = f;
+    l->err = err;
     l->csv = csv;
     return &l->base;
 }

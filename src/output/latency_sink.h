@@ -19,6 +19,6 @@ void latency_write_row(FILE *f, bool csv, const result_record *r);
 void latency_write_estimates(FILE *f, const param_section *analysis);
 
 /* Reads "method", "counter" and "counter_hz" from the run's plan. */
-sink *latency_sink_create(FILE *f, bool csv);
+sink *latency_sink_create(FILE *f, FILE *err, bool csv);
 
 #endif

@@ -39,15 +39,30 @@ void stream_write_table(FILE *f, const stream_row rows[STREAM_FUNCTIONS], const 
 
 void stream_write_side_by_side(FILE *f, const double *regular, const double *nt, double peak_gbs)
 {
-    fprintf(f, "Function    %14s %14s %8s", "regular MB/s", "nt MB/s", "nt/reg");
-    if (peak_gbs > 0)
-        fprintf(f, " %10s %10s", "reg %peak", "nt %peak");
+    fprintf(f, "Function   ");
+    if (regular)
+        fprintf(f, " %14s", "regular MB/s");
+    if (nt)
+        fprintf(f, " %14s", "nt MB/s");
+    if (regular && nt)
+        fprintf(f, " %8s", "nt/reg");
+    if (peak_gbs > 0 && regular)
+        fprintf(f, " %10s", "reg %peak");
+    if (peak_gbs > 0 && nt)
+        fprintf(f, " %10s", "nt %peak");
     fprintf(f, "\n");
     for (int j = 0; j < STREAM_FUNCTIONS; j++) {
-        double r = regular ? regular[j] : 0, n = nt ? nt[j] : 0;
-        fprintf(f, "%s %14.1f %14.1f %8.2f", labels[j], r, n, r > 0 ? n / r : 0);
-        if (peak_gbs > 0)
-            fprintf(f, " %9.1f%% %9.1f%%", 100 * r / (peak_gbs * 1000), 100 * n / (peak_gbs * 1000));
+        fprintf(f, "%s", labels[j]);
+        if (regular)
+            fprintf(f, " %14.1f", regular[j]);
+        if (nt)
+            fprintf(f, " %14.1f", nt[j]);
+        if (regular && nt)
+            fprintf(f, " %8.2f", regular[j] > 0 ? nt[j] / regular[j] : 0);
+        if (peak_gbs > 0 && regular)
+            fprintf(f, " %9.1f%%", 100 * regular[j] / (peak_gbs * 1000));
+        if (peak_gbs > 0 && nt)
+            fprintf(f, " %9.1f%%", 100 * nt[j] / (peak_gbs * 1000));
         fprintf(f, "\n");
     }
 }
@@ -88,15 +103,16 @@ static void begin(sink *s, const run_info *info)
     fflush(st->f);
 }
 
-/* The side-by-side block closing a configuration that printed at least one table. */
+/* The block closing a configuration: both kinds of stores side by side, or one
+ * kind's share of the peak when the peak is known (nothing to add otherwise). */
 static void close_config(stream_sink *st)
 {
-    if (!st->have[0] && !st->have[1])
-        return;
-    fprintf(st->f, "Side by side, %s:\n", st->config);
-    stream_write_side_by_side(st->f, st->have[0] ? st->best[0] : NULL, st->have[1] ? st->best[1] : NULL,
-                              st->peak_gbs);
-    fprintf(st->f, STREAM_RULE);
+    if ((st->have[0] && st->have[1]) || ((st->have[0] || st->have[1]) && st->peak_gbs > 0)) {
+        fprintf(st->f, "%s, %s:\n", st->have[0] && st->have[1] ? "Side by side" : "Share of peak", st->config);
+        stream_write_side_by_side(st->f, st->have[0] ? st->best[0] : NULL, st->have[1] ? st->best[1] : NULL,
+                                  st->peak_gbs);
+        fprintf(st->f, STREAM_RULE);
+    }
     st->have[0] = st->have[1] = false;
     fflush(st->f);
 }

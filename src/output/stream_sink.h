@@ -1,7 +1,7 @@
 /* STREAM's output: its header, then per configuration and store kind its table
  * (Function, Best Rate MB/s, Avg/Min/Max time) and validation line, then the store
- * kinds side by side with the share of theoretical peak when it is known, and with
- * --scan the best configuration. Results arrive one per function (copy, scale,
+ * kinds side by side (or one kind alone when the peak is known) with the share of
+ * theoretical peak when it is known, and with --scan the best configuration. Results arrive one per function (copy, scale,
  * add, triad); a table is printed once its four functions are in. */
 #ifndef MEMBENCH_STREAM_SINK_H
 #define MEMBENCH_STREAM_SINK_H
@@ -22,7 +22,8 @@ typedef struct {
 stream_row stream_row_of(const result_record *r);
 /* rows: copy, scale, add, triad of one configuration and store kind. */
 void stream_write_table(FILE *f, const stream_row rows[STREAM_FUNCTIONS], const char *validation);
-/* Best rates per function; a NULL side is printed as 0. peak_gbs 0 = unknown. */
+/* Best rates per function of the kinds that ran (NULL: did not run, no column);
+ * peak_gbs 0 = unknown (no share-of-peak columns). */
 void stream_write_side_by_side(FILE *f, const double *regular, const double *nt, double peak_gbs);
 
 /* Reads the header's values ("array_elements", "ntimes", "peak_gbs", "peak_source",

@@ -374,6 +374,17 @@ stop_with TERM $pid
 check "stream SIGTERM exits 143 with valid, incomplete JSON" \
     bash -c "[ '$STOP_RC' = 143 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/sts.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGTERM' else 1)\""
 
+# Every mode loads the topology through the same session, CPUID cross-check
+# included (stream once skipped it): the same topology warnings in each JSON, and
+# each in the run's own warnings.
+check "sweep, latency and stream see the same topology and its warnings" \
+    python3 -c "
+import json, sys
+docs = [json.load(open('$TMP/' + f)) for f in ('run.json', 'lat.json', 'st.json')]
+tw = [d['topology']['warnings'] for d in docs]
+sys.exit(0 if tw[0] == tw[1] == tw[2] and all(set(t) <= set(d['warnings']) for t, d in zip(tw, docs))
+         and docs[0]['topology']['levels_used'] == docs[2]['topology']['levels_used'] else 1)"
+
 # --- build ------------------------------------------------------------------------
 # A CFLAGS of the user's is added to the build's own flags, never replaces them.
 if command -v make >/dev/null; then

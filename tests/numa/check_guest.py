@@ -144,6 +144,16 @@ check("latency --mem-node 1: CPU 0 on node 0, every buffer on node 1",
       "CPU 0 (node 0), memory on node 1" in (r["json"] or {}).get("plan", {}).get("method", "") and fractions(r)
       and all(f == 1 for f in fractions(r)), str((r["json"] or {}).get("plan", {}).get("method")) + str(fractions(r)))
 bad_input("latency_memless_node", "--mem-node 2: that NUMA node has no memory")
+r = run("latency_bind_full")
+exits("latency_bind_full", 1, r)
+check("latency --mem-node 1 (bind) larger than node 1: skipped, never measured elsewhere, and an error",
+      "could not allocate on the bound node" in r["err"] and "nothing was measured" in r["err"], r["err"])
+r = run("latency_preferred_full")
+exits("latency_preferred_full", 0, r)
+check("latency --mem-policy preferred larger than node 1: spills, the plan names the policy, the node share says so",
+      (r["json"] or {}).get("plan", {}).get("memory_policy") == "preferred" and fractions(r)
+      and all(f is not None and 0 < f < 1 for f in fractions(r)),
+      str((r["json"] or {}).get("plan", {}).get("memory_policy")) + str(fractions(r)))
 
 r = run("stream_nodes")
 exits("stream_nodes", 0, r)

@@ -47,6 +47,10 @@ run omp_close env OMP_PROC_BIND=close OMP_NUM_THREADS=2 $M -s 4096 -o read $Q --
 run latency_local $M latency --cpu 0 --max 8M --sample-ms 2 --json /tmp/latency_local.json
 run latency_remote $M latency --cpu 0 --mem-node 1 --max 8M --sample-ms 2 --json /tmp/latency_remote.json
 run latency_memless_node $M latency --cpu 0 --mem-node 2 --max 1M
+# 800 MiB fits the memory budget but not node 1 (768 MiB): bound, it is skipped and
+# the run fails; preferred, it spills to other nodes and says how much did.
+run latency_bind_full $M latency --cpu 0 --mem-node 1 --min 800M --max 800M --sample-ms 2
+run latency_preferred_full $M latency --cpu 0 --mem-node 1 --mem-policy preferred --min 800M --max 800M --sample-ms 2 --json /tmp/latency_preferred_full.json
 run stream_nodes $M stream -n 2000000 --ntimes 3 --json /tmp/stream_nodes.json
 
 # THP "never" (kernel command line) and an empty hugetlb pool.

@@ -1,0 +1,217 @@
+/* The session and the modes on it: plans computed against recorded sysfs trees of
+ * other machines without measuring anything, and modes run twice in one process
+ * (no state in statics: what a cluster driver needs). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "modes/session.h"
+#include "test.h"
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static uint64_t four_gib(void)
+{
+    return 4ULL << 30;
+}
+
+/* Reads what was written to f since it was opened; the caller frees it. */
+static char *contents(FILE *f)
+{
+    fflush(f);
+    long n = ftell(f);
+    char *buf = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
+    rewind(f);
+    if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n)
+        buf[0] = '\0';
+    fseek(f, 0, SEEK_END);
+    return buf;
+}
+
+/* A session opened on a recorded tree (not this machine), with output in files.
+ * Returns session_open's status; args end with NULL. */
+static int open_on(session *s, const char *root, char *mode, ...)
+{
+    static char *argv[32];
+    va_list ap;
+    va_start(ap, mode);
+    int argc = test_argv(argv, 32, "membench", ap);
+    va_end(ap);
+    const mode_def *m = mode_table(NULL)[0];
+    if (mode) { /* a subcommand: argv = membench MODE args... */
+        memmove(argv + 2, argv + 1, sizeof *argv * (size_t)argc);
+        argv[1] = mode;
+        argc++;
+        m = mode_find(mode);
+    }
+    session_env env = {root, false, no_env, four_gib, tmpfile(), tmpfile()};
+    return session_open(s, m, argc, argv, &env);
+}
+
+static void close_session(session *s)
+{
+    FILE *out = s->env.out, *err = s->env.err;
+    session_close(s);
+    fclose(out);
+    fclose(err);
+}
+
+static long long plan_int(const session *s, const char *key)
+{
+    return (long long)params_get_number(&s->info.plan.values, key, -1);
+}
+
+TEST(session_sweep_plan_on_a_two_socket_server_measures_nothing)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), NULL, "-p", "4", "-o", "read", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    /* spread: nodes, then cores: CPUs 0,4,1,5; two threads share each 32 MiB L3 */
+    CHECK_INT(s.info.placement.n, 4);
+    CHECK_STR(s.info.placement.threads[0].cpus, "0");
+    CHECK_STR(s.info.placement.threads[1].cpus, "4");
+    CHECK_INT(s.info.placement.threads[1].node, 1);
+    CHECK_STR(s.info.placement.threads[2].cpus, "1");
+    CHECK_INT(plan_int(&s, "L1_share_bytes"), 48 << 10);
+    CHECK_INT(plan_int(&s, "L2_share_bytes"), 2048 << 10);
+    CHECK_INT(plan_int(&s, "L3_share_bytes"), 16 << 20);
+    CHECK_INT(plan_int(&s, "L3_sharing_threads"), 2);
+    const param_table *sizes = section_find_table(&s.info.plan, "sizes");
+    CHECK(sizes != NULL && sizes->nrows >= 8);
+    /* the L3-share point is in the plan: 16 MiB per thread */
+    bool l3 = false;
+    for (size_t i = 0; sizes && i < sizes->nrows; i++)
+        l3 = l3 || params_get_number(&sizes->rows[i], "size_kb", 0) == 16384;
+    CHECK(l3);
+    CHECK_INT(s.results.n, 0);
+    close_session(&s);
+}
+
+TEST(session_latency_plan_binds_to_a_cpu_less_node)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "latency", "--cpu", "2", "--mem-node", "2", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "cpu"), 2);
+    CHECK_INT(plan_int(&s, "memory_node"), 2);
+    CHECK_STR(params_get_text(&s.info.plan.values, "memory_policy"), "bind");
+    CHECK_INT(s.info.placement.n, 1);
+    CHECK_STR(s.info.placement.threads[0].cpus, "2");
+    CHECK_INT(s.info.placement.threads[0].node, 1);
+    CHECK_INT(s.info.placement.threads[0].mem_node, 2);
+    close_session(&s);
+
+    /* without --mem-node a CPU on the memory-less node 1 gets the nearest node with
+     * memory, 2 (distance 12), not node 0 */
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "latency", "--cpu", "3", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "memory_node"), 2);
+    CHECK_CONTAINS(params_get_text(&s.info.plan.values, "memory_policy"), "local");
+    close_session(&s);
+}
+
+TEST(session_latency_plan_refuses_a_node_without_memory)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "latency", "--mem-node", "1", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    char *err = contents(s.env.err);
+    CHECK_STR(err, "membench latency: --mem-node 1: that NUMA node has no memory\n");
+    free(err);
+    close_session(&s);
+}
+
+TEST(session_stream_plan_sizes_arrays_from_the_total_llc)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "stream", "-p", "2", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    /* 4 x (2 x 32 MiB of L3) in doubles */
+    CHECK_INT(plan_int(&s, "array_elements"), 4 * (64LL << 20) / 8);
+    const param_table *cf = section_find_table(&s.info.plan, "configurations");
+    CHECK(cf != NULL && cf->nrows == 1);
+    CHECK_STR(params_get_text(&cf->rows[0], "cpus"), "0,4");
+    close_session(&s);
+}
+
+TEST(session_options_reach_the_run_information)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_arm_no_l3(), NULL, "-s", "64", "-r", "3", "--cpus", "1-2", NULL), -1);
+    CHECK_INT((long long)params_get_number(&s.info.options, "single_size_kb", 0), 64);
+    CHECK_INT((long long)params_get_number(&s.info.options, "tries", 0), 3);
+    CHECK_STR(params_get_text(&s.info.options, "cpus"), "1-2");
+    CHECK_STR(s.info.mode, "sweep");
+    close_session(&s);
+}
+
+/* Runs mode (NULL: the sweep) on this machine with output in files; returns the
+ * exit status and the text on stdout. */
+static int run_live(char *mode, char **out_text, ...)
+{
+    static char *argv[32];
+    va_list ap;
+    va_start(ap, out_text);
+    int argc = test_argv(argv, 32, "membench", ap);
+    va_end(ap);
+    const mode_def *m = mode_table(NULL)[0];
+    if (mode) {
+        memmove(argv + 2, argv + 1, sizeof *argv * (size_t)argc);
+        argv[1] = mode;
+        argc++;
+        m = mode_find(mode);
+    }
+    session_env env = session_env_live();
+    env.out = tmpfile();
+    env.err = tmpfile();
+    int rc = session_run(m, argc, argv, &env);
+    *out_text = contents(env.out);
+    fclose(env.out);
+    fclose(env.err);
+    return rc;
+}
+
+static int count_lines(const char *text, const char *prefix)
+{
+    int n = 0;
+    for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+        n += strncmp(p, prefix, strlen(prefix)) == 0;
+    return n;
+}
+
+TEST(session_each_mode_runs_twice_in_one_process)
+{
+    char *first, *second;
+    /* the sweep: same header and one row each time */
+    CHECK_INT(run_live(NULL, &first, "-s", "16", "-o", "read", "-r", "1", "--sample-ms", "1", NULL), 0);
+    CHECK_INT(run_live(NULL, &second, "-s", "16", "-o", "read", "-r", "1", "--sample-ms", "1", NULL), 0);
+    CHECK_INT(count_lines(first, "size_kb,"), 1);
+    CHECK_INT(count_lines(first, "16,read,"), 1);
+    CHECK_INT(count_lines(second, "16,read,"), 1);
+    CHECK_INT(count_lines(second, "size_kb,"), 1);
+    free(first);
+    free(second);
+    /* latency: the same sizes both times (no size list left over from the first run) */
+    CHECK_INT(run_live("latency", &first, "--min", "4K", "--max", "8K", "--sample-ms", "1", "--csv", NULL), 0);
+    CHECK_INT(run_live("latency", &second, "--min", "4K", "--max", "8K", "--sample-ms", "1", "--csv", NULL), 0);
+    CHECK_INT(count_lines(first, "4,"), 1);
+    CHECK_INT(count_lines(second, "4,"), 1);
+    CHECK_INT(count_lines(first, "8,"), 1);
+    CHECK_INT(count_lines(second, "8,"), 1);
+    free(first);
+    free(second);
+    /* stream: one STREAM table each time, validated */
+    CHECK_INT(run_live("stream", &first, "-n", "20000", "--ntimes", "2", "--stores", "regular", NULL), 0);
+    CHECK_INT(run_live("stream", &second, "-n", "20000", "--ntimes", "2", "--stores", "regular", NULL), 0);
+    CHECK_INT(count_lines(first, "Triad:"), 1);
+    CHECK_INT(count_lines(second, "Triad:"), 1);
+    CHECK_INT(count_lines(second, "Solution Validates"), 1);
+    CHECK_INT(count_lines(second, "Side by side"), 0); /* one kind of stores: nothing to compare */
+    free(first);
+    free(second);
+}
