@@ -41,7 +41,7 @@ typedef struct {
     size_t nsizes;
     result_record records[MAX_POINTS];
     size_t nrecords;
-    latency_step steps[MAX_STEPS];
+    latency_step steps[MAX_LATENCY_STEPS];
     size_t nsteps;
     level_check checks[4];
     size_t nchecks;
