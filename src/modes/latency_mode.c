@@ -11,6 +11,7 @@
 #include "cli/latency_options.h"
 #include "kernels/kernel.h"
 #include "measure/cache_estimate.h"
+#include "measure/cache_levels.h"
 #include "measure/clock.h"
 #include "measure/latency.h"
 #include "measure/stop.h"
@@ -27,6 +28,7 @@
 #define MIN_SAMPLES 7
 #define MAX_SAMPLES 21
 #define CV_TARGET 0.05
+#define MAX_CHECKED_LEVELS 4 /* cache levels set against the curve: L1..L4 */
 
 typedef struct {
     latency_options o;
@@ -43,7 +45,7 @@ typedef struct {
     size_t nrecords;
     latency_step steps[MAX_LATENCY_STEPS];
     size_t nsteps;
-    level_check checks[4];
+    level_check checks[MAX_CHECKED_LEVELS];
     size_t nchecks;
     char description[256];
     double counter_hz;
@@ -132,38 +134,18 @@ static void plan_sizes(latency_run *r)
         r->sizes[r->nsizes++] = last;
 }
 
-/* The step into DRAM: the largest relative climb. It is the last-level cache the
- * chasing thread really has, whatever smaller steps follow (a shared L3 that other
- * tenants keep full shows as a small step at its nominal size). */
-static const latency_step *dominant_step(const latency_run *r)
-{
-    const latency_step *best = NULL;
-    for (size_t i = 0; i < r->nsteps; i++)
-        if (!best || r->steps[i].latency_after_ns / r->steps[i].latency_before_ns >
-                         best->latency_after_ns / best->latency_before_ns)
-            best = &r->steps[i];
-    return best;
-}
-
+/* Reported levels 1..top (at most MAX_CHECKED_LEVELS) against the measured steps;
+ * measure/cache_levels decides. */
 static void check_levels(latency_run *r)
 {
     int top = topology_max_cache_level(&r->topo);
     if (top < 1)
         top = 3; /* nothing reported: compare with the defaults */
-    r->nchecks = 0;
-    uint64_t curve_end = r->nsizes ? r->sizes[r->nsizes - 1] : 0;
-    for (int level = 1; level <= top && level <= 4; level++) {
-        cache_level cl = topology_cache_level(&r->topo, level);
-        if (cl.size == 0)
-            continue;
-        level_check *c = &r->checks[r->nchecks++];
-        c->level = level;
-        c->reported = cl.size;
-        c->checkable = curve_end >= 2 * cl.size && r->sizes[0] <= cl.size / 2;
-        c->step = level == top ? dominant_step(r) : nearest_step(r->steps, r->nsteps, cl.size);
-        double ratio = c->step ? (double)c->step->last_size_before / (double)cl.size : 0;
-        c->disagrees = c->checkable && (!c->step || ratio > 2.0 || ratio < 0.5);
-    }
+    reported_cache_level levels[MAX_CHECKED_LEVELS];
+    size_t nlevels = 0;
+    for (int level = 1; level <= top && level <= MAX_CHECKED_LEVELS; level++)
+        levels[nlevels++] = (reported_cache_level){level, topology_cache_level(&r->topo, level).size};
+    r->nchecks = check_cache_levels(r->sizes, r->nsizes, r->steps, r->nsteps, levels, nlevels, r->checks);
 }
 
 static void write_json(latency_run *r)

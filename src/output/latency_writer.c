@@ -59,14 +59,17 @@ void latency_write_estimates(FILE *f, const latency_step *steps, size_t nsteps, 
         const level_check *c = &checks[i];
         format_bytes(c->reported, a, sizeof a);
         if (!c->checkable) {
-            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach 2x that size\n", c->level, a);
+            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach %gx that size\n", c->level, a,
+                    CACHE_LEVEL_FACTOR);
         } else if (!c->step) {
             fprintf(f, "  L%d reported %-9s no latency step found\n", c->level, a);
         } else {
             format_bytes(c->step->last_size_before, b, sizeof b);
+            char off[32] = "";
+            if (c->disagrees)
+                snprintf(off, sizeof off, "   <- more than %gx off", CACHE_LEVEL_FACTOR);
             fprintf(f, "  L%d reported %-9s %s after %s%s\n", c->level, a,
-                    i + 1 == nchecks ? "largest latency step" : "latency steps up", b,
-                    c->disagrees ? "   <- more than 2x off" : "");
+                    i + 1 == nchecks ? "largest latency step" : "latency steps up", b, off);
         }
     }
     if (nchecks > 0 && checks[nchecks - 1].step) {

@@ -8,21 +8,13 @@
 #include <stdio.h>
 
 #include "measure/cache_estimate.h"
+#include "measure/cache_levels.h"
 #include "output/record.h"
 #include "output/run_info.h"
 #include "topology/topology.h"
 
 #define LATENCY_CSV_HEADER                                                                                           \
     "size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage"
-
-/* One reported cache level set against the curve. */
-typedef struct {
-    int level;
-    uint64_t reported;
-    const latency_step *step; /* nearest step, NULL if none */
-    bool checkable;           /* the curve reaches far enough past the reported size */
-    bool disagrees;           /* step more than 2x away from the reported size, or none */
-} level_check;
 
 void latency_write_header(FILE *f, bool csv, double counter_hz);
 void latency_write_row(FILE *f, bool csv, const result_record *r);
