@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "modes/mode.h"
+#include "plan/omp_places.h"
 #include "plan/placement.h"
 #include "platform/cgroup_paths.h"
 #include "topology/topology.h"
@@ -61,8 +62,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         parse_u64(text, 0, UINT64_MAX, &u);
         parse_double(text, 0, 1e9, &d);
         break;
-    case 2:
+    case 2: {
+        /* the OpenMP syntax directly, then through the placement policy */
+        omp_bind bind;
+        omp_proc_bind_parse(text, &bind, err, sizeof err);
         if (topo_loaded > 0) {
+            omp_place_list pl;
+            if (omp_places_parse(&topo, text, &pl, err, sizeof err))
+                omp_places_free(&pl);
             placement p;
             placement_request rq = {1 + (int)(size % 8), NULL, NULL, text, true};
             if (placement_build(&topo, &rq, &p, err, sizeof err))
@@ -73,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 placement_free(&p);
         }
         break;
+    }
     default: {
         /* a command line: words separated by newlines */
         char *argv[64] = {"membench"};

@@ -2,14 +2,6 @@
 
 #include "kernels/permutation.h"
 
-uint64_t chase_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* The visiting order is a bijection k -> node; the cycle links node(k) to
  * node(k + 1). Writing node i's link needs k = inverse(i) and node(k + 1). */
 typedef struct {

@@ -9,8 +9,9 @@
  *                    pages in random order: separates TLB cost from cache cost;
  *   CHASE_STRIDED    node i -> node i+1, lmbench's fixed stride (prefetchable).
  * Random orders come from a keyed Feistel permutation seeded with splitmix64
- * (--seed), so a run can be repeated exactly. Links are written in address order
- * (sequential stores), so building a 2 GiB chain is a streaming pass. */
+ * (util/splitmix64.h, --seed), so a run can be repeated exactly. Links are
+ * written in address order (sequential stores), so building a 2 GiB chain is a
+ * streaming pass. */
 #ifndef MEMBENCH_CHASE_H
 #define MEMBENCH_CHASE_H
 
@@ -25,9 +26,6 @@ typedef struct {
     size_t page_bytes; /* CHASE_PAGE_LOCAL: multiple of node_bytes, divides the buffer size */
     uint64_t seed;
 } chase_layout;
-
-/* splitmix64: the documented generator behind every random order (--seed). */
-uint64_t chase_random(uint64_t *state);
 
 /* Links buf (bytes long) into one cycle; returns the start, or NULL when the
  * layout does not fit the buffer. */

@@ -1,6 +1,6 @@
 #include "kernels/permutation.h"
 
-#include "kernels/chase.h"
+#include "util/splitmix64.h"
 
 static uint64_t mask_of(unsigned bits)
 {
@@ -27,7 +27,7 @@ void permutation_init(permutation *p, uint64_t n, uint64_t seed)
     p->hi_bits = bits - p->lo_bits;
     uint64_t state = seed;
     for (int i = 0; i < 4; i++)
-        p->keys[i] = chase_random(&state);
+        p->keys[i] = splitmix64_next(&state);
 }
 
 /* One pass of the network on the 2^(lo+hi) domain. Rounds alternate which half is

@@ -10,7 +10,7 @@ size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_
         return 0;
     double plateau = latency_ns[0];
     size_t i = 1;
-    while (i < n && found < MAX_STEPS) {
+    while (i < n && found < MAX_LATENCY_STEPS) {
         if (latency_ns[i] < plateau)
             plateau = latency_ns[i]; /* the plateau is its lowest point */
         /* A single high point that the next one does not confirm is noise. */

@@ -10,7 +10,7 @@
 
 #define STEP_RISE 1.25    /* a point this much above the plateau starts a step */
 #define STEP_FLATTEN 1.10 /* the climb ends where the next point rises less than this */
-#define MAX_STEPS 8
+#define MAX_LATENCY_STEPS 8 /* steps find_latency_steps reports at most */
 
 typedef struct {
     uint64_t last_size_before; /* largest size still on the lower plateau: the capacity */
@@ -19,7 +19,7 @@ typedef struct {
     double latency_after_ns;   /* upper plateau */
 } latency_step;
 
-/* sizes ascending; returns the number of steps found (at most MAX_STEPS). */
+/* sizes ascending; returns the number of steps found (at most MAX_LATENCY_STEPS). */
 size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_t n, latency_step *steps);
 
 /* The step nearest (in log2 distance) to a reported size, or NULL. */

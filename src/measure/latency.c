@@ -8,7 +8,8 @@
 #include "measure/stop.h"
 #include "measure/ref_counter.h"
 
-#define MAX_STEPS (1ULL << 40)
+/* Calibration stops growing the chase length here even if a sample is still too short. */
+#define MAX_CALIBRATION_CHASE_STEPS (1ULL << 40)
 
 typedef struct {
     const latency_request *rq;
@@ -66,7 +67,7 @@ static void latency_job(team *t, int tid, void *arg)
             buffer_free(&b);
             return;
         }
-        if (dt >= rq->sample_s / 4 || steps >= MAX_STEPS) {
+        if (dt >= rq->sample_s / 4 || steps >= MAX_CALIBRATION_CHASE_STEPS) {
             double per = dt / (double)steps;
             steps = per > 0 ? (uint64_t)(rq->sample_s / per) + 1 : steps;
             break;

@@ -10,6 +10,7 @@
 
 #include "cli/latency_options.h"
 #include "measure/cache_estimate.h"
+#include "measure/cache_levels.h"
 #include "measure/latency.h"
 #include "measure/ref_counter.h"
 #include "output/latency_sink.h"
@@ -19,6 +20,7 @@
 #define MIN_SAMPLES 7
 #define MAX_SAMPLES 21
 #define CV_TARGET 0.05
+#define MAX_CHECKED_LEVELS 4 /* cache levels set against the curve: L1..L4 */
 
 typedef struct {
     page_request pages;
@@ -31,14 +33,6 @@ typedef struct {
     size_t skipped;      /* points that could not be allocated */
 } latency_state;
 
-/* One reported cache level set against the curve. */
-typedef struct {
-    int level;
-    uint64_t reported;
-    const latency_step *step; /* nearest step, NULL if none */
-    bool checkable;           /* the curve reaches far enough past the reported size */
-    bool disagrees;           /* step more than 2x away from the reported size, or none */
-} level_check;
 
 /* Maps --pages to an allocation request; refuses what this machine cannot give. */
 static int choose_pages(session *s, latency_state *st, const latency_options *o)
@@ -239,40 +233,19 @@ static void latency_run(session *s)
         session_error(s, "no buffer size could be allocated: nothing was measured");
 }
 
-/* The step into DRAM: the largest relative climb. It is the last-level cache the
- * chasing thread really has, whatever smaller steps follow (a shared L3 that other
- * tenants keep full shows as a small step at its nominal size). */
-static const latency_step *dominant_step(const latency_step *steps, size_t n)
-{
-    const latency_step *best = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (!best || steps[i].latency_after_ns / steps[i].latency_before_ns >
-                         best->latency_after_ns / best->latency_before_ns)
-            best = &steps[i];
-    return best;
-}
-
+/* Reported levels 1..top (at most MAX_CHECKED_LEVELS) against the measured steps;
+ * measure/cache_levels decides. */
 static size_t check_levels(const topology *t, const uint64_t *sizes, size_t nsizes, const latency_step *steps,
                            size_t nsteps, level_check *checks)
 {
     int top = topology_max_cache_level(t);
     if (top < 1)
         top = 3; /* nothing reported: compare with the defaults */
-    size_t n = 0;
-    uint64_t curve_end = nsizes ? sizes[nsizes - 1] : 0;
-    for (int level = 1; level <= top && level <= 4; level++) {
-        cache_level cl = topology_cache_level(t, level);
-        if (cl.size == 0)
-            continue;
-        level_check *c = &checks[n++];
-        c->level = level;
-        c->reported = cl.size;
-        c->checkable = curve_end >= 2 * cl.size && nsizes && sizes[0] <= cl.size / 2;
-        c->step = level == top ? dominant_step(steps, nsteps) : nearest_step(steps, nsteps, cl.size);
-        double ratio = c->step ? (double)c->step->last_size_before / (double)cl.size : 0;
-        c->disagrees = c->checkable && (!c->step || ratio > 2.0 || ratio < 0.5);
-    }
-    return n;
+    reported_cache_level levels[MAX_CHECKED_LEVELS];
+    size_t nlevels = 0;
+    for (int level = 1; level <= top && level <= MAX_CHECKED_LEVELS; level++)
+        levels[nlevels++] = (reported_cache_level){level, topology_cache_level(t, level).size};
+    return check_cache_levels(sizes, nsizes, steps, nsteps, levels, nlevels, checks);
 }
 
 static void latency_analyse(session *s)
@@ -295,9 +268,9 @@ static void latency_analyse(session *s)
         if (huge_asked && !short_of_huge && r->huge_coverage < 0.9)
             short_of_huge = r;
     }
-    latency_step steps[MAX_STEPS];
+    latency_step steps[MAX_LATENCY_STEPS];
     size_t nsteps = find_latency_steps(sizes, lat, n, steps);
-    level_check checks[4];
+    level_check checks[MAX_CHECKED_LEVELS];
     size_t nchecks = check_levels(&s->topo, sizes, n, steps, nsteps, checks);
 
     param_section *a = &s->info.analysis;
@@ -325,6 +298,7 @@ static void latency_analyse(session *s)
         params_bool(row, "checkable", checks[i].checkable);
         params_bool(row, "disagrees", checks[i].disagrees);
     }
+    params_number(&a->values, "disagree_factor", CACHE_LEVEL_FACTOR);
     params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge);
     if (short_of_huge)
         session_warn(s, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",

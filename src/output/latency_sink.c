@@ -74,6 +74,7 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
     write_steps(f, section_find_table(analysis, "steps"));
     const param_table *checks = section_find_table(analysis, "cache_checks");
     size_t n = checks ? checks->nrows : 0;
+    double factor = params_get_number(&analysis->values, "disagree_factor", 2.0);
     fprintf(f, "Cache sizes, reported vs measured:\n");
     for (size_t i = 0; i < n; i++) {
         const param_list *c = &checks->rows[i];
@@ -81,14 +82,16 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
         uint64_t measured = row_bytes(c, "measured_bytes");
         format_bytes(row_bytes(c, "reported_bytes"), a, sizeof a);
         if (!flag(c, "checkable")) {
-            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach 2x that size\n", level, a);
+            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach %gx that size\n", level, a, factor);
         } else if (!measured) {
             fprintf(f, "  L%d reported %-9s no latency step found\n", level, a);
         } else {
             format_bytes(measured, b, sizeof b);
+            char off[48] = "";
+            if (flag(c, "disagrees"))
+                snprintf(off, sizeof off, "   <- more than %gx off", factor);
             fprintf(f, "  L%d reported %-9s %s after %s%s\n", level, a,
-                    i + 1 == n ? "largest latency step" : "latency steps up", b,
-                    flag(c, "disagrees") ? "   <- more than 2x off" : "");
+                    i + 1 == n ? "largest latency step" : "latency steps up", b, off);
         }
     }
     if (n > 0 && row_bytes(&checks->rows[n - 1], "measured_bytes")) {

@@ -1,47 +1,10 @@
 #include "plan/placement.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/parse_number.h"
-
-#define MAX_PLACES 4096
-
-typedef struct {
-    cpu_list *lists;
-    size_t n;
-} place_list;
-
-static void places_free(place_list *pl)
-{
-    for (size_t i = 0; i < pl->n; i++)
-        cpu_list_free(&pl->lists[i]);
-    free(pl->lists);
-    pl->lists = NULL;
-    pl->n = 0;
-}
-
-static bool places_add(place_list *pl, const int *ids, size_t count)
-{
-    if (count == 0)
-        return true; /* a place with no usable CPU is dropped */
-    if (pl->n >= MAX_PLACES)
-        return false;
-    cpu_list *n = realloc(pl->lists, (pl->n + 1) * sizeof *n);
-    if (!n)
-        return false;
-    pl->lists = n;
-    cpu_list *c = &pl->lists[pl->n];
-    c->ids = malloc(count * sizeof(int));
-    if (!c->ids)
-        return false;
-    memcpy(c->ids, ids, count * sizeof(int));
-    c->count = count;
-    pl->n++;
-    return true;
-}
+#include "plan/omp_places.h"
 
 static int compare_spread(const void *a, const void *b, void *ctx);
 
@@ -108,175 +71,6 @@ size_t placement_spread_order(const topology *t, int *out, size_t cap)
     return n;
 }
 
-/* Groups usable CPUs by a key (core, package, node, LLC instance), places in order
- * of each group's lowest CPU id. */
-typedef long (*group_key)(const topology *t, const cpu_info *c);
-
-static long key_thread(const topology *t, const cpu_info *c)
-{
-    (void)t;
-    return c->id;
-}
-
-static long key_core(const topology *t, const cpu_info *c)
-{
-    (void)t;
-    return c->core_id < 0 ? -1 - (long)c->id : ((long)c->package_id << 32) + c->core_id;
-}
-
-static long key_socket(const topology *t, const cpu_info *c)
-{
-    (void)t;
-    return c->package_id;
-}
-
-static long key_node(const topology *t, const cpu_info *c)
-{
-    (void)t;
-    return c->node;
-}
-
-static long key_llc(const topology *t, const cpu_info *c)
-{
-    int level = topology_max_cache_level(t);
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (t->caches[i].level == level && cpu_list_contains(&t->caches[i].shared, c->id))
-            return (long)i;
-    return -1 - (long)c->id;
-}
-
-static bool group_places(const topology *t, group_key key, place_list *pl)
-{
-    bool *done = calloc(t->ncpus ? t->ncpus : 1, sizeof *done);
-    int *ids = malloc(sizeof(int) * (t->ncpus ? t->ncpus : 1));
-    bool ok = done && ids;
-    for (size_t i = 0; ok && i < t->ncpus; i++) {
-        if (done[i] || !t->cpus[i].usable)
-            continue;
-        long k = key(t, &t->cpus[i]);
-        size_t n = 0;
-        for (size_t j = i; j < t->ncpus; j++)
-            if (!done[j] && t->cpus[j].usable && key(t, &t->cpus[j]) == k) {
-                done[j] = true;
-                ids[n++] = t->cpus[j].id;
-            }
-        ok = places_add(pl, ids, n);
-    }
-    free(done);
-    free(ids);
-    return ok;
-}
-
-/* Explicit places: "{0,1},{2,3}", "{0:4}", "{0:4:2}" (start:length[:stride]). */
-static bool parse_explicit_places(const topology *t, const char *text, place_list *pl)
-{
-    const char *p = text;
-    while (*p) {
-        if (*p != '{')
-            return false;
-        p++;
-        int ids[1024];
-        size_t n = 0;
-        for (;;) {
-            char *end;
-            if (!isdigit((unsigned char)*p))
-                return false;
-            long lo = strtol(p, &end, 10), len = 1, stride = 1;
-            p = end;
-            if (*p == ':') {
-                if (!isdigit((unsigned char)p[1]))
-                    return false;
-                len = strtol(p + 1, &end, 10);
-                p = end;
-                if (*p == ':') {
-                    if (!isdigit((unsigned char)p[1]) && p[1] != '-')
-                        return false;
-                    stride = strtol(p + 1, &end, 10);
-                    p = end;
-                }
-            }
-            /* Bounding the stride keeps lo + k * stride far from overflow. */
-            if (lo < 0 || lo > CPU_LIST_MAX_ID || len < 1 || len > 1024 || stride == 0 ||
-                stride < -CPU_LIST_MAX_ID || stride > CPU_LIST_MAX_ID)
-                return false;
-            for (long k = 0; k < len; k++) {
-                long id = lo + k * stride;
-                if (id < 0 || id > CPU_LIST_MAX_ID || n >= 1024)
-                    return false;
-                const cpu_info *c = topology_cpu(t, (int)id);
-                if (c && c->usable)
-                    ids[n++] = (int)id;
-            }
-            if (*p == ',') {
-                p++;
-                continue;
-            }
-            if (*p == '}') {
-                p++;
-                break;
-            }
-            return false;
-        }
-        if (!places_add(pl, ids, n))
-            return false;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return false;
-    }
-    return pl->n > 0;
-}
-
-static bool parse_places(const topology *t, const char *text, place_list *pl, char *err, size_t errlen)
-{
-    static const struct {
-        const char *name;
-        group_key key;
-    } names[] = {{"threads", key_thread}, {"cores", key_core}, {"sockets", key_socket},
-                 {"numa_domains", key_node}, {"ll_caches", key_llc}};
-    char word[32];
-    size_t wl = strcspn(text, "(");
-    if (text[0] == '{') {
-        if (parse_explicit_places(t, text, pl))
-            return true;
-        places_free(pl);
-        snprintf(err, errlen, "OMP_PLACES='%s': not a place list this CPU set can use (e.g. {0,1},{2:2})", text);
-        return false;
-    }
-    if (wl == 0 || wl >= sizeof word) {
-        snprintf(err, errlen, "OMP_PLACES='%s': unknown (use threads, cores, sockets, numa_domains, ll_caches or {..})", text);
-        return false;
-    }
-    memcpy(word, text, wl);
-    word[wl] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(word, names[i].name) != 0)
-            continue;
-        if (!group_places(t, names[i].key, pl))
-            break;
-        if (text[wl] == '(') {
-            /* "cores(4)": the first four places */
-            char num[32];
-            size_t nl = strcspn(text + wl + 1, ")");
-            uint64_t count;
-            if (nl == 0 || nl >= sizeof num || text[wl + 1 + nl] != ')' || text[wl + 2 + nl] != '\0')
-                break;
-            memcpy(num, text + wl + 1, nl);
-            num[nl] = '\0';
-            if (!parse_u64(num, 1, MAX_PLACES, &count))
-                break;
-            while (pl->n > count)
-                cpu_list_free(&pl->lists[--pl->n]);
-        } else if (text[wl] != '\0') {
-            break;
-        }
-        return true;
-    }
-    places_free(pl);
-    snprintf(err, errlen, "OMP_PLACES='%s': unknown (use threads, cores, sockets, numa_domains, ll_caches or {..})", text);
-    return false;
-}
-
 static bool set_place(const topology *t, thread_place *tp, const int *ids, size_t n)
 {
     tp->cpus.ids = malloc(sizeof(int) * (n ? n : 1));
@@ -289,35 +83,6 @@ static bool set_place(const topology *t, thread_place *tp, const int *ids, size_
     tp->node = c ? c->node : -1;
     tp->mem_node = c ? topology_memory_node(t, c->node) : -1;
     return true;
-}
-
-typedef enum { BIND_SPREAD, BIND_CLOSE, BIND_PRIMARY, BIND_NONE } bind_kind;
-
-static bool parse_bind(const char *text, bind_kind *out, char *err, size_t errlen)
-{
-    /* Nested lists ("spread,close") describe inner teams; only the first level applies. */
-    char first[32];
-    size_t len = strcspn(text, ",");
-    if (len == 0 || len >= sizeof first)
-        goto bad;
-    memcpy(first, text, len);
-    first[len] = '\0';
-    for (char *c = first; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    if (!strcmp(first, "spread") || !strcmp(first, "true"))
-        *out = BIND_SPREAD;
-    else if (!strcmp(first, "close"))
-        *out = BIND_CLOSE;
-    else if (!strcmp(first, "master") || !strcmp(first, "primary"))
-        *out = BIND_PRIMARY;
-    else if (!strcmp(first, "false"))
-        *out = BIND_NONE;
-    else
-        goto bad;
-    return true;
-bad:
-    snprintf(err, errlen, "OMP_PROC_BIND='%s': unknown (use spread, close, master, true or false)", text);
-    return false;
 }
 
 bool placement_build(const topology *t, const placement_request *rq, placement *out, char *err, size_t errlen)
@@ -367,12 +132,12 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
         goto done;
     }
 
-    bind_kind bind = BIND_SPREAD;
-    if (rq->omp_bind && *rq->omp_bind && !parse_bind(rq->omp_bind, &bind, err, errlen)) {
+    omp_bind bind = OMP_BIND_SPREAD;
+    if (rq->omp_bind && *rq->omp_bind && !omp_proc_bind_parse(rq->omp_bind, &bind, err, errlen)) {
         placement_free(out);
         return false;
     }
-    if (bind == BIND_NONE) {
+    if (bind == OMP_BIND_FALSE) {
         for (int i = 0; i < n && ok; i++)
             ok = set_place(t, &out->places[i], t->usable.ids, usable);
         out->pinned = false;
@@ -380,47 +145,47 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
         goto done;
     }
 
-    place_list pl = {NULL, 0};
+    omp_place_list pl = {NULL, 0};
     if (rq->omp_places && *rq->omp_places) {
-        if (!parse_places(t, rq->omp_places, &pl, err, errlen)) {
+        if (!omp_places_parse(t, rq->omp_places, &pl, err, errlen)) {
             placement_free(out);
             return false;
         }
         snprintf(out->policy, sizeof out->policy, "OMP_PLACES=%.40s, %s", rq->omp_places,
-                 bind == BIND_CLOSE ? "close" : bind == BIND_PRIMARY ? "master" : "spread");
+                 bind == OMP_BIND_CLOSE ? "close" : bind == OMP_BIND_PRIMARY ? "master" : "spread");
     } else {
         /* No places given: each usable CPU is a place, in spread order for spread
          * (nodes, then cores, then siblings) and in id order for close/master. */
         int *order = malloc(sizeof(int) * (usable ? usable : 1));
         size_t m = 0;
-        if (order && bind == BIND_SPREAD)
+        if (order && bind == OMP_BIND_SPREAD)
             m = placement_spread_order(t, order, usable);
         else if (order) {
             memcpy(order, t->usable.ids, sizeof(int) * usable);
             m = usable;
         }
         for (size_t i = 0; i < m && ok; i++)
-            ok = places_add(&pl, &order[i], 1);
+            ok = omp_places_add(&pl, &order[i], 1);
         free(order);
         snprintf(out->policy, sizeof out->policy, "%s",
-                 bind == BIND_SPREAD ? "spread: NUMA nodes, then cores, then SMT siblings"
-                 : bind == BIND_CLOSE ? "close (OMP_PROC_BIND)"
-                                      : "master (OMP_PROC_BIND): all threads on the first CPU");
+                 bind == OMP_BIND_SPREAD ? "spread: NUMA nodes, then cores, then SMT siblings"
+                 : bind == OMP_BIND_CLOSE ? "close (OMP_PROC_BIND)"
+                                          : "master (OMP_PROC_BIND): all threads on the first CPU");
     }
     size_t p = pl.n;
     for (int i = 0; i < n && ok && p > 0; i++) {
         size_t k;
-        if (bind == BIND_PRIMARY)
+        if (bind == OMP_BIND_PRIMARY)
             k = 0;
-        else if (!rq->omp_places && bind == BIND_SPREAD)
+        else if (!rq->omp_places && bind == OMP_BIND_SPREAD)
             k = (size_t)i % p; /* the order already spreads */
-        else if (bind == BIND_CLOSE && (size_t)n <= p)
+        else if (bind == OMP_BIND_CLOSE && (size_t)n <= p)
             k = (size_t)i;
         else
             k = (size_t)i * p / (size_t)n; /* OpenMP spread: evenly spaced places */
         ok = set_place(t, &out->places[i], pl.lists[k].ids, pl.lists[k].count);
     }
-    places_free(&pl);
+    omp_places_free(&pl);
     if (p == 0) {
         placement_free(out);
         snprintf(err, errlen, "no usable CPU in the places given");

@@ -1,6 +1,8 @@
 /* Where each thread runs. Default: spread over NUMA nodes, then physical cores,
  * before SMT siblings, one CPU per thread. OMP_PLACES / OMP_PROC_BIND follow
- * OpenMP's meaning (as sc-membench documents them); --cpus pins explicitly. */
+ * OpenMP's meaning (as sc-membench documents them; their syntax is read by
+ * plan/omp_places.h, this file only assigns threads to the places); --cpus pins
+ * explicitly. */
 #ifndef MEMBENCH_PLACEMENT_H
 #define MEMBENCH_PLACEMENT_H
 

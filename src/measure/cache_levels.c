@@ -1,0 +1,34 @@
+#include "measure/cache_levels.h"
+
+const latency_step *dominant_step(const latency_step *steps, size_t nsteps)
+{
+    const latency_step *best = NULL;
+    for (size_t i = 0; i < nsteps; i++)
+        if (!best || steps[i].latency_after_ns / steps[i].latency_before_ns >
+                         best->latency_after_ns / best->latency_before_ns)
+            best = &steps[i];
+    return best;
+}
+
+size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_step *steps, size_t nsteps,
+                          const reported_cache_level *levels, size_t nlevels, level_check *checks)
+{
+    size_t n = 0;
+    double curve_start = nsizes ? (double)sizes[0] : 0;
+    double curve_end = nsizes ? (double)sizes[nsizes - 1] : 0;
+    for (size_t i = 0; i < nlevels; i++) {
+        if (levels[i].size == 0)
+            continue;
+        double reported = (double)levels[i].size;
+        bool top = i + 1 == nlevels;
+        level_check *c = &checks[n++];
+        c->level = levels[i].level;
+        c->reported = levels[i].size;
+        c->checkable = nsizes > 0 && curve_end >= reported * CACHE_LEVEL_FACTOR &&
+                       curve_start <= reported / CACHE_LEVEL_FACTOR;
+        c->step = top ? dominant_step(steps, nsteps) : nearest_step(steps, nsteps, levels[i].size);
+        double ratio = c->step ? (double)c->step->last_size_before / reported : 0;
+        c->disagrees = c->checkable && (!c->step || ratio > CACHE_LEVEL_FACTOR || ratio < 1 / CACHE_LEVEL_FACTOR);
+    }
+    return n;
+}

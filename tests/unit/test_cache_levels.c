@@ -1,0 +1,173 @@
+/* measure/cache_levels on synthetic curves and hand-made steps: inner levels take
+ * the nearest step, the last level the dominant one; checkable and disagrees at
+ * their boundaries. */
+#include <math.h>
+
+#include "measure/cache_estimate.h"
+#include "measure/cache_levels.h"
+#include "test.h"
+
+#define KB 1024ULL
+#define MB (1024ULL * 1024ULL)
+
+/* Four points per octave from 4 KiB to 64 MiB (exact at each power of two); the
+ * latency at size s is lat_at(s). */
+static size_t curve(uint64_t *sizes, double *lat, double (*lat_at)(uint64_t))
+{
+    size_t n = 0;
+    for (int k = 0; k <= 4 * 14; k++) {
+        sizes[n] = (uint64_t)llround(4096.0 * pow(2.0, k / 4.0));
+        lat[n] = lat_at(sizes[n]) * (1 + 0.02 * (double)(n % 3)); /* a little noise */
+        n++;
+    }
+    return n;
+}
+
+/* A guest told it has a 32 MiB L3: it really gets 4 MiB (the big climb to DRAM);
+ * the rest of the shared L3, kept full by other tenants, is only a small step. */
+static double guest(uint64_t s)
+{
+    return s <= 32 * KB ? 1 : s <= 1 * MB ? 4 : s <= 4 * MB ? 14 : s <= 32 * MB ? 80 : 110;
+}
+
+/* Textbook: 32K / 1M / 8M, and DRAM. */
+static double textbook(uint64_t s)
+{
+    return s <= 32 * KB ? 1 : s <= 1 * MB ? 4 : s <= 8 * MB ? 15 : 100;
+}
+
+static latency_step step(uint64_t before, uint64_t after, double lat_before, double lat_after)
+{
+    latency_step s = {before, after, lat_before, lat_after};
+    return s;
+}
+
+TEST(cache_levels_textbook_curve_agrees)
+{
+    uint64_t sizes[64];
+    double lat[64];
+    latency_step steps[MAX_LATENCY_STEPS];
+    size_t n = curve(sizes, lat, textbook);
+    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    CHECK_INT(nsteps, 3);
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 8 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, n, steps, nsteps, levels, 3, c), 3);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(c[i].level, i + 1);
+        CHECK_INT(c[i].reported, levels[i].size);
+        CHECK(c[i].step == &steps[i]); /* the dominant step is the last one here */
+        CHECK(c[i].checkable);
+        CHECK(!c[i].disagrees);
+    }
+}
+
+TEST(cache_levels_top_level_takes_the_dominant_step_not_the_nearest)
+{
+    uint64_t sizes[64];
+    double lat[64];
+    latency_step steps[MAX_LATENCY_STEPS];
+    size_t n = curve(sizes, lat, guest);
+    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    CHECK_INT(nsteps, 4);
+    CHECK_INT(steps[2].last_size_before, 4 * MB);
+    CHECK_INT(steps[3].last_size_before, 32 * MB);
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 32 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, n, steps, nsteps, levels, 3, c), 3);
+    CHECK(c[0].step == &steps[0]);
+    CHECK(!c[0].disagrees);
+    CHECK(c[1].step == &steps[1]); /* inner levels: nearest, not dominant */
+    CHECK(!c[1].disagrees);
+    CHECK(c[2].step == &steps[2]); /* nearest would be steps[3], at 32M */
+    CHECK(c[2].checkable);
+    CHECK(c[2].disagrees); /* 4M measured against 32M reported */
+    CHECK(dominant_step(steps, nsteps) == &steps[2]);
+}
+
+TEST(cache_levels_dominant_step_first_or_last)
+{
+    latency_step s[] = {step(32 * KB, 40 * KB, 1, 10), step(1 * MB, 1200 * KB, 10, 20),
+                        step(8 * MB, 10 * MB, 20, 400)};
+    CHECK(dominant_step(s, 0) == NULL);
+    CHECK(dominant_step(s, 1) == &s[0]);
+    CHECK(dominant_step(s, 2) == &s[0]); /* x10 before x2 */
+    CHECK(dominant_step(s, 3) == &s[2]); /* the last step is a candidate too */
+    latency_step tie[] = {step(32 * KB, 40 * KB, 1, 4), step(1 * MB, 1200 * KB, 4, 16)};
+    CHECK(dominant_step(tie, 2) == &tie[0]); /* the first of equals */
+
+    /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. */
+    uint64_t sizes[] = {4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB};
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}};
+    level_check c[2];
+    CHECK_INT(check_cache_levels(sizes, 6, s, 2, levels, 2, c), 2);
+    CHECK(c[0].step == &s[0]);
+    CHECK(c[1].step == &s[0]);
+    CHECK(c[1].checkable);
+    CHECK(c[1].disagrees);
+}
+
+/* The step is compared by its capacity (last_size_before), at exactly the factor. */
+TEST(cache_levels_disagreement_factor_boundaries)
+{
+    uint64_t sizes[] = {4 * KB, 64 * MB};
+    reported_cache_level at_factor[] = {{1, 64 * KB}, {2, 1 * MB}};
+    /* L1's step at 128K = 2x (its climb ends at 192K); the top's at 512K = 1/2x. */
+    latency_step s[] = {step(128 * KB, 192 * KB, 1, 3), step(512 * KB, 600 * KB, 3, 30)};
+    level_check c[2];
+    CHECK_INT(check_cache_levels(sizes, 2, s, 2, at_factor, 2, c), 2);
+    CHECK(c[0].step == &s[0] && !c[0].disagrees);
+    CHECK(c[1].step == &s[1] && !c[1].disagrees);
+
+    /* One byte further out on either side is more than the factor off. */
+    reported_cache_level beyond[] = {{1, 64 * KB - 1}, {2, 1 * MB + 1}};
+    CHECK_INT(check_cache_levels(sizes, 2, s, 2, beyond, 2, c), 2);
+    CHECK(c[0].step == &s[0] && c[0].disagrees);
+    CHECK(c[1].step == &s[1] && c[1].disagrees);
+    CHECK(CACHE_LEVEL_FACTOR == 2.0);
+}
+
+/* Checkable: the measured sizes reach the factor below and above the reported size. */
+TEST(cache_levels_checkable_needs_the_curve_around_the_size)
+{
+    uint64_t sizes[] = {16 * KB, 32 * KB, 48 * KB, 64 * KB};
+    const latency_step *none = NULL;
+    reported_cache_level l32[] = {{1, 32 * KB}};
+    reported_cache_level l33[] = {{1, 33 * KB}}; /* 66K: beyond the end */
+    reported_cache_level l31[] = {{1, 31 * KB}}; /* 15.5K: before the start */
+    level_check c[1];
+    CHECK_INT(check_cache_levels(sizes, 4, none, 0, l32, 1, c), 1);
+    CHECK(c[0].checkable);
+    CHECK(c[0].step == NULL);
+    CHECK(c[0].disagrees); /* checkable and no step at all */
+    CHECK_INT(check_cache_levels(sizes, 4, none, 0, l33, 1, c), 1);
+    CHECK(!c[0].checkable);
+    CHECK(!c[0].disagrees); /* not checkable never disagrees */
+    CHECK_INT(check_cache_levels(sizes, 4, none, 0, l31, 1, c), 1);
+    CHECK(!c[0].checkable);
+    CHECK(!c[0].disagrees);
+    CHECK_INT(check_cache_levels(sizes, 0, none, 0, l32, 1, c), 1); /* no curve at all */
+    CHECK(!c[0].checkable);
+    CHECK(!c[0].disagrees);
+}
+
+/* A level of size 0 gets no check; the others keep their level numbers and order. */
+TEST(cache_levels_unreported_levels_are_skipped)
+{
+    uint64_t sizes[] = {4 * KB, 64 * MB};
+    latency_step s[] = {step(32 * KB, 40 * KB, 1, 4), step(8 * MB, 10 * MB, 4, 100)};
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 0}, {3, 8 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, 2, s, 2, levels, 3, c), 2);
+    CHECK_INT(c[0].level, 1);
+    CHECK(c[0].step == &s[0]);
+    CHECK_INT(c[1].level, 3);
+    CHECK_INT(c[1].reported, 8 * MB);
+    CHECK(c[1].step == &s[1]);
+    CHECK(!c[0].disagrees && !c[1].disagrees);
+    CHECK_INT(check_cache_levels(sizes, 2, s, 2, levels, 0, c), 0);
+    /* The level numbers are the caller's, not positions. */
+    CHECK_INT(check_cache_levels(sizes, 2, s, 2, levels + 2, 1, c), 1);
+    CHECK_INT(c[0].level, 3);
+    CHECK(c[0].step == &s[1]); /* alone, it is the top level: the dominant step */
+}
