@@ -102,7 +102,7 @@ static void job_sample(team *t, int tid, void *arg)
     double t0 = clock_now();
     for (; done < c->passes; done++) {
         x ^= fn(dst, src, bytes, WRITE_PATTERN);
-        if (stop_requested())
+        if (stop_flagged()) /* no clock read here: the deadline is polled between samples */
             break;
     }
     double t1 = clock_now();
@@ -132,10 +132,13 @@ static void job_verify(team *t, int tid, void *arg)
     }
 }
 
-/* Runs one sample on all threads; returns the slowest thread's time, or -1 if any
- * thread was stopped before finishing its passes. */
+/* Runs one sample on all threads; returns the slowest thread's time, or -1 if a
+ * stop was requested before it (signal or -t deadline, polled here, off the timed
+ * path) or any thread was stopped by a signal before finishing its passes. */
 static double run_sample(team *t, job_ctx *c, int n, double *tmin)
 {
+    if (stop_requested())
+        return -1;
     team_run(t, job_sample, c);
     double slowest = 0, fastest = INFINITY;
     for (int i = 0; i < n; i++) {
