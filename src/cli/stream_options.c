@@ -121,7 +121,7 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
             o->oversubscribe = true;
             break;
         case OPT_KERNEL: {
-            static const char *const isas[] = {"avx512", "avx2", "neon", "c", NULL};
+            const char *const *isas = isa_choice_names(); /* from the ISA table */
             if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
                 return PARSE_ERROR;
             break;

@@ -173,7 +173,7 @@ parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_op
             o->oversubscribe = true;
             break;
         case OPT_KERNEL: {
-            static const char *const isas[] = {"avx512", "avx2", "sse2", "neon", "c", NULL};
+            const char *const *isas = isa_choice_names(); /* from the ISA table */
             if (parse_kernel_option(a, isas, &o->kernel_isa, err, errlen) != PARSE_OK)
                 return PARSE_ERROR;
             break;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli_errors.h"
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "util/parse_number.h"
 
 parse_result parse_threads_option(const char *arg, int *threads, char *err, size_t errlen)
@@ -37,8 +37,8 @@ parse_result parse_kernel_option(const char *arg, const char *const *isas, const
     }
     if (!known)
         return cli_fail(err, errlen, "--kernel '%s': not a kernel ISA (use %s)", arg, names);
-    if (!kernel_isa_supported(arg))
-        return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", arg, kernel_isa_list());
+    if (!isa_supported(arg))
+        return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", arg, isa_usable_list());
     *isa = arg;
     return PARSE_OK;
 }

@@ -106,8 +106,8 @@ static int prepare(sweep_run *r)
         if (!(o->ops_mask & OP_MASK(op)) || op == OP_LATENCY)
             continue;
         const char *isa = op == OP_MEMCPY ? NULL : o->kernel_isa;
-        r->kernels[op] = kernel_select_for_size((mb_op)op, isa, 0);
-        r->kernels_ram[op] = kernel_select_for_size((mb_op)op, isa, 1);
+        r->kernels[op] = kernel_choose(KERNEL_SWEEP, op, STORE_ANY, isa, false);
+        r->kernels_ram[op] = kernel_choose(KERNEL_SWEEP, op, STORE_ANY, isa, true);
         if (!r->kernels[op] || !r->kernels_ram[op]) {
             snprintf(err, sizeof err, "-o %s: no %s kernel for this CPU%s%s", op_name((mb_op)op),
                      op == OP_WRITE_NT || op == OP_COPY_NT ? "non-temporal store" : "matching",

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "measure/ref_counter.h"
 #include "output/json.h"
 #include "output/topology_report.h"
@@ -16,7 +16,7 @@
 static void print_this_cpu(void)
 {
     double hz = ref_counter_measured_hz();
-    printf("This CPU: %s, kernels %s, cache line %d B if sysfs is silent, ", arch_name(), kernel_isa_list(),
+    printf("This CPU: %s, kernels %s, cache line %d B if sysfs is silent, ", arch_name(), isa_usable_list(),
            arch_cache_line_bytes());
     if (ref_counter_name() && hz > 0)
         printf("reference counter %s at %.1f MHz%s\n", ref_counter_name(), hz / 1e6,

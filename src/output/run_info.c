@@ -2,7 +2,7 @@
 
 #include <time.h>
 
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "platform/platform.h"
 
 void run_info_start(run_info *info, int argc, char **argv, const topology *t)
@@ -16,6 +16,6 @@ void run_info_start(run_info *info, int argc, char **argv, const topology *t)
     platform_hostname(info->hostname, sizeof info->hostname);
     platform_cpu_model(info->cpu_model, sizeof info->cpu_model);
     platform_kernel(info->kernel, sizeof info->kernel);
-    info->isa_list = kernel_isa_list();
+    info->isa_list = isa_usable_list();
     info->topo = t;
 }

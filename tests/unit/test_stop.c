@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/kernel_impl.h"
 #include "measure/bandwidth.h"
 #include "measure/stop.h"
 #include "platform/platform.h"
@@ -21,12 +21,9 @@ static unsigned long probe_calls;
 static unsigned long probe_deadline_at; /* call that moves the deadline into the past; 0 = none */
 static unsigned long probe_signal_at;   /* call that requests a stop as SIGINT would; 0 = none */
 
-static uint64_t probe_kernel(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static uint64_t probe_kernel(const kernel_args *args)
 {
-    (void)dst;
-    (void)src;
-    (void)bytes;
-    (void)pattern;
+    (void)args;
     probe_calls++;
     if (probe_calls == probe_deadline_at)
         stop_set_deadline(PASSED_DEADLINE);
@@ -35,7 +32,10 @@ static uint64_t probe_kernel(void *dst, const void *src, size_t bytes, uint64_t 
     return 0;
 }
 
-static const kernel probe = {OP_WRITE, "c", "regular", probe_kernel};
+/* Writes one buffer (so the harness allocates one) and is never verified: every
+ * measurement here stops before that. */
+static const kernel probe = KROW_SWEEP("write", OP_WRITE, "c", STORE_REGULAR, "regular", 0, 1, VERIFY_PATTERN,
+                                       probe_kernel);
 
 static void probe_reset(unsigned long deadline_at, unsigned long signal_at)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/stream_options.h"
+#include "kernels/isa.h"
 #include "kernels/kernel.h"
 #include "kernels/stream_kernels.h"
 #include "measure/stream_run.h"
@@ -29,7 +30,7 @@ TEST(stream_kernels_match_reference_on_any_range)
     const size_t ranges[][2] = {{0, N}, {3, 997}, {5, 6}, {17, 17}, {1, 64}};
     int tested = 0;
     for (size_t s = 0; s < nsets; s++) {
-        if (!kernel_isa_supported(sets[s].isa))
+        if (!isa_supported(sets[s].isa))
             continue;
         tested++;
         for (int f = 0; f < STREAM_NFUNCS; f++)
@@ -40,7 +41,8 @@ TEST(stream_kernels_match_reference_on_any_range)
                 fill(ra, rb, rc);
                 stream_arrays arr = {a, b, c, 3.0};
                 size_t lo = ranges[r][0], hi = ranges[r][1];
-                sets[s].fn[f](&arr, lo, hi);
+                kernel_args args = stream_kernel_args(&arr, (stream_func)f, lo, hi);
+                sets[s].k[f]->fn(&args);
                 for (size_t i = lo; i < hi; i++) {
                     if (f == STREAM_COPY)
                         rc[i] = ra[i];
@@ -60,29 +62,45 @@ TEST(stream_kernels_match_reference_on_any_range)
             }
     }
     CHECK(tested >= 1);
+}
+
+/* STREAM's rule: 8 bytes per element of every array read or written. */
+static const int stream_counted[STREAM_NFUNCS] = {16, 16, 24, 24};
+
+TEST(stream_sets_are_whole_and_chosen_like_the_sweep)
+{
+    size_t nsets;
+    const stream_kernel_set *sets = stream_kernel_sets(&nsets);
+    for (size_t s = 0; s < nsets; s++)
+        for (int f = 0; f < STREAM_NFUNCS; f++) {
+            const kernel *k = sets[s].k[f];
+            CHECK(k != NULL);
+            if (!k)
+                continue;
+            CHECK_STR(k->isa, sets[s].isa);
+            CHECK_INT(k->stream_op, f);
+            CHECK_INT(k->stores, sets[s].nontemporal ? STORE_NONTEMPORAL : STORE_REGULAR);
+            CHECK_INT(k->counted_bytes, stream_counted[f]);
+        }
     CHECK(stream_kernels_select(false, "c", false) != NULL);
     CHECK(stream_kernels_select(true, "c", false) == NULL);
-    const stream_kernel_set *in_cache = stream_kernels_select(false, NULL, false);
-    const stream_kernel_set *dram = stream_kernels_select(false, NULL, true);
-    CHECK(in_cache && dram);
-    if (kernel_isa_supported("avx512"))
-        CHECK_STR(in_cache->isa, "avx512");
-    if (kernel_isa_supported("avx2"))
-        CHECK_STR(dram->isa, "avx2");
-#if defined(__aarch64__)
-    CHECK_STR(in_cache->isa, "neon");
-    CHECK_STR(dram->isa, "neon");
-#elif !defined(__x86_64__)
-    CHECK_STR(in_cache->isa, "c");
-#endif
+    for (int nt = 0; nt < 2; nt++)
+        for (int beyond = 0; beyond < 2; beyond++) {
+            const stream_kernel_set *chosen = stream_kernels_select(nt, NULL, beyond);
+            const kernel *copy = kernel_choose(KERNEL_STREAM, STREAM_COPY, nt ? STORE_NONTEMPORAL : STORE_REGULAR,
+                                               NULL, beyond);
+            CHECK(chosen ? chosen->k[STREAM_COPY] == copy : copy == NULL);
+        }
 }
 
 TEST(stream_byte_counting_is_streams)
 {
-    CHECK_INT(stream_bytes_per_element[STREAM_COPY], 16);
-    CHECK_INT(stream_bytes_per_element[STREAM_SCALE], 16);
-    CHECK_INT(stream_bytes_per_element[STREAM_ADD], 24);
-    CHECK_INT(stream_bytes_per_element[STREAM_TRIAD], 24);
+    for (int f = 0; f < STREAM_NFUNCS; f++) {
+        const kernel *k = kernel_choose(KERNEL_STREAM, f, STORE_REGULAR, "c", false);
+        CHECK(k != NULL);
+        if (k)
+            CHECK_INT(kernel_bytes_counted(k, 1000 * sizeof(double)), 1000 * stream_counted[f]);
+    }
     CHECK_STR(stream_labels[STREAM_TRIAD], "Triad:     ");
 }
 
@@ -90,14 +108,17 @@ static void run_kernels(double *a, double *b, double *c, size_t n, int iteration
 {
     stream_arrays arr = {a, b, c, STREAM_SCALAR};
     const stream_kernel_set *k = stream_kernels_select(false, "c", false);
+    CHECK(k != NULL);
     for (size_t i = 0; i < n; i++) {
         a[i] = 1.0;
         b[i] = 2.0;
         c[i] = 0.0;
     }
-    for (int it = 0; it < iterations; it++)
-        for (int f = 0; f < STREAM_NFUNCS; f++)
-            k->fn[f](&arr, 0, n);
+    for (int it = 0; it < iterations && k; it++)
+        for (int f = 0; f < STREAM_NFUNCS; f++) {
+            kernel_args args = stream_kernel_args(&arr, (stream_func)f, 0, n);
+            k->k[f]->fn(&args);
+        }
 }
 
 TEST(stream_validation_accepts_correct_and_rejects_corrupted_arrays)
