@@ -1,5 +1,5 @@
-/* x86-64 kernels: AVX-512, AVX2 and SSE2 for the sweep (kernel_body.h), AVX-512 and
- * AVX2 for STREAM (stream_body.h), each with regular and non-temporal stores. Every function has a
+/* x86-64 kernels: AVX-512, AVX2 and SSE2, the sweep's (kernel_body.h) and STREAM's
+ * (stream_body.h), each with regular and non-temporal stores. Every function has a
  * per-function target attribute, so a generic build still runs the best ISA the CPU
  * has (chosen at run time, see kernel_choose). An ISA here is its primitives, its
  * descriptor rows at the end, and its row in isa.c. */
@@ -74,11 +74,23 @@
 #define KB_ZERO() _mm_setzero_si128()
 #include "kernels/kernel_body.h"
 
+#define SB_VEC __m128d
+#define SB_LANES 2
+#define SB_TARGET __attribute__((target("sse2")))
+#define SB_NAME(x) sse2_stream_##x
+#define SB_LOADU(p) _mm_loadu_pd(p)
+#define SB_STORE(p, v) _mm_store_pd((p), (v))
+#define SB_STREAM(p, v) _mm_stream_pd((p), (v))
+#define SB_FENCE() _mm_sfence()
+#define SB_MUL(a, b) _mm_mul_pd((a), (b))
+#define SB_ADD(a, b) _mm_add_pd((a), (b))
+#define SB_SET1(x) _mm_set1_pd(x)
+#include "kernels/stream_body.h"
+
 #define X86_ROWS(isa)                                                                                              \
     KERNEL_ROWS_SWEEP(#isa, isa##_), KERNEL_ROWS_SWEEP_NT(#isa, isa##_),                                           \
         KERNEL_ROWS_STREAM_REGULAR(#isa, isa##_stream_), KERNEL_ROWS_STREAM_NT(#isa, isa##_stream_)
 
-const kernel x86_kernels[] = {X86_ROWS(avx512), X86_ROWS(avx2), KERNEL_ROWS_SWEEP("sse2", sse2_),
-                              KERNEL_ROWS_SWEEP_NT("sse2", sse2_)};
+const kernel x86_kernels[] = {X86_ROWS(avx512), X86_ROWS(avx2), X86_ROWS(sse2)};
 const size_t x86_kernel_count = sizeof x86_kernels / sizeof x86_kernels[0];
 #endif

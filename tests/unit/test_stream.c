@@ -69,7 +69,7 @@ static const int stream_counted[STREAM_NFUNCS] = {16, 16, 24, 24};
 
 TEST(stream_sets_are_whole_and_chosen_like_the_sweep)
 {
-    size_t nsets;
+    size_t nsets, n;
     const stream_kernel_set *sets = stream_kernel_sets(&nsets);
     for (size_t s = 0; s < nsets; s++)
         for (int f = 0; f < STREAM_NFUNCS; f++) {
@@ -82,6 +82,20 @@ TEST(stream_sets_are_whole_and_chosen_like_the_sweep)
             CHECK_INT(k->stores, sets[s].nontemporal ? STORE_NONTEMPORAL : STORE_REGULAR);
             CHECK_INT(k->counted_bytes, stream_counted[f]);
         }
+    /* Every ISA --kernel can force in the sweep works in stream too: an ISA with
+     * sweep copy kernels has the STREAM set of the same store kind. */
+    const kernel *t = kernel_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].family != KERNEL_SWEEP || (t[i].op != OP_COPY && t[i].op != OP_COPY_NT))
+            continue;
+        bool nt = t[i].op == OP_COPY_NT, found = false;
+        for (size_t s = 0; s < nsets; s++)
+            found = found || (sets[s].nontemporal == nt && !strcmp(sets[s].isa, t[i].isa));
+        if (!found)
+            test_fail(__FILE__, __LINE__, "%s has a sweep %s kernel but no STREAM set", t[i].isa, t[i].name);
+        const stream_kernel_set *forced = stream_kernels_select(nt, t[i].isa, false);
+        CHECK(isa_supported(t[i].isa) ? forced && !strcmp(forced->isa, t[i].isa) : forced == NULL);
+    }
     CHECK(stream_kernels_select(false, "c", false) != NULL);
     CHECK(stream_kernels_select(true, "c", false) == NULL);
     for (int nt = 0; nt < 2; nt++)
