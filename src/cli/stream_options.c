@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/thread_options.h"
+#include "kernels/isa.h"
 #include "kernels/kernel.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
@@ -24,7 +25,9 @@ static const struct option long_options[] = {
 
 void stream_usage(FILE *out)
 {
-    fputs("Usage: membench stream [options]\n"
+    char isas[128];
+    fprintf(out,
+          "Usage: membench stream [options]\n"
           "STREAM's Copy, Scale, Add and Triad over three double arrays, with STREAM's byte\n"
           "counting (16 B per element for Copy/Scale, 24 for Add/Triad), table and validation.\n"
           "\n"
@@ -38,11 +41,11 @@ void stream_usage(FILE *out)
           "  -p N                threads (default: all usable CPUs, or OMP_NUM_THREADS)\n"
           "  --cpus LIST         pin thread i to the i-th CPU of LIST\n"
           "  --oversubscribe     allow more threads than CPUs\n"
-          "  --kernel ISA        avx512, avx2, neon or c\n"
+          "  --kernel ISA        %s\n"
           "  --json FILE         also write the results as JSON\n"
           "  -v                  more detail on stderr\n"
           "Exit status: 0 validated, 1 validation failed, 2 bad input, 130/143 interrupted.\n",
-          out);
+          isa_choices(isas, sizeof isas));
 }
 
 parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_options *o, char *err,
@@ -139,8 +142,10 @@ parse_result stream_options_parse(int argc, char **argv, env_lookup env, stream_
         return cli_fail(err, errlen, "unexpected argument '%s' (see membench stream --help)", argv[optind]);
     if (o->scan && (o->threads_from_p || o->cpus_given))
         return cli_fail(err, errlen, "--scan chooses thread counts itself: drop -p/--cpus");
-    if (o->kernel_isa && !strcmp(o->kernel_isa, "c") && o->stores_given && (o->stores & STORES_NT))
-        return cli_fail(err, errlen, "--kernel c has no non-temporal stores: add --stores regular");
+    /* the kernel table says which ISAs have non-temporal STREAM kernels (not c) */
+    if (o->kernel_isa && o->stores_given && (o->stores & STORES_NT) &&
+        !kernel_choose(KERNEL_STREAM, STREAM_COPY, STORE_NONTEMPORAL, o->kernel_isa, false))
+        return cli_fail(err, errlen, "--kernel %s has no non-temporal stores: add --stores regular", o->kernel_isa);
     return PARSE_OK;
 }
 

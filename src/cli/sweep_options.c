@@ -7,6 +7,7 @@
 
 #include "cli/omp_env.h"
 #include "cli/thread_options.h"
+#include "kernels/isa.h"
 #include "kernels/kernel.h"
 #include "kernels/operation.h"
 #include "util/parse_number.h"
@@ -37,7 +38,9 @@ static const struct option long_options[] = {
 
 void sweep_usage(FILE *out)
 {
-    fputs("membench - memory bandwidth and latency benchmark (sc-membench compatible)\n"
+    char isas[128];
+    fprintf(out,
+          "membench - memory bandwidth and latency benchmark (sc-membench compatible)\n"
           "\n"
           "Usage: membench [options]            bandwidth/latency sweep (CSV on stdout)\n"
           "       membench latency [options]    latency curve and the cache sizes it implies\n"
@@ -67,7 +70,7 @@ void sweep_usage(FILE *out)
           "                       (rewritten atomically after every result)\n"
           "  --cpus LIST          Pin thread i to the i-th CPU of LIST, e.g. 0-7,16\n"
           "  --oversubscribe      Allow more threads than CPUs\n"
-          "  --kernel ISA         Use this kernel ISA (avx512, avx2, sse2, neon, c) instead of the best\n"
+          "  --kernel ISA         Use this kernel ISA instead of the best: %s\n"
           "  --sample-ms MS       Minimum duration of one bandwidth sample (default: 10)\n"
           "  --latency-sample-ms MS  Duration of one latency sample (default: 20)\n"
           "  --seed N             Seed of the latency chase order (default: 1)\n"
@@ -81,7 +84,7 @@ void sweep_usage(FILE *out)
           "latency_stddev_ns, latency_samples, threads, iterations (kernel passes per\n"
           "sample; latency: samples), elapsed_s (best sample; latency: whole test).\n"
           "Exit status: 0 done, 1 measurement failed, 2 bad input, 130/143 interrupted.\n",
-          out);
+          isa_choices(isas, sizeof isas));
 }
 
 parse_result sweep_options_parse(int argc, char **argv, env_lookup env, sweep_options *o, char *err,
