@@ -6,6 +6,7 @@
 
 #include "cli/cli_errors.h"
 #include "cli/thread_options.h"
+#include "kernels/isa.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
 
@@ -22,6 +23,14 @@ static parse_result parse_cpus(void *opts, const char *arg, char *err, size_t er
 static parse_result parse_kernel(void *opts, const char *arg, char *err, size_t errlen)
 {
     return parse_kernel_option(arg, &((common_options *)opts)->kernel_isa, err, errlen);
+}
+
+/* "(avx512, avx2, sse2, neon, c; see --list-kernels)": from the ISA table. */
+static const char *kernel_choices(char *buf, size_t len)
+{
+    char names[128];
+    snprintf(buf, len, "(%s; see --list-kernels)", isa_choices(names, sizeof names));
+    return buf;
 }
 
 /* The shared options, defined once. */
@@ -45,8 +54,8 @@ static const option_spec shared[] = {
     {.long_name = "oversubscribe", .kind = OPT_FLAG, .key = "oversubscribe", .offset = COMMON(oversubscribe),
      .help = "Allow more threads than CPUs"},
     {.long_name = "kernel", .value_name = "ISA", .kind = OPT_CUSTOM, .key = "kernel", .offset = COMMON(kernel_isa),
-     .custom = parse_kernel,
-     .help = "Use kernels of this ISA at every size instead of the best\n(avx512, avx2, sse2, neon, c; see --list-kernels)"},
+     .custom = parse_kernel, .help = "Use kernels of this ISA at every size instead of the best",
+     .help_more = kernel_choices},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };
@@ -248,7 +257,11 @@ void options_help(FILE *f, const option_table *t)
         flag_text(s, flags, sizeof flags);
         fprintf(f, "  %s", flags);
         int col = 2 + (int)strlen(flags);
-        const char *line = s->help ? s->help : "";
+        char more[256];
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s%s", s->help ? s->help : "", s->help_more ? "\n" : "",
+                 s->help_more ? s->help_more(more, sizeof more) : "");
+        const char *line = text;
         if (col > HELP_COLUMN - 2) {
             fputc('\n', f);
             col = 0;
@@ -259,7 +272,7 @@ void options_help(FILE *f, const option_table *t)
             col = 0;
             line += l + (line[l] == '\n');
         }
-        if (!s->help || !*s->help)
+        if (!*text)
             fputc('\n', f);
     }
     if (t->footer)

@@ -48,6 +48,9 @@ struct option_spec {
     parse_result (*custom)(void *opts, const char *arg, char *err, size_t errlen);
     option_action action;
     const char *help;       /* lines separated by '\n' */
+    /* A last help line made when --help is printed (lists that come from tables,
+     * e.g. the ISAs of this build); NULL: none. Writes into buf and returns it. */
+    const char *(*help_more)(char *buf, size_t len);
     const char *heading;    /* starts a --help section (also on an OPT_COMMON entry) */
 };
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli_errors.h"
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "util/parse_number.h"
 
 parse_result parse_cpus_option(const char *arg, cpu_list *cpus, char *err, size_t errlen)
@@ -18,18 +18,16 @@ parse_result parse_cpus_option(const char *arg, cpu_list *cpus, char *err, size_
 
 parse_result parse_kernel_option(const char *arg, const char **isa, char *err, size_t errlen)
 {
-    static const char *const isas[] = {"avx512", "avx2", "sse2", "neon", "c", NULL};
-    char names[64] = "";
+    const char *const *isas = isa_choice_names(); /* from the ISA table */
     bool known = false;
-    for (size_t i = 0; isas[i]; i++) {
+    for (size_t i = 0; isas[i]; i++)
         known = known || strcmp(arg, isas[i]) == 0;
-        size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", isas[i]);
-    }
+    char names[128];
     if (!known)
-        return cli_fail(err, errlen, "--kernel '%s': not a kernel ISA (use %s)", arg, names);
-    if (!kernel_isa_supported(arg))
-        return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", arg, kernel_isa_list());
+        return cli_fail(err, errlen, "--kernel '%s': not a kernel ISA (use %s)", arg,
+                        isa_choices(names, sizeof names));
+    if (!isa_supported(arg))
+        return cli_fail(err, errlen, "--kernel '%s': this CPU cannot run it (usable: %s)", arg, isa_usable_list());
     *isa = arg;
     return PARSE_OK;
 }

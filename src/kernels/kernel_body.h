@@ -1,16 +1,16 @@
-/* One body for every vector ISA: included by each kernels_<isa>.c after it defines
- *   KB_VEC, KB_TARGET, KB_NAME(x), KB_LOAD(p), KB_STORE(p, v), KB_STREAM(p, v),
- *   KB_XOR(a, b), KB_SET1(x), KB_ZERO(), KB_FENCE()
- * so the ISAs differ only in their primitives and the loops are written once.
- * The empty asm with a memory clobber at the end of each block keeps the compiler
- * from recognising the loops as memset/memcpy and calling libc instead. */
+/* The sweep's kernels for one vector ISA, written once: included by a
+ * kernels_<arch>.c after it defines the ISA's primitives
+ *   KB_VEC, KB_TARGET, KB_NAME(x), KB_LOAD(p), KB_STORE(p, v), KB_XOR(a, b),
+ *   KB_SET1(x), KB_ZERO()
+ * and, where the ISA has non-temporal stores, KB_STREAM(p, v) and KB_FENCE().
+ * Defines KB_NAME(read), (write), (copy) and, with KB_STREAM, (write_nt) and
+ * (copy_nt), all kernel_fn (see kernel.h for the contract). Undefines the
+ * primitives at the end, so the next ISA can define its own. */
 #include <stdint.h>
-#include <string.h>
 
-#include "kernels/kernel.h"
+#include "kernels/kernel_impl.h"
 
 #define KB_PER_BLOCK (KERNEL_BLOCK / sizeof(KB_VEC))
-#define KB_BARRIER() __asm__ volatile("" ::: "memory")
 
 static KB_TARGET uint64_t KB_NAME(reduce)(KB_VEC v)
 {
@@ -22,12 +22,10 @@ static KB_TARGET uint64_t KB_NAME(reduce)(KB_VEC v)
     return x;
 }
 
-static KB_TARGET uint64_t KB_NAME(read)(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static KB_TARGET uint64_t KB_NAME(read)(const kernel_args *args)
 {
-    (void)dst;
-    (void)pattern;
-    const KB_VEC *p = (const KB_VEC *)src;
-    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)src + bytes);
+    const KB_VEC *p = (const KB_VEC *)args->in[0];
+    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)args->in[0] + args->bytes);
     /* Four independent accumulators so XOR latency never limits the load rate. */
     KB_VEC a0 = KB_ZERO(), a1 = KB_ZERO(), a2 = KB_ZERO(), a3 = KB_ZERO();
     for (; p < end; p += KB_PER_BLOCK) {
@@ -41,30 +39,28 @@ static KB_TARGET uint64_t KB_NAME(read)(void *dst, const void *src, size_t bytes
     return KB_NAME(reduce)(KB_XOR(KB_XOR(a0, a1), KB_XOR(a2, a3)));
 }
 
-static KB_TARGET uint64_t KB_NAME(write)(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static KB_TARGET uint64_t KB_NAME(write)(const kernel_args *args)
 {
-    (void)src;
-    KB_VEC v = KB_SET1(pattern);
-    KB_VEC *p = (KB_VEC *)dst;
-    KB_VEC *end = (KB_VEC *)(void *)((char *)dst + bytes);
+    KB_VEC v = KB_SET1(args->pattern);
+    KB_VEC *p = (KB_VEC *)args->out;
+    KB_VEC *end = (KB_VEC *)(void *)((char *)args->out + args->bytes);
     for (; p < end; p += KB_PER_BLOCK) {
         for (size_t i = 0; i < KB_PER_BLOCK; i++)
             KB_STORE(p + i, v);
-        KB_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     return 0;
 }
 
-static KB_TARGET uint64_t KB_NAME(copy)(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static KB_TARGET uint64_t KB_NAME(copy)(const kernel_args *args)
 {
-    (void)pattern;
-    const KB_VEC *s = (const KB_VEC *)src;
-    KB_VEC *d = (KB_VEC *)dst;
-    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)src + bytes);
+    const KB_VEC *s = (const KB_VEC *)args->in[0];
+    KB_VEC *d = (KB_VEC *)args->out;
+    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)args->in[0] + args->bytes);
     for (; s < end; s += KB_PER_BLOCK, d += KB_PER_BLOCK) {
         for (size_t i = 0; i < KB_PER_BLOCK; i++)
             KB_STORE(d + i, KB_LOAD(s + i));
-        KB_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     return 0;
 }
@@ -72,33 +68,43 @@ static KB_TARGET uint64_t KB_NAME(copy)(void *dst, const void *src, size_t bytes
 #ifdef KB_STREAM
 /* Non-temporal stores bypass the caches (no read-for-ownership of the target line);
  * the fence makes them globally visible before the timer stops. */
-static KB_TARGET uint64_t KB_NAME(write_nt)(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static KB_TARGET uint64_t KB_NAME(write_nt)(const kernel_args *args)
 {
-    (void)src;
-    KB_VEC v = KB_SET1(pattern);
-    KB_VEC *p = (KB_VEC *)dst;
-    KB_VEC *end = (KB_VEC *)(void *)((char *)dst + bytes);
+    KB_VEC v = KB_SET1(args->pattern);
+    KB_VEC *p = (KB_VEC *)args->out;
+    KB_VEC *end = (KB_VEC *)(void *)((char *)args->out + args->bytes);
     for (; p < end; p += KB_PER_BLOCK) {
         for (size_t i = 0; i < KB_PER_BLOCK; i++)
             KB_STREAM(p + i, v);
-        KB_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     KB_FENCE();
     return 0;
 }
 
-static KB_TARGET uint64_t KB_NAME(copy_nt)(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static KB_TARGET uint64_t KB_NAME(copy_nt)(const kernel_args *args)
 {
-    (void)pattern;
-    const KB_VEC *s = (const KB_VEC *)src;
-    KB_VEC *d = (KB_VEC *)dst;
-    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)src + bytes);
+    const KB_VEC *s = (const KB_VEC *)args->in[0];
+    KB_VEC *d = (KB_VEC *)args->out;
+    const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)args->in[0] + args->bytes);
     for (; s < end; s += KB_PER_BLOCK, d += KB_PER_BLOCK) {
         for (size_t i = 0; i < KB_PER_BLOCK; i++)
             KB_STREAM(d + i, KB_LOAD(s + i));
-        KB_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     KB_FENCE();
     return 0;
 }
 #endif
+
+#undef KB_PER_BLOCK
+#undef KB_VEC
+#undef KB_TARGET
+#undef KB_NAME
+#undef KB_LOAD
+#undef KB_STORE
+#undef KB_XOR
+#undef KB_SET1
+#undef KB_ZERO
+#undef KB_STREAM
+#undef KB_FENCE

@@ -1,99 +1,118 @@
-/* The table of all kernels and run-time ISA selection. */
+/* The table of every kernel built in, and the one chooser: which kernel runs for
+ * an operation, a kind of stores, a forced ISA or none, in cache or beyond it. The
+ * order of preference and the per-size rule come from the ISA table (isa.c), so
+ * nothing here names an ISA. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kernels/isa.h"
 #include "kernels/kernel.h"
-#include "kernels/kernels_arm64.h"
-#include "kernels/kernels_libc.h"
-#include "kernels/kernels_portable.h"
-#include "kernels/kernels_x86.h"
+#include "kernels/kernel_parts.h"
 
-#define MAX_KERNELS 64
+#define MAX_KERNELS 256
 
 static kernel table[MAX_KERNELS];
 static size_t table_count;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void add_rows(const kernel *rows, size_t n)
+{
+    if (table_count + n > MAX_KERNELS) { /* a programming error, found by the first test run */
+        fprintf(stderr, "membench: more than %d kernel descriptors: raise MAX_KERNELS\n", MAX_KERNELS);
+        abort();
+    }
+    for (size_t i = 0; i < n; i++)
+        table[table_count++] = rows[i];
+}
 
 static void build_table(void)
 {
-    if (table_count)
-        return;
 #if defined(__x86_64__)
-    for (size_t i = 0; i < x86_kernel_count && table_count < MAX_KERNELS; i++)
-        table[table_count++] = x86_kernels[i];
+    add_rows(x86_kernels, x86_kernel_count);
 #endif
 #if defined(__aarch64__)
-    for (size_t i = 0; i < arm64_kernel_count && table_count < MAX_KERNELS; i++)
-        table[table_count++] = arm64_kernels[i];
+    add_rows(arm64_kernels, arm64_kernel_count);
 #endif
-    for (size_t i = 0; i < portable_kernel_count && table_count < MAX_KERNELS; i++)
-        table[table_count++] = portable_kernels[i];
-    for (size_t i = 0; i < libc_kernel_count && table_count < MAX_KERNELS; i++)
-        table[table_count++] = libc_kernels[i];
+    add_rows(portable_kernels, portable_kernel_count);
+    add_rows(libc_kernels, libc_kernel_count);
 }
 
 const kernel *kernel_table(size_t *count)
 {
-    build_table();
+    pthread_once(&table_once, build_table);
     *count = table_count;
     return table;
 }
 
-int kernel_isa_supported(const char *isa)
+static bool same_op(const kernel *k, kernel_family family, int op)
 {
-    if (strcmp(isa, "c") == 0 || strcmp(isa, "libc") == 0)
-        return 1;
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (strcmp(isa, "sse2") == 0)
-        return __builtin_cpu_supports("sse2");
-    if (strcmp(isa, "avx2") == 0)
-        return __builtin_cpu_supports("avx2");
-    if (strcmp(isa, "avx512") == 0)
-        return __builtin_cpu_supports("avx512f");
-#endif
-#if defined(__aarch64__)
-    if (strcmp(isa, "neon") == 0)
-        return 1; /* Advanced SIMD is mandatory in AArch64 */
-#endif
-    return 0;
+    if (k->family != family)
+        return false;
+    return family == KERNEL_SWEEP ? (int)k->op == op : (int)k->stream_op == op;
 }
 
-const kernel *kernel_select(mb_op op, const char *isa)
+/* The kernel of exactly this operation, store kind and ISA, whether or not it runs here. */
+static const kernel *find(kernel_family family, int op, kernel_store stores, const char *isa)
 {
-    build_table();
-    for (size_t i = 0; i < table_count; i++) {
-        const kernel *k = &table[i];
-        if (k->op != op)
+    size_t n;
+    const kernel *t = kernel_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (same_op(&t[i], family, op) && (stores == STORE_ANY || t[i].stores == stores) &&
+            strcmp(t[i].isa, isa) == 0)
+            return &t[i];
+    return NULL;
+}
+
+const kernel *kernel_choose(kernel_family family, int op, kernel_store stores, const char *isa,
+                            bool beyond_llc_share)
+{
+    if (isa)
+        return isa_supported(isa) ? find(family, op, stores, isa) : NULL;
+    size_t nisa;
+    const isa_info *isas = isa_table(&nisa);
+    for (size_t i = 0; i < nisa; i++) {
+        if (!isas[i].supported())
             continue;
-        if (isa ? strcmp(k->isa, isa) == 0 : kernel_isa_supported(k->isa))
-            return kernel_isa_supported(k->isa) ? k : NULL;
+        const kernel *best = find(family, op, stores, isas[i].name);
+        if (!best)
+            continue;
+        const char *alt = isas[i].beyond_llc;
+        if (beyond_llc_share && alt && isa_supported(alt)) {
+            const kernel *k = find(family, op, stores, alt);
+            if (k)
+                return k;
+        }
+        return best;
     }
     return NULL;
 }
 
-const kernel *kernel_select_for_size(mb_op op, const char *isa, int beyond_last_level_cache)
+uint64_t kernel_bytes_counted(const kernel *k, uint64_t bytes_per_stream)
 {
-    if (isa || !beyond_last_level_cache)
-        return kernel_select(op, isa);
-    const kernel *k = kernel_select(op, NULL);
-    if (k && strcmp(k->isa, "avx512") == 0) {
-        const kernel *narrower = kernel_select(op, "avx2");
-        if (narrower)
-            return narrower;
-    }
-    return k;
+    return bytes_per_stream / 8 * k->counted_bytes;
 }
 
-const char *kernel_isa_list(void)
+const char *kernel_family_name(kernel_family f)
 {
-    static char buf[128];
-    if (buf[0])
-        return buf;
-    const char *all[] = {"avx512", "avx2", "sse2", "neon", "c"};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (kernel_isa_supported(all[i])) {
-            size_t used = strlen(buf);
-            snprintf(buf + used, sizeof buf - used, "%s%s", used ? "," : "", all[i]);
-        }
-    return buf;
+    static const char *const names[KERNEL_FAMILIES] = {[KERNEL_SWEEP] = "sweep", [KERNEL_STREAM] = "stream"};
+    return (unsigned)f < KERNEL_FAMILIES ? names[f] : "?";
 }
+
+const char *kernel_store_name(kernel_store s)
+{
+    static const char *const names[] = {[STORE_LOADS_ONLY] = "loads", [STORE_REGULAR] = "regular",
+                                        [STORE_NONTEMPORAL] = "non-temporal", [STORE_LIBC] = "libc",
+                                        [STORE_ANY] = "any"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+const char *kernel_verify_name(kernel_verify v)
+{
+    static const char *const names[] = {[VERIFY_SOURCE_XOR] = "source-xor", [VERIFY_PATTERN] = "pattern",
+                                        [VERIFY_EQUALS_SOURCE] = "equals-source",
+                                        [VERIFY_STREAM_REPLAY] = "stream-replay"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "?";
+}
+

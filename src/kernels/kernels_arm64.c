@@ -1,11 +1,12 @@
 /* AArch64 kernels: 128-bit NEON (Advanced SIMD, part of every AArch64 CPU, so no
- * run-time check), built from the same kernel_body.h as the x86 ones. Only regular
- * stores: STNP is a hint that many cores ignore, so it is not offered as a
- * non-temporal kernel. */
+ * run-time check), the sweep's and STREAM's, built from the same bodies as the x86
+ * ones. Only regular stores: STNP is a hint that many cores ignore, so it is not
+ * offered as a non-temporal kernel. */
 #if defined(__aarch64__)
 #include <arm_neon.h>
 
-#include "kernels/kernels_arm64.h"
+#include "kernels/kernel_impl.h"
+#include "kernels/kernel_parts.h"
 
 #define KB_VEC uint64x2_t
 #define KB_TARGET
@@ -17,10 +18,17 @@
 #define KB_ZERO() vdupq_n_u64(0)
 #include "kernels/kernel_body.h"
 
-const kernel arm64_kernels[] = {
-    {OP_READ, "neon", "loads", neon_read},
-    {OP_WRITE, "neon", "regular", neon_write},
-    {OP_COPY, "neon", "regular", neon_copy},
-};
+#define SB_VEC float64x2_t
+#define SB_LANES 2
+#define SB_TARGET
+#define SB_NAME(x) neon_stream_##x
+#define SB_LOADU(p) vld1q_f64(p)
+#define SB_STORE(p, v) vst1q_f64((p), (v))
+#define SB_MUL(a, b) vmulq_f64((a), (b))
+#define SB_ADD(a, b) vaddq_f64((a), (b))
+#define SB_SET1(x) vdupq_n_f64(x)
+#include "kernels/stream_body.h"
+
+const kernel arm64_kernels[] = {KERNEL_ROWS_SWEEP("neon", neon_), KERNEL_ROWS_STREAM_REGULAR("neon", neon_stream_)};
 const size_t arm64_kernel_count = sizeof arm64_kernels / sizeof arm64_kernels[0];
 #endif

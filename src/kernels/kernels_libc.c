@@ -3,14 +3,14 @@
  * calls memcpy/memset. */
 #include <string.h>
 
-#include "kernels/kernels_libc.h"
+#include "kernels/kernel_impl.h"
+#include "kernels/kernel_parts.h"
 
-static uint64_t libc_memcpy(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static uint64_t libc_memcpy(const kernel_args *args)
 {
-    (void)pattern;
-    memcpy(dst, src, bytes);
+    memcpy(args->out, args->in[0], args->bytes);
     return 0;
 }
 
-const kernel libc_kernels[] = {{OP_MEMCPY, "libc", "libc", libc_memcpy}};
+const kernel libc_kernels[] = {KERNEL_ROW_MEMCPY("libc", libc_memcpy)};
 const size_t libc_kernel_count = sizeof libc_kernels / sizeof libc_kernels[0];

@@ -1,19 +1,18 @@
 /* Portable C kernels: run on every architecture, and are the reference the vector
- * kernels are tested against. Eight 64-bit words per step with independent XOR
- * accumulators; the empty asm per block stops loop-idiom recognition (memset/memcpy
- * calls) without costing an instruction. */
+ * kernels are tested against. The sweep's read/write/copy work on eight 64-bit
+ * words per step (independent XOR accumulators for read); STREAM's four come from
+ * stream_body.h with one double per "vector". Regular stores only: C has no
+ * portable non-temporal store. */
 #include <stdint.h>
 
-#include "kernels/kernels_portable.h"
+#include "kernels/kernel_impl.h"
+#include "kernels/kernel_parts.h"
 
 #define WORDS_PER_BLOCK (KERNEL_BLOCK / 8)
-#define BLOCK_BARRIER() __asm__ volatile("" ::: "memory")
 
-static uint64_t c_read(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static uint64_t c_read(const kernel_args *args)
 {
-    (void)dst;
-    (void)pattern;
-    const uint64_t *p = src, *end = p + bytes / 8;
+    const uint64_t *p = args->in[0], *end = p + args->bytes / 8;
     uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, x5 = 0, x6 = 0, x7 = 0;
     for (; p < end; p += 8) {
         x0 ^= p[0];
@@ -28,34 +27,40 @@ static uint64_t c_read(void *dst, const void *src, size_t bytes, uint64_t patter
     return x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
 }
 
-static uint64_t c_write(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static uint64_t c_write(const kernel_args *args)
 {
-    (void)src;
-    uint64_t *p = dst, *end = p + bytes / 8;
+    uint64_t pattern = args->pattern;
+    uint64_t *p = args->out, *end = p + args->bytes / 8;
     for (; p < end; p += WORDS_PER_BLOCK) {
         for (size_t i = 0; i < WORDS_PER_BLOCK; i++)
             p[i] = pattern;
-        BLOCK_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     return 0;
 }
 
-static uint64_t c_copy(void *dst, const void *src, size_t bytes, uint64_t pattern)
+static uint64_t c_copy(const kernel_args *args)
 {
-    (void)pattern;
-    const uint64_t *s = src, *end = s + bytes / 8;
-    uint64_t *d = dst;
+    const uint64_t *s = args->in[0], *end = s + args->bytes / 8;
+    uint64_t *d = args->out;
     for (; s < end; s += WORDS_PER_BLOCK, d += WORDS_PER_BLOCK) {
         for (size_t i = 0; i < WORDS_PER_BLOCK; i++)
             d[i] = s[i];
-        BLOCK_BARRIER();
+        KERNEL_BLOCK_BARRIER();
     }
     return 0;
 }
 
-const kernel portable_kernels[] = {
-    {OP_READ, "c", "loads", c_read},
-    {OP_WRITE, "c", "regular", c_write},
-    {OP_COPY, "c", "regular", c_copy},
-};
+#define SB_VEC double
+#define SB_LANES 1
+#define SB_TARGET
+#define SB_NAME(x) c_stream_##x
+#define SB_LOADU(p) (*(p))
+#define SB_STORE(p, v) (*(p) = (v))
+#define SB_MUL(a, b) ((a) * (b))
+#define SB_ADD(a, b) ((a) + (b))
+#define SB_SET1(x) (x)
+#include "kernels/stream_body.h"
+
+const kernel portable_kernels[] = {KERNEL_ROWS_SWEEP("c", c_), KERNEL_ROWS_STREAM_REGULAR("c", c_stream_)};
 const size_t portable_kernel_count = sizeof portable_kernels / sizeof portable_kernels[0];

@@ -1,61 +1,120 @@
-/* STREAM kernels for one ISA, included by stream_kernels_x86.c after it defines
- *   SB_VEC, SB_LANES, SB_TARGET, SB_NAME(x), SB_LOAD(p), SB_STORE(p, v),
- *   SB_LOADU(p), SB_MUL(a, b), SB_ADD(a, b), SB_SET1(x),
- * SB_PUT(p, v) (a regular or a streaming store) and SB_DONE() (the fence that makes
- * streaming stores visible, or nothing).
- * Ends that are not vector-aligned are done in scalar code. */
+/* STREAM's four kernels for one ISA, written once: included by a kernels_<arch>.c
+ * after it defines the ISA's double-vector primitives
+ *   SB_VEC, SB_LANES, SB_TARGET, SB_NAME(x), SB_LOADU(p), SB_STORE(p, v),
+ *   SB_MUL(a, b), SB_ADD(a, b), SB_SET1(x)
+ * and, where the ISA has non-temporal stores, SB_STREAM(p, v) and SB_FENCE().
+ * Defines SB_NAME(copy), (scale), (add), (triad) and, with SB_STREAM, the same with
+ * _nt, all kernel_fn over args->bytes / 8 doubles:
+ *   copy  out = in0          scale out = s * in0
+ *   add   out = in0 + in1    triad out = in0 + s * in1
+ * Threads split the arrays at any element, so the range may start and end
+ * anywhere: scalar code stores up to the first vector-aligned element of out and
+ * after the last whole block; vector stores are aligned, loads need not be.
+ * Undefines the primitives at the end, so the next ISA can define its own. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/kernel_impl.h"
+
+#define SB_PER_BLOCK (KERNEL_BLOCK / sizeof(double))
 #define SB_ALIGNED(p) (((uintptr_t)(p) % (SB_LANES * sizeof(double))) == 0)
+#define SB_INLINE static inline __attribute__((always_inline)) SB_TARGET
 
-/* Advances lo to the first index where `dst` is vector-aligned. */
-#define SB_HEAD(dst, expr)                                                                                            \
-    for (; lo < hi && !SB_ALIGNED(&(dst)[lo]); lo++)                                                                  \
-        (dst)[lo] = (expr)
-#define SB_TAIL(dst, expr)                                                                                            \
-    for (; lo < hi; lo++)                                                                                             \
-        (dst)[lo] = (expr)
-
-static SB_TARGET void SB_NAME(copy)(const stream_arrays *s, size_t lo, size_t hi)
+SB_INLINE double SB_NAME(scalar_op)(stream_func f, const double *x, const double *y, double q, size_t j)
 {
-    double *a = s->a, *c = s->c;
-    SB_HEAD(c, a[lo]);
-    for (; lo + SB_LANES <= hi; lo += SB_LANES)
-        SB_PUT(&c[lo], SB_LOADU(&a[lo]));
-    SB_TAIL(c, a[lo]);
-    SB_DONE();
+    switch (f) {
+    case STREAM_COPY:
+        return x[j];
+    case STREAM_SCALE:
+        return q * x[j];
+    case STREAM_ADD:
+        return x[j] + y[j];
+    default:
+        return x[j] + q * y[j];
+    }
 }
 
-static SB_TARGET void SB_NAME(scale)(const stream_arrays *s, size_t lo, size_t hi)
+SB_INLINE SB_VEC SB_NAME(vector_op)(stream_func f, const double *x, const double *y, SB_VEC q, size_t j)
 {
-    double *b = s->b, *c = s->c, q = s->scalar;
+    switch (f) {
+    case STREAM_COPY:
+        return SB_LOADU(&x[j]);
+    case STREAM_SCALE:
+        return SB_MUL(q, SB_LOADU(&x[j]));
+    case STREAM_ADD:
+        return SB_ADD(SB_LOADU(&x[j]), SB_LOADU(&y[j]));
+    default:
+        return SB_ADD(SB_LOADU(&x[j]), SB_MUL(q, SB_LOADU(&y[j])));
+    }
+}
+
+/* f and nontemporal are constants at every call, so each kernel compiles to its
+ * own loop with nothing left of the switch. */
+SB_INLINE uint64_t SB_NAME(run)(const kernel_args *args, stream_func f, bool nontemporal)
+{
+    double *out = args->out;
+    const double *x = args->in[0], *y = args->in[1];
+    double q = args->scalar;
     SB_VEC vq = SB_SET1(q);
-    SB_HEAD(b, q * c[lo]);
-    for (; lo + SB_LANES <= hi; lo += SB_LANES)
-        SB_PUT(&b[lo], SB_MUL(vq, SB_LOADU(&c[lo])));
-    SB_TAIL(b, q * c[lo]);
-    SB_DONE();
+    size_t n = args->bytes / sizeof(double), j = 0;
+    for (; j < n && !SB_ALIGNED(&out[j]); j++) {
+        out[j] = SB_NAME(scalar_op)(f, x, y, q, j);
+        KERNEL_BLOCK_BARRIER();
+    }
+    while (n - j >= SB_PER_BLOCK) {
+        for (size_t end = j + SB_PER_BLOCK; j < end; j += SB_LANES) {
+#ifdef SB_STREAM
+            if (nontemporal) {
+                SB_STREAM(&out[j], SB_NAME(vector_op)(f, x, y, vq, j));
+                continue;
+            }
+#endif
+            SB_STORE(&out[j], SB_NAME(vector_op)(f, x, y, vq, j));
+        }
+        KERNEL_BLOCK_BARRIER();
+    }
+    for (; j < n; j++) {
+        out[j] = SB_NAME(scalar_op)(f, x, y, q, j);
+        KERNEL_BLOCK_BARRIER();
+    }
+#ifdef SB_STREAM
+    if (nontemporal)
+        SB_FENCE(); /* streaming stores globally visible before the timer stops */
+#else
+    (void)nontemporal;
+#endif
+    return 0;
 }
 
-static SB_TARGET void SB_NAME(add)(const stream_arrays *s, size_t lo, size_t hi)
-{
-    double *a = s->a, *b = s->b, *c = s->c;
-    SB_HEAD(c, a[lo] + b[lo]);
-    for (; lo + SB_LANES <= hi; lo += SB_LANES)
-        SB_PUT(&c[lo], SB_ADD(SB_LOADU(&a[lo]), SB_LOADU(&b[lo])));
-    SB_TAIL(c, a[lo] + b[lo]);
-    SB_DONE();
-}
+#define SB_KERNEL(name, f, nontemporal)                                                                             \
+    static SB_TARGET uint64_t SB_NAME(name)(const kernel_args *args)                                                \
+    {                                                                                                               \
+        return SB_NAME(run)(args, f, nontemporal);                                                                  \
+    }
 
-static SB_TARGET void SB_NAME(triad)(const stream_arrays *s, size_t lo, size_t hi)
-{
-    double *a = s->a, *b = s->b, *c = s->c, q = s->scalar;
-    SB_VEC vq = SB_SET1(q);
-    SB_HEAD(a, b[lo] + q * c[lo]);
-    for (; lo + SB_LANES <= hi; lo += SB_LANES)
-        SB_PUT(&a[lo], SB_ADD(SB_LOADU(&b[lo]), SB_MUL(vq, SB_LOADU(&c[lo]))));
-    SB_TAIL(a, b[lo] + q * c[lo]);
-    SB_DONE();
-}
+SB_KERNEL(copy, STREAM_COPY, false)
+SB_KERNEL(scale, STREAM_SCALE, false)
+SB_KERNEL(add, STREAM_ADD, false)
+SB_KERNEL(triad, STREAM_TRIAD, false)
+#ifdef SB_STREAM
+SB_KERNEL(copy_nt, STREAM_COPY, true)
+SB_KERNEL(scale_nt, STREAM_SCALE, true)
+SB_KERNEL(add_nt, STREAM_ADD, true)
+SB_KERNEL(triad_nt, STREAM_TRIAD, true)
+#endif
 
-#undef SB_HEAD
-#undef SB_TAIL
+#undef SB_KERNEL
+#undef SB_INLINE
 #undef SB_ALIGNED
+#undef SB_PER_BLOCK
+#undef SB_VEC
+#undef SB_LANES
+#undef SB_TARGET
+#undef SB_NAME
+#undef SB_LOADU
+#undef SB_STORE
+#undef SB_MUL
+#undef SB_ADD
+#undef SB_SET1
+#undef SB_STREAM
+#undef SB_FENCE

@@ -28,14 +28,15 @@ typedef struct {
     uint64_t passes;
 } job_ctx;
 
-static bool uses_src(mb_op op)
+/* The buffers a kernel needs follow from the streams its descriptor declares. */
+static bool uses_src(const kernel *k)
 {
-    return op != OP_WRITE && op != OP_WRITE_NT;
+    return k->reads > 0;
 }
 
-static bool uses_dst(mb_op op)
+static bool uses_dst(const kernel *k)
 {
-    return op != OP_READ;
+    return k->writes > 0;
 }
 
 static void job_alloc(team *t, int tid, void *arg)
@@ -46,7 +47,7 @@ static void job_alloc(team *t, int tid, void *arg)
     thread_state *s = &c->ts[tid];
     int node = rq->nodes ? rq->nodes[tid] : -1;
     s->alloc_ok = true;
-    if (uses_src(rq->k->op)) {
+    if (uses_src(rq->k)) {
         s->alloc_ok = buffer_alloc(&s->src, rq->bytes, rq->pages, rq->huge_size, node);
         if (s->alloc_ok) {
             buffer_fill(&s->src, SRC_SEED + (uint64_t)tid);
@@ -56,7 +57,7 @@ static void job_alloc(team *t, int tid, void *arg)
             s->expected_xor = x;
         }
     }
-    if (s->alloc_ok && uses_dst(rq->k->op)) {
+    if (s->alloc_ok && uses_dst(rq->k)) {
         s->alloc_ok = buffer_alloc(&s->dst, rq->bytes, rq->pages, rq->huge_size, node);
         if (s->alloc_ok) {
             buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
@@ -93,15 +94,13 @@ static void job_sample(team *t, int tid, void *arg)
     job_ctx *c = arg;
     thread_state *s = &c->ts[tid];
     kernel_fn fn = c->rq->k->fn;
-    void *dst = s->dst.ptr;
-    const void *src = s->src.ptr;
-    size_t bytes = c->rq->bytes;
+    const kernel_args args = {.out = s->dst.ptr, .in = {s->src.ptr}, .bytes = c->rq->bytes, .pattern = WRITE_PATTERN};
     uint64_t x = 0, done = 0;
     team_barrier(t);
     double t0 = clock_now();
     for (; done < c->passes; done++) {
-        x ^= fn(dst, src, bytes, WRITE_PATTERN);
-        if (stop_requested())
+        x ^= fn(&args);
+        if (stop_flagged()) /* no clock read here: the deadline is polled between samples */
             break;
     }
     double t1 = clock_now();
@@ -116,25 +115,37 @@ static void job_verify(team *t, int tid, void *arg)
     job_ctx *c = arg;
     thread_state *s = &c->ts[tid];
     const bandwidth_request *rq = c->rq;
-    mb_op op = rq->k->op;
     size_t words = rq->bytes / 8;
-    if (op == OP_READ) {
+    switch (rq->k->verify) {
+    case VERIFY_SOURCE_XOR: {
         /* one pass gives expected_xor; a sample of p passes XORs it p times */
-        s->verified = rq->k->fn(NULL, s->src.ptr, rq->bytes, 0) == s->expected_xor;
-    } else if (op == OP_WRITE || op == OP_WRITE_NT) {
+        const kernel_args args = {.in = {s->src.ptr}, .bytes = rq->bytes};
+        s->verified = rq->k->fn(&args) == s->expected_xor;
+        break;
+    }
+    case VERIFY_PATTERN: {
         const uint64_t *w = s->dst.ptr;
         s->verified = true;
         for (size_t i = 0; i < words && s->verified; i++)
             s->verified = w[i] == WRITE_PATTERN;
-    } else {
+        break;
+    }
+    case VERIFY_EQUALS_SOURCE:
         s->verified = memcmp(s->dst.ptr, s->src.ptr, rq->bytes) == 0;
+        break;
+    default: /* not a sweep kernel: nothing here can check it */
+        s->verified = false;
+        break;
     }
 }
 
-/* Runs one sample on all threads; returns the slowest thread's time, or -1 if any
- * thread was stopped before finishing its passes. */
+/* Runs one sample on all threads; returns the slowest thread's time, or -1 if a
+ * stop was requested before it (signal or -t deadline, polled here, off the timed
+ * path) or any thread was stopped by a signal before finishing its passes. */
 static double run_sample(team *t, job_ctx *c, int n, double *tmin)
 {
+    if (stop_requested())
+        return -1;
     team_run(t, job_sample, c);
     double slowest = 0, fastest = INFINITY;
     for (int i = 0; i < n; i++) {
@@ -168,7 +179,7 @@ static void fill_placement(const job_ctx *c, int n, result_record *out)
 {
     out->huge_coverage = 2;
     out->node_local_fraction = 2;
-    out->page_method = uses_src(c->rq->k->op) ? c->ts[0].src.method : c->ts[0].dst.method;
+    out->page_method = uses_src(c->rq->k) ? c->ts[0].src.method : c->ts[0].dst.method;
     for (int i = 0; i < n; i++) {
         const buffer *bufs[2] = {&c->ts[i].src, &c->ts[i].dst};
         for (int b = 0; b < 2; b++) {
@@ -241,7 +252,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
         if (!ts[i].verified)
             status = MEASURE_WRONG_RESULT;
 
-    double bytes = (double)rq->bytes * (double)n * (double)c.passes;
+    double bytes = (double)kernel_bytes_counted(rq->k, rq->bytes) * (double)n * (double)c.passes;
     double *rates = calloc((size_t)got, sizeof *rates);
     if (!rates) {
         status = MEASURE_NO_MEMORY;

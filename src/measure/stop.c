@@ -6,7 +6,7 @@
 
 #include "measure/clock.h"
 
-static atomic_int stop_flag;
+atomic_int stop_flag;
 static volatile sig_atomic_t stop_sig;
 static double deadline;
 static atomic_int deadline_hit;

@@ -42,11 +42,15 @@ static void job_run(team *t, int tid, void *arg)
     stream_ctx *c = arg;
     size_t lo, hi;
     chunk(c, tid, &lo, &hi);
+    const kernel *const *kernels = c->rq->kernels->k;
+    kernel_args args[STREAM_NFUNCS];
+    for (int f = 0; f < STREAM_NFUNCS; f++)
+        args[f] = stream_kernel_args(&c->arrays, (stream_func)f, lo, hi);
     for (int k = 0; k < c->rq->ntimes; k++) {
         for (int f = 0; f < STREAM_NFUNCS; f++) {
             team_barrier(t);
             double t0 = clock_now();
-            c->rq->kernels->fn[f](&c->arrays, lo, hi);
+            kernels[f]->fn(&args[f]);
             c->times[tid][f][k] = clock_now() - t0;
         }
         /* Thread 0 decides whether to go on, so no thread waits at a barrier alone. */
@@ -121,7 +125,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
                                      sizeof validation);
     double rates[STREAM_MAX_NTIMES];
     for (int f = 0; f < STREAM_NFUNCS; f++) {
-        double counted = (double)stream_bytes_per_element[f] * (double)rq->n, total = 0;
+        double counted = (double)kernel_bytes_counted(rq->kernels->k[f], bytes), total = 0;
         for (int k = 1; k < c.done; k++) {
             double slowest = 0;
             for (int i = 0; i < c.nthreads; i++)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "measure/clock.h"
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
@@ -229,7 +229,7 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
         return 1;
     }
     run_info_start(&s->info, m->name, argc, argv, &s->topo);
-    s->info.isa_list = kernel_isa_list();
+    s->info.isa_list = isa_usable_list();
     s->info.results = &s->results;
     options_to_params(m->options, s->opts, &s->info.options);
     s->progress = env->live && isatty(fileno(env->err)) && !c->verbose;

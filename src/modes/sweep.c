@@ -49,8 +49,8 @@ static int choose_kernels(session *s, sweep_state *st, const sweep_options *o)
         if (!(o->ops_mask & OP_MASK(op)) || op == OP_LATENCY)
             continue;
         const char *isa = op == OP_MEMCPY ? NULL : o->common.kernel_isa;
-        st->kernels[op] = kernel_select_for_size((mb_op)op, isa, 0);
-        st->kernels_ram[op] = kernel_select_for_size((mb_op)op, isa, 1);
+        st->kernels[op] = kernel_choose(KERNEL_SWEEP, op, STORE_ANY, isa, false);
+        st->kernels_ram[op] = kernel_choose(KERNEL_SWEEP, op, STORE_ANY, isa, true);
         if (!st->kernels[op] || !st->kernels_ram[op])
             return session_bad_input(s, "-o %s: no %s kernel for this CPU%s%s", op_name((mb_op)op),
                                      op == OP_WRITE_NT || op == OP_COPY_NT ? "non-temporal store" : "matching",

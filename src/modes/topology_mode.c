@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli_errors.h"
-#include "kernels/kernel.h"
+#include "kernels/isa.h"
 #include "measure/ref_counter.h"
 #include "output/json.h"
 #include "output/topology_report.h"
@@ -52,7 +52,7 @@ static void defaults(void *opts)
 static void print_this_cpu(FILE *f)
 {
     double hz = ref_counter_measured_hz();
-    fprintf(f, "This CPU: %s, kernels %s, cache line %d B if sysfs is silent, ", arch_name(), kernel_isa_list(),
+    fprintf(f, "This CPU: %s, kernels %s, cache line %d B if sysfs is silent, ", arch_name(), isa_usable_list(),
             arch_cache_line_bytes());
     if (ref_counter_name() && hz > 0)
         fprintf(f, "reference counter %s at %.1f MHz%s\n", ref_counter_name(), hz / 1e6,

@@ -385,6 +385,30 @@ tw = [d['topology']['warnings'] for d in docs]
 sys.exit(0 if tw[0] == tw[1] == tw[2] and all(set(t) <= set(d['warnings']) for t, d in zip(tw, docs))
          and docs[0]['topology']['levels_used'] == docs[2]['topology']['levels_used'] else 1)"
 
+# --- kernels come from the tables ---------------------------------------------------
+# The ISAs --kernel names in its refusal, in each mode's --help and in --list-kernels
+# are one list; every row --list-kernels prints names a usable ISA or says "no".
+"$BIN" --list-kernels >"$TMP/kl.out" 2>&1; rc=$?
+refused=$("$BIN" --kernel bogus 2>&1 | sed -n "s/.*(use \(.*\))$/\1/p")
+check "--list-kernels exits 0 with a row per kernel and the ISA table" \
+    bash -c "[ $rc -eq 0 ] && grep -qE '^sweep +read +c +loads +1 +0 +8 ' '$TMP/kl.out' && grep -qE '^stream +triad +c +regular +2 +1 +24 ' '$TMP/kl.out' && grep -q '^ISAs, best first' '$TMP/kl.out'"
+for mode in "" stream; do
+    helped=$("$BIN" $mode --help | sed -n 's/^ *(\(.*\); see --list-kernels)$/\1/p')
+    check "${mode:-sweep} --help lists the ISAs --kernel accepts ($helped)" test -n "$helped" -a "$helped" = "$refused"
+done
+listed=$(sed -n '/^ISAs, best first/,$p' "$TMP/kl.out" | awk 'NR>1 && !/not forcible/ {print $1}' | paste -sd, | sed 's/,/, /g')
+check "--list-kernels lists the same forcible ISAs ($listed)" test "$listed" = "$refused"
+usable=$(sed -n '/^ISAs, best first/,$p' "$TMP/kl.out" | awk 'NR>1 && $2=="yes" && !/not forcible/ {print $1}' | paste -sd,)
+check "--list-kernels says this CPU runs what topology says ($usable)" bash -c "[ '$usable' = '$ISAS' ]"
+
+# Every ISA the sweep's --kernel forces also runs STREAM (stream once refused sse2).
+for isa in ${ISAS//,/ }; do
+    "$BIN" stream -n 20000 --ntimes 2 --stores regular --kernel "$isa" --json "$TMP/sk.json" >/dev/null 2>&1; rc=$?
+    check "stream --kernel $isa runs and validates with $isa kernels" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/sk.json')); r=d['results']; sys.exit(0 if $rc == 0 and len(r) == 4 and all(x['kernel']['isa'] == '$isa' and x['params']['validated'] for x in r) else 1)"
+done
+rm -f "$TMP/sk.json"
+
 # --- build ------------------------------------------------------------------------
 # A CFLAGS of the user's is added to the build's own flags, never replaces them.
 if command -v make >/dev/null; then
@@ -435,8 +459,10 @@ fi
 OBJDIR=${KERNEL_OBJDIR:-$(dirname "$BIN")/build/src/kernels}
 OBJDUMP=${OBJDUMP:-objdump}
 if [ -d "$OBJDIR" ] && command -v "$OBJDUMP" >/dev/null; then
-    # The objects holding kernel loops (the registry may copy structs with memcpy).
-    objs=$(ls "$OBJDIR"/kernels_*.o "$OBJDIR"/stream_kernels.o "$OBJDIR"/chase.o | grep -v kernels_libc.o)
+    # The objects holding kernel loops: kernels_<arch>.o (the sweep's and STREAM's)
+    # and chase.o. The registry and stream_kernels.o (sets, arguments) hold no loops
+    # and may copy structs with memcpy.
+    objs=$(ls "$OBJDIR"/kernels_*.o "$OBJDIR"/chase.o | grep -v kernels_libc.o)
     calls=$("$OBJDUMP" -r $objs | grep -cE '\b(memcpy|memset|memmove)\b')
     check "no kernel except memcpy calls libc memcpy/memset ($(echo $objs | wc -w) objects)" test "$calls" -eq 0
 else

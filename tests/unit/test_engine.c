@@ -130,7 +130,11 @@ TEST(measure_bandwidth_fills_a_verified_record)
     team *t = one_thread_team();
     const mb_op ops[] = {OP_READ, OP_WRITE, OP_COPY, OP_MEMCPY};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        bandwidth_request rq = {kernel_select(ops[i], NULL), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
+        bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, ops[i], STORE_ANY, NULL, false), 64 * 1024, 3, 0.002,
+                                PAGES_NORMAL, 2 << 20, NULL};
+        CHECK(rq.k != NULL);
+        if (!rq.k)
+            continue;
         result_record r;
         result_init(&r, "test", op_name(ops[i]), METRIC_BANDWIDTH);
         CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_OK);
@@ -160,7 +164,11 @@ TEST(measure_bandwidth_stops_when_asked)
 {
     stop_reset();
     team *t = one_thread_team();
-    bandwidth_request rq = {kernel_select(OP_READ, "c"), 64 * 1024, 3, 0.002, PAGES_NORMAL, 2 << 20, NULL};
+    bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, OP_READ, STORE_ANY, "c", false), 64 * 1024, 3, 0.002,
+                            PAGES_NORMAL, 2 << 20, NULL};
+    CHECK(rq.k != NULL);
+    if (!rq.k)
+        return;
     result_record r;
     result_init(&r, "test", "read", METRIC_BANDWIDTH);
     stop_request(0);

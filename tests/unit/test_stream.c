@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/stream_options.h"
+#include "kernels/isa.h"
 #include "kernels/kernel.h"
 #include "kernels/stream_kernels.h"
 #include "measure/stream_run.h"
@@ -30,7 +31,7 @@ TEST(stream_kernels_match_reference_on_any_range)
     const size_t ranges[][2] = {{0, N}, {3, 997}, {5, 6}, {17, 17}, {1, 64}};
     int tested = 0;
     for (size_t s = 0; s < nsets; s++) {
-        if (!kernel_isa_supported(sets[s].isa))
+        if (!isa_supported(sets[s].isa))
             continue;
         tested++;
         for (int f = 0; f < STREAM_NFUNCS; f++)
@@ -41,7 +42,8 @@ TEST(stream_kernels_match_reference_on_any_range)
                 fill(ra, rb, rc);
                 stream_arrays arr = {a, b, c, 3.0};
                 size_t lo = ranges[r][0], hi = ranges[r][1];
-                sets[s].fn[f](&arr, lo, hi);
+                kernel_args args = stream_kernel_args(&arr, (stream_func)f, lo, hi);
+                sets[s].k[f]->fn(&args);
                 for (size_t i = lo; i < hi; i++) {
                     if (f == STREAM_COPY)
                         rc[i] = ra[i];
@@ -61,29 +63,59 @@ TEST(stream_kernels_match_reference_on_any_range)
             }
     }
     CHECK(tested >= 1);
+}
+
+/* STREAM's rule: 8 bytes per element of every array read or written. */
+static const int stream_counted[STREAM_NFUNCS] = {16, 16, 24, 24};
+
+TEST(stream_sets_are_whole_and_chosen_like_the_sweep)
+{
+    size_t nsets, n;
+    const stream_kernel_set *sets = stream_kernel_sets(&nsets);
+    for (size_t s = 0; s < nsets; s++)
+        for (int f = 0; f < STREAM_NFUNCS; f++) {
+            const kernel *k = sets[s].k[f];
+            CHECK(k != NULL);
+            if (!k)
+                continue;
+            CHECK_STR(k->isa, sets[s].isa);
+            CHECK_INT(k->stream_op, f);
+            CHECK_INT(k->stores, sets[s].nontemporal ? STORE_NONTEMPORAL : STORE_REGULAR);
+            CHECK_INT(k->counted_bytes, stream_counted[f]);
+        }
+    /* Every ISA --kernel can force in the sweep works in stream too: an ISA with
+     * sweep copy kernels has the STREAM set of the same store kind. */
+    const kernel *t = kernel_table(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].family != KERNEL_SWEEP || (t[i].op != OP_COPY && t[i].op != OP_COPY_NT))
+            continue;
+        bool nt = t[i].op == OP_COPY_NT, found = false;
+        for (size_t s = 0; s < nsets; s++)
+            found = found || (sets[s].nontemporal == nt && !strcmp(sets[s].isa, t[i].isa));
+        if (!found)
+            test_fail(__FILE__, __LINE__, "%s has a sweep %s kernel but no STREAM set", t[i].isa, t[i].name);
+        const stream_kernel_set *forced = stream_kernels_select(nt, t[i].isa, false);
+        CHECK(isa_supported(t[i].isa) ? forced && !strcmp(forced->isa, t[i].isa) : forced == NULL);
+    }
     CHECK(stream_kernels_select(false, "c", false) != NULL);
     CHECK(stream_kernels_select(true, "c", false) == NULL);
-    const stream_kernel_set *in_cache = stream_kernels_select(false, NULL, false);
-    const stream_kernel_set *dram = stream_kernels_select(false, NULL, true);
-    CHECK(in_cache && dram);
-    if (kernel_isa_supported("avx512"))
-        CHECK_STR(in_cache->isa, "avx512");
-    if (kernel_isa_supported("avx2"))
-        CHECK_STR(dram->isa, "avx2");
-#if defined(__aarch64__)
-    CHECK_STR(in_cache->isa, "neon");
-    CHECK_STR(dram->isa, "neon");
-#elif !defined(__x86_64__)
-    CHECK_STR(in_cache->isa, "c");
-#endif
+    for (int nt = 0; nt < 2; nt++)
+        for (int beyond = 0; beyond < 2; beyond++) {
+            const stream_kernel_set *chosen = stream_kernels_select(nt, NULL, beyond);
+            const kernel *copy = kernel_choose(KERNEL_STREAM, STREAM_COPY, nt ? STORE_NONTEMPORAL : STORE_REGULAR,
+                                               NULL, beyond);
+            CHECK(chosen ? chosen->k[STREAM_COPY] == copy : copy == NULL);
+        }
 }
 
 TEST(stream_byte_counting_is_streams)
 {
-    CHECK_INT(stream_bytes_per_element[STREAM_COPY], 16);
-    CHECK_INT(stream_bytes_per_element[STREAM_SCALE], 16);
-    CHECK_INT(stream_bytes_per_element[STREAM_ADD], 24);
-    CHECK_INT(stream_bytes_per_element[STREAM_TRIAD], 24);
+    for (int f = 0; f < STREAM_NFUNCS; f++) {
+        const kernel *k = kernel_choose(KERNEL_STREAM, f, STORE_REGULAR, "c", false);
+        CHECK(k != NULL);
+        if (k)
+            CHECK_INT(kernel_bytes_counted(k, 1000 * sizeof(double)), 1000 * stream_counted[f]);
+    }
     CHECK_STR(stream_labels[STREAM_TRIAD], "Triad:     ");
 }
 
@@ -91,14 +123,17 @@ static void run_kernels(double *a, double *b, double *c, size_t n, int iteration
 {
     stream_arrays arr = {a, b, c, STREAM_SCALAR};
     const stream_kernel_set *k = stream_kernels_select(false, "c", false);
+    CHECK(k != NULL);
     for (size_t i = 0; i < n; i++) {
         a[i] = 1.0;
         b[i] = 2.0;
         c[i] = 0.0;
     }
-    for (int it = 0; it < iterations; it++)
-        for (int f = 0; f < STREAM_NFUNCS; f++)
-            k->fn[f](&arr, 0, n);
+    for (int it = 0; it < iterations && k; it++)
+        for (int f = 0; f < STREAM_NFUNCS; f++) {
+            kernel_args args = stream_kernel_args(&arr, (stream_func)f, 0, n);
+            k->k[f]->fn(&args);
+        }
 }
 
 TEST(stream_validation_accepts_correct_and_rejects_corrupted_arrays)
