@@ -9,13 +9,7 @@
 #define F(field) offsetof(latency_options, field)
 #define MAX_LATENCY_BYTES (1ULL << 40)
 
-static const char *const page_choices[] = {"default", "4k", "2m", "1g", "thp", NULL};
 static const char *const policy_choices[] = {"bind", "preferred", NULL};
-
-const char *latency_pages_name(latency_pages p)
-{
-    return page_choices[p];
-}
 
 static parse_result parse_stride(void *opts, const char *arg, char *err, size_t errlen)
 {
@@ -43,9 +37,7 @@ static const option_spec specs[] = {
      .help = "lmbench-style fixed stride instead of random order"},
     {.long_name = "page-local", .kind = OPT_FLAG, .key = "page_local", .offset = F(page_local),
      .help = "Random within each page, pages in random order\n(separates TLB misses from cache misses)"},
-    {.long_name = "pages", .value_name = "4k|2m|1g|thp", .kind = OPT_CHOICE, .key = "pages", .offset = F(pages),
-     .choices = page_choices, .bad = "use 4k, 2m, 1g or thp",
-     .help = "Page size to use; what was obtained is verified"},
+    OPTION_COMMON("pages"),
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random order (default 1)"},
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),

@@ -9,17 +9,15 @@
 #include "cli/options.h"
 #include "kernels/chase.h"
 
-typedef enum { LAT_PAGES_DEFAULT, LAT_PAGES_4K, LAT_PAGES_2M, LAT_PAGES_1G, LAT_PAGES_THP } latency_pages;
 typedef enum { MEM_POLICY_BIND, MEM_POLICY_PREFERRED } latency_mem_policy;
 
 typedef struct {
-    common_options common; /* -h -v --json */
+    common_options common; /* -h -v --json --pages */
     uint64_t min_bytes, max_bytes; /* max 0 = 2x the last-level cache */
     int points_per_octave;
     chase_order order;
     uint64_t stride;     /* --stride: node size of the strided order */
     bool page_local;
-    int pages;           /* latency_pages */
     uint64_t seed;
     double sample_ms;
     int cpu;             /* -1 = first usable CPU */
@@ -34,6 +32,5 @@ typedef struct {
 extern const option_table latency_option_table;
 void latency_options_defaults(void *opts);
 parse_result latency_options_check(void *opts, char *err, size_t errlen);
-const char *latency_pages_name(latency_pages p);
 
 #endif

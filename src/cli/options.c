@@ -7,6 +7,7 @@
 #include "cli/cli_errors.h"
 #include "cli/thread_options.h"
 #include "kernels/isa.h"
+#include "memory/page_policy.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
 
@@ -33,6 +34,32 @@ static const char *kernel_choices(char *buf, size_t len)
     return buf;
 }
 
+/* -H and --pages say the same thing two ways: one of them, once. */
+static parse_result set_pages(common_options *c, page_choice choice, const char *flag, char *err, size_t errlen)
+{
+    if (c->pages_given)
+        return cli_fail(err, errlen, "%s: the pages are already chosen (-H or --pages, once)", flag);
+    c->pages = choice;
+    c->pages_given = true;
+    return PARSE_OK;
+}
+
+static parse_result parse_huge(void *opts, const char *arg, char *err, size_t errlen)
+{
+    (void)arg;
+    return set_pages(opts, PAGE_CHOICE_AUTO, "-H", err, errlen);
+}
+
+static parse_result parse_pages(void *opts, const char *arg, char *err, size_t errlen)
+{
+    page_choice c;
+    if (!page_choice_parse(arg, &c, err, errlen))
+        return PARSE_ERROR;
+    char flag[64];
+    snprintf(flag, sizeof flag, "--pages %s", arg);
+    return set_pages(opts, c, flag, err, errlen);
+}
+
 /* The shared options, defined once. */
 static const option_spec shared[] = {
     {.short_name = 'h', .long_name = "help", .kind = OPT_ACTION, .key = "help", .action = ACTION_HELP,
@@ -56,6 +83,12 @@ static const option_spec shared[] = {
     {.long_name = "kernel", .value_name = "ISA", .kind = OPT_CUSTOM, .key = "kernel", .offset = COMMON(kernel_isa),
      .custom = parse_kernel, .help = "Use kernels of this ISA at every size instead of the best",
      .help_more = kernel_choices},
+    {.short_name = 'H', .kind = OPT_CUSTOM, .key = "huge", .custom = parse_huge,
+     .help = "Huge pages for buffers >= 2x the huge page size: MAP_HUGETLB, then\nTHP (madvise), then normal pages; "
+             "the coverage obtained is checked"},
+    {.long_name = "pages", .value_name = "4k|2m|1g|thp", .kind = OPT_CUSTOM, .key = "pages", .custom = parse_pages,
+     .help = "Page size for every buffer: 4k (no THP), 2m (pool, else THP),\n1g (pool only), thp (madvise); refused "
+             "when this machine\ncannot give it; the share obtained is checked"},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };
@@ -320,6 +353,8 @@ void options_to_params(const option_table *t, const void *opts, param_list *out)
         params_text(out, "cpus", text);
         free(text);
     }
+    if (takes(t, "huge") || takes(t, "pages"))
+        params_text(out, "pages", page_choice_name((page_choice)c->pages));
     if (takes(t, "kernel"))
         params_text(out, "kernel", c->kernel_isa ? c->kernel_isa : "auto");
     if (c->threads_used) {

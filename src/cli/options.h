@@ -63,7 +63,8 @@ struct option_spec {
  * mode takes is decided by the OPTION_COMMON entries of its table:
  *   "help" (-h, --help), "version" (-V, --version), "verbose" (-v), "json" (--json FILE),
  *   "threads" (-p N, with OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES), "cpus" (--cpus LIST),
- *   "oversubscribe", "kernel" (--kernel ISA), "list-kernels". */
+ *   "oversubscribe", "kernel" (--kernel ISA), "list-kernels", "huge" (-H) and "pages"
+ *   (--pages 4k|2m|1g|thp), both deciding one page_choice (memory/page_policy.h). */
 typedef struct {
     option_action action;
     int verbose;
@@ -75,6 +76,8 @@ typedef struct {
     bool cpus_given;
     bool oversubscribe;
     const char *kernel_isa; /* NULL = the best for each size */
+    int pages;             /* page_choice: PAGE_CHOICE_DEFAULT, AUTO (-H), or --pages's */
+    bool pages_given;      /* -H or --pages was given (they exclude each other) */
     const char *omp_bind, *omp_places;
 } common_options;
 

@@ -61,6 +61,8 @@ static const option_spec specs[] = {
     OPTION_COMMON("oversubscribe"),
     OPTION_COMMON("kernel"),
     OPTION_COMMON("list-kernels"),
+    OPTION_COMMON("huge"),
+    OPTION_COMMON("pages"),
     OPTION_COMMON("json"),
     OPTION_COMMON("verbose"),
     OPTION_END,

@@ -43,9 +43,7 @@ static const option_spec specs[] = {
     {.short_name = 'o', .value_name = "OP", .kind = OPT_CUSTOM, .key = "operations", .custom = parse_op,
      .help = "Run only this operation; repeatable. read, write, copy, latency\n(default set), and write-nt, copy-nt "
              "(non-temporal stores), memcpy"},
-    {.short_name = 'H', .kind = OPT_FLAG, .key = "huge_pages", .offset = F(huge),
-     .help = "Huge pages for buffers >= 2x the huge page size: MAP_HUGETLB, then\nTHP (madvise), then normal pages; "
-             "the coverage obtained is checked"},
+    OPTION_COMMON("huge"),
     {.short_name = 'R', .kind = OPT_FLAG, .key = "human_readable", .offset = F(human),
      .help = "Human-readable table, summary and scores (default: CSV)"},
     OPTION_COMMON_UNDER("json", "membench options:"),
@@ -53,6 +51,7 @@ static const option_spec specs[] = {
     OPTION_COMMON("oversubscribe"),
     OPTION_COMMON("kernel"),
     OPTION_COMMON("list-kernels"),
+    OPTION_COMMON("pages"),
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "min_sample_ms", .offset = F(sample_ms),
      .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
      .help = "Minimum duration of one bandwidth sample (default: 10)"},

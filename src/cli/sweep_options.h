@@ -20,7 +20,6 @@ typedef struct {
     double max_runtime;      /* -t seconds; 0 = unlimited */
     unsigned ops_mask;       /* -o, default read/write/copy/latency */
     bool ops_given;
-    bool huge;               /* -H */
     bool human;              /* -R */
     double sample_ms;        /* --sample-ms: minimum duration of a bandwidth sample */
     double latency_sample_ms;

@@ -101,7 +101,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     size_t bytes = rq->n * sizeof(double);
     int allocated = 0;
     for (; allocated < 3; allocated++)
-        if (!buffer_alloc(&bufs[allocated], bytes, PAGES_NORMAL, 0, -1))
+        if (!buffer_alloc(&bufs[allocated], bytes, rq->pages, rq->huge_size, -1))
             break;
     stream_ctx c = {rq, {NULL, NULL, NULL, STREAM_SCALAR}, team_size(t), NULL, 0, 0};
     c.times = calloc((size_t)c.nthreads, sizeof *c.times);
@@ -119,7 +119,12 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
         goto done;
     }
-    buffer_inspect(&bufs[0]);
+    double coverage = 1;
+    for (int i = 0; i < 3; i++) {
+        buffer_inspect(&bufs[i]);
+        if (bufs[i].huge_coverage < coverage)
+            coverage = bufs[i].huge_coverage;
+    }
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
@@ -146,7 +151,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         r->kernel_isa = rq->kernels->isa;
         r->kernel_store = rq->kernels->nontemporal ? "non-temporal" : "regular";
         r->page_method = bufs[0].method;
-        r->huge_coverage = bufs[0].huge_coverage;
+        r->huge_coverage = coverage;
         params_text(&r->params, "validation", validation);
         params_bool(&r->params, "validated", validated);
         params_int(&r->params, "iterations_done", c.done);

@@ -11,6 +11,7 @@
 #include "kernels/stream_kernels.h"
 #include "core/result.h"
 #include "measure/bandwidth.h"
+#include "memory/buffer.h"
 #include "team/team.h"
 
 #define STREAM_MAX_NTIMES 1000
@@ -21,10 +22,13 @@ typedef struct {
     size_t n; /* elements per array */
     int ntimes;
     const stream_kernel_set *kernels;
+    page_request pages; /* for the three arrays (memory/page_policy decides) */
+    uint64_t huge_size;
 } stream_request;
 
 /* Fills out[copy, scale, add, triad]: the rate of every iteration but the first
- * (MB/s, STREAM's bytes), bytes per sample, kernel, pages, parameters
+ * (MB/s, STREAM's bytes), bytes per sample, kernel, pages (the method of the
+ * first array, the smallest huge-page coverage of the three), parameters
  * "validation" (STREAM's message), "validated" and "iterations_done"; the caller
  * has set mode and operation with result_init. MEASURE_WRONG_RESULT when the
  * arrays do not validate (the records are still filled, to show what was timed). */

@@ -13,6 +13,7 @@
 #include "measure/cache_levels.h"
 #include "measure/latency.h"
 #include "measure/ref_counter.h"
+#include "memory/page_policy.h"
 #include "output/latency_sink.h"
 #include "platform/platform.h"
 
@@ -26,6 +27,7 @@ typedef struct {
     page_request pages;
     uint64_t huge_size;
     uint64_t page_bytes; /* page-local grouping unit */
+    const char *pages_name; /* "default", "4k", "2m", "1g", "thp" */
     chase_layout layout;
     int cpu, node;
     uint64_t sizes[MAX_POINTS];
@@ -35,45 +37,18 @@ typedef struct {
 
 
 /* Maps --pages to an allocation request; refuses what this machine cannot give. */
+/* --pages, through the one page policy (refuses what this machine cannot give). */
 static int choose_pages(session *s, latency_state *st, const latency_options *o)
 {
-    uint64_t thp = topology_huge_page_size(&s->topo);
-    bool thp_off = strcmp(s->topo.thp_mode, "never") == 0;
-    st->page_bytes = 4096;
-    switch ((latency_pages)o->pages) {
-    case LAT_PAGES_DEFAULT:
-        st->pages = PAGES_NORMAL;
-        st->huge_size = thp;
-        return 0;
-    case LAT_PAGES_4K:
-        st->pages = PAGES_SMALL;
-        st->huge_size = thp;
-        return 0;
-    case LAT_PAGES_THP:
-        if (thp_off)
-            return session_bad_input(s, "--pages thp: transparent huge pages are 'never' on this system");
-        st->pages = PAGES_THP;
-        st->huge_size = st->page_bytes = thp;
-        return 0;
-    case LAT_PAGES_2M:
-        st->pages = PAGES_HUGE;
-        st->huge_size = st->page_bytes = 2ULL << 20;
-        if (platform_hugetlb_free_pages(st->huge_size) * st->huge_size < o->max_bytes &&
-            (thp_off || thp != st->huge_size))
-            return session_bad_input(s,
-                                     "--pages 2m: no room in the 2 MiB huge page pool and THP cannot give 2 MiB pages");
-        return 0;
-    case LAT_PAGES_1G:
-        st->pages = PAGES_HUGETLB;
-        st->huge_size = st->page_bytes = 1ULL << 30;
-        if (platform_hugetlb_free_pages(st->huge_size) * st->huge_size < o->max_bytes)
-            return session_bad_input(s,
-                                     "--pages 1g: needs %llu free 1 GiB huge pages, the pool has %llu (reserve them "
-                                     "in /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)",
-                                     (unsigned long long)((o->max_bytes + (1ULL << 30) - 1) >> 30),
-                                     (unsigned long long)platform_hugetlb_free_pages(st->huge_size));
-        return 0;
-    }
+    page_policy_request pr = {(page_choice)o->common.pages, "--pages", o->max_bytes, 1, NULL};
+    page_plan plan;
+    char err[256];
+    if (!page_policy_choose(&s->topo, &pr, &plan, err, sizeof err))
+        return session_bad_input(s, "%s", err);
+    st->pages = plan.request;
+    st->huge_size = plan.huge_size;
+    st->page_bytes = plan.chase_page_bytes;
+    st->pages_name = plan.name;
     return 0;
 }
 
@@ -171,7 +146,8 @@ static int latency_plan(session *s)
     param_list *p = &s->info.plan.values;
     params_textf(p, "method", "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d "
                               "(%s), pages %s",
-                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu, cpu_node, st->node, policy, latency_pages_name(o->pages));
+                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu, cpu_node, st->node,
+                 policy, st->pages_name);
     params_text(p, "order", orders[o->order]);
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
     params_int(p, "cpu", st->cpu);
@@ -259,7 +235,8 @@ static void latency_analyse(session *s)
         free(lat);
         return;
     }
-    bool huge_asked = o->pages == LAT_PAGES_2M || o->pages == LAT_PAGES_1G || o->pages == LAT_PAGES_THP;
+    bool huge_asked = o->common.pages == PAGE_CHOICE_2M || o->common.pages == PAGE_CHOICE_1G ||
+                      o->common.pages == PAGE_CHOICE_THP;
     const result_record *short_of_huge = NULL;
     for (size_t i = 0; i < n; i++) {
         const result_record *r = &s->results.items[i];
@@ -302,7 +279,7 @@ static void latency_analyse(session *s)
     params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge);
     if (short_of_huge)
         session_warn(s, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
-                     latency_pages_name(o->pages), short_of_huge->huge_coverage * 100,
+                     ((const latency_state *)s->state)->pages_name, short_of_huge->huge_coverage * 100,
                      (unsigned long long)(short_of_huge->size_bytes >> 10));
     free(sizes);
     free(lat);

@@ -46,10 +46,12 @@ void session_warn(session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    run_info_warn(&s->info, buf);
+    if (!s->measuring)
+        return; /* said when the run starts: a refusal later in the plan stays one line */
     clear_progress(s);
     say_prefix(s);
     fprintf(s->env.err, "warning: %s\n", buf);
-    run_info_warn(&s->info, buf);
 }
 
 int session_bad_input(session *s, const char *fmt, ...)
@@ -250,8 +252,12 @@ static const char *stop_reason(void)
 int session_measure(session *s)
 {
     const common_options *c = session_common(s);
-    /* Said now, once the run is known to start; JSON "warnings" lists every
-     * warning of the run, these included. */
+    /* Said now, once the run is known to start: the topology's warnings, then the
+     * plan's; JSON "warnings" lists every warning of the run in that order. */
+    char **planned = s->info.warnings;
+    size_t nplanned = s->info.nwarnings;
+    s->info.warnings = NULL;
+    s->info.nwarnings = 0;
     for (size_t i = 0; i < s->topo.nwarnings; i++) {
         if (!c->verbose) { /* -v prints them with the topology */
             say_prefix(s);
@@ -259,6 +265,12 @@ int session_measure(session *s)
         }
         run_info_warn(&s->info, s->topo.warnings[i]);
     }
+    s->measuring = true;
+    for (size_t i = 0; i < nplanned; i++) {
+        session_warn(s, "%s", planned[i]);
+        free(planned[i]);
+    }
+    free(planned);
     if (c->verbose)
         session_add_sink(s, verbose_sink_create(s->env.err, c->verbose));
     if (s->mode->open_sinks)

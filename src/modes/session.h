@@ -50,6 +50,7 @@ struct session {
     bool progress;      /* stderr is a terminal and -v is off: progress lines */
     double start;
     int status;         /* 1 once a measurement failed */
+    bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
 };
 
 session_env session_env_live(void);
@@ -65,7 +66,8 @@ void session_close(session *s);
 /* All of it. argv[0] is the program; a subcommand, if any, is argv[1]. */
 int session_run(const mode_def *m, int argc, char **argv, const session_env *env);
 
-/* For modes. */
+/* For modes. A warning goes to stderr and JSON; one given while planning is said
+ * when the run starts, after the topology's (so a refusal stays one line). */
 void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Says "membench[ mode]: message" and returns 2. */
 int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

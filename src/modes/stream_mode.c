@@ -10,6 +10,7 @@
 #include "cli/stream_options.h"
 #include "kernels/kernel.h"
 #include "measure/stream_run.h"
+#include "memory/page_policy.h"
 #include "output/stream_sink.h"
 #include "platform/arch.h"
 #include "topology/memory_peak.h"
@@ -27,6 +28,7 @@ typedef struct {
     stream_config configs[MAX_CONFIGS];
     int nconfigs;
     double peak_gbs;
+    page_plan pages; /* -H / --pages for the three arrays */
 } stream_state;
 
 static const char *const function_names[STREAM_NFUNCS] = {"copy", "scale", "add", "triad"};
@@ -163,6 +165,11 @@ static int stream_plan(session *s)
     rc = plan_kernels(s, llc);
     if (rc)
         return rc;
+    char err[256];
+    page_policy_request pr = {(page_choice)o->common.pages, o->common.pages == PAGE_CHOICE_AUTO ? "-H" : "--pages",
+                              st->n * sizeof(double), 3, NULL};
+    if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
+        return session_bad_input(s, "%s", err);
     if (o->n_given && st->n * sizeof(double) < 4 * llc)
         session_warn(s, "%llu MiB per array is less than 4x the last-level cache (%llu MiB): results include cache "
                         "hits",
@@ -172,6 +179,7 @@ static int stream_plan(session *s)
     params_int(p, "ntimes", o->ntimes);
     params_text(p, "byte_counting", "STREAM: Copy/Scale 16 B, Add/Triad 24 B per element; MB = 10^6 B");
     params_bool(p, "scan", o->scan);
+    params_text(p, "pages", st->pages.name);
     plan_peak(s, p);
     param_table *t = section_table(&s->info.plan, "configurations");
     for (int c = 0; c < st->nconfigs; c++) {
@@ -199,13 +207,22 @@ static bool measure_config(session *s, const stream_config *cf, team *t, int k, 
     result_record r[STREAM_NFUNCS];
     for (int f = 0; f < STREAM_NFUNCS; f++)
         result_init(&r[f], "stream", function_names[f], METRIC_BANDWIDTH);
-    stream_request rq = {st->n, o->ntimes, st->sets[k]};
+    stream_request rq = {st->n, o->ntimes, st->sets[k], st->pages.request, st->pages.huge_size};
     measure_status ms = stream_measure(t, &rq, r);
     if (ms == MEASURE_NO_MEMORY)
         session_error(s, "could not allocate the arrays");
     if (ms == MEASURE_WRONG_RESULT)
         session_error(s, "%s: %s stores, %s kernels: %s", cf->name, k ? "non-temporal" : "regular", st->sets[k]->isa,
                       params_get_text(&r[0].params, "validation"));
+    /* huge pages asked for and not obtained: said, as in the other modes */
+    page_choice pc = (page_choice)o->common.pages;
+    uint64_t bytes = st->n * sizeof(double);
+    bool wanted = pc == PAGE_CHOICE_AUTO ? bytes >= 2 * st->pages.huge_size
+                                         : pc != PAGE_CHOICE_DEFAULT && pc != PAGE_CHOICE_4K;
+    if ((ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) && wanted && r[0].huge_coverage >= 0 &&
+        r[0].huge_coverage < 0.9)
+        session_warn(s, "%s: only %.0f%% of the arrays are in huge pages (%s); THP is '%s'", cf->name,
+                     r[0].huge_coverage * 100, r[0].page_method ? r[0].page_method : "?", s->topo.thp_mode);
     for (int f = 0; f < STREAM_NFUNCS; f++) {
         if (ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) {
             r[f].size_bytes = st->n * sizeof(double);

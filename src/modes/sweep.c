@@ -9,6 +9,7 @@
 
 #include "cli/sweep_options.h"
 #include "kernels/kernel.h"
+#include "memory/page_policy.h"
 #include "measure/bandwidth.h"
 #include "measure/latency.h"
 #include "output/csv_sink.h"
@@ -28,6 +29,7 @@ typedef struct {
     size_plan plan;
     const kernel *kernels[OP_COUNT];     /* for buffers within the last-level cache share */
     const kernel *kernels_ram[OP_COUNT]; /* for buffers beyond it */
+    page_plan pages;                     /* -H / --pages, decided once (memory/page_policy) */
     int counts[MAX_THREAD_COUNTS];       /* thread counts to try (-a), else just one */
     int ncounts;
     team *teams[MAX_THREAD_COUNTS];
@@ -129,7 +131,10 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
     for (int i = 0; i < st->ncounts; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? "," : "", st->counts[i]);
     params_text(&p->values, "thread_counts", list);
-    params_text(&p->values, "pages", o->huge ? "huge pages requested (-H) for buffers >= 2x huge page size" : "normal");
+    params_text(&p->values, "pages",
+                o->common.pages == PAGE_CHOICE_AUTO ? "huge pages requested (-H) for buffers >= 2x huge page size"
+                : o->common.pages == PAGE_CHOICE_DEFAULT ? "normal"
+                                                         : st->pages.name);
     params_textf(&p->values, "timing", ">= %.1f ms per sample, warm-up discarded, best of %d", o->sample_ms, o->tries);
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency", "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d",
@@ -174,6 +179,12 @@ static int sweep_plan(session *s)
     rc = plan_sizes(s, st, o, threads);
     if (rc)
         return rc;
+    /* the largest buffer, and how many of them at once: every thread's, two for copies */
+    uint64_t largest = st->plan.n ? st->plan.points[st->plan.n - 1].bytes : 0;
+    page_policy_request pr = {(page_choice)o->common.pages, o->common.pages == PAGE_CHOICE_AUTO ? "-H" : "--pages",
+                              largest, (uint64_t)threads * (uint64_t)buffers_needed(o->ops_mask), NULL};
+    if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
+        return session_bad_input(s, "%s", err);
     session_describe_placement(s, &st->place);
     describe_plan(s, st, o);
     if (!st->place.pinned)
@@ -212,7 +223,10 @@ static void check_record(session *s, const result_record *r)
     snprintf(what, sizeof what, "%llu KB %s", (unsigned long long)(r->size_bytes / 1024), r->operation);
     uint64_t huge = topology_huge_page_size(&s->topo);
     uint64_t bytes = (uint64_t)params_get_number(&r->params, "chased_bytes", (double)r->size_bytes);
-    if (o->huge && bytes >= 2 * huge && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
+    bool wanted = o->common.pages == PAGE_CHOICE_AUTO ? bytes >= 2 * huge
+                                                       : o->common.pages != PAGE_CHOICE_DEFAULT &&
+                                                             o->common.pages != PAGE_CHOICE_4K;
+    if (wanted && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
         session_warn(s, "%s: only %.0f%% of the buffer is in huge pages (%s); THP is '%s'", what,
                      r->huge_coverage * 100, r->page_method ? r->page_method : "?", s->topo.thp_mode);
     if (r->node_local_fraction >= 0 && r->node_local_fraction < 0.9)
@@ -244,8 +258,8 @@ static bool measure_latency_point(session *s, sweep_state *st, uint64_t bytes, r
                           LATENCY_MIN_SAMPLES,
                           LATENCY_MAX_SAMPLES,
                           LATENCY_CV_TARGET,
-                          o->huge ? PAGES_HUGE_AUTO : PAGES_NORMAL,
-                          topology_huge_page_size(&s->topo),
+                          st->pages.request,
+                          st->pages.huge_size,
                           st->place.places[0].mem_node,
                           false};
     measure_status ms = measure_latency(st->latency_team, &lr, out);
@@ -271,8 +285,8 @@ static bool measure_bandwidth_point(session *s, sweep_state *st, uint64_t bytes,
         for (int i = 0; i < st->counts[ci]; i++)
             nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;
         const kernel *k = bytes > st->plan.share[3] ? st->kernels_ram[op] : st->kernels[op];
-        bandwidth_request rq = {k, bytes, o->tries, o->sample_ms / 1000.0,
-                                o->huge ? PAGES_HUGE_AUTO : PAGES_NORMAL, topology_huge_page_size(&s->topo), nodes};
+        bandwidth_request rq = {k,     bytes, o->tries, o->sample_ms / 1000.0, st->pages.request, st->pages.huge_size,
+                                nodes};
         result_record r;
         result_init(&r, "sweep", op_name(op), METRIC_BANDWIDTH);
         measure_status ms = measure_bandwidth(t, &rq, &r);

@@ -181,6 +181,33 @@ bad_input "--json into a missing directory" "--json /nonexistent/dir/x.json: can
 check "-H records page method and coverage" \
     python3 -c "import json,sys; p=json.load(open('$TMP/h.json'))['results'][0]['pages']; sys.exit(0 if p['method'] in ('hugetlb','thp','normal') and (p['huge_coverage'] is None or 0<=p['huge_coverage']<=1) else 1)"
 
+# The one page policy serves stream too: what was asked for is verified (coverage
+# in JSON, a warning when short) or refused up front in one line, even where the
+# plan had something to warn about (warnings are said once the run starts).
+if [ "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null | grep -o '\[never\]')" != "[never]" ] &&
+    [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+    "$BIN" stream -n 2000000 --ntimes 2 --pages thp --json "$TMP/sp.json" >/dev/null 2>"$TMP/sp.err"; rc=$?
+    check "stream --pages thp: every result says thp and how much was huge, or warns" \
+        python3 -c "
+import json, sys
+d = json.load(open('$TMP/sp.json')); r = d['results']
+ok = $rc == 0 and len(r) >= 4 and d['plan']['pages'] == 'thp' and d['options']['pages'] == 'thp'
+ok = ok and all(x['pages']['method'] == 'thp' for x in r)
+ok = ok and all(x['pages']['huge_coverage'] >= 0.9 for x in r) or any('huge pages' in w for w in d['warnings'])
+sys.exit(0 if ok else 1)"
+fi
+"$BIN" stream -H -n 2000000 --ntimes 2 --json "$TMP/sh.json" >/dev/null 2>"$TMP/sh.err"; rc=$?
+check "stream -H: pages recorded per result (auto), coverage in [0,1]" \
+    python3 -c "
+import json, sys
+d = json.load(open('$TMP/sh.json')); r = d['results']
+sys.exit(0 if $rc == 0 and d['options']['pages'] == 'auto' and r and all(0 <= x['pages']['huge_coverage'] <= 1 for x in r) else 1)"
+pool1g=$(cat /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages 2>/dev/null || echo 0)
+if [ "$pool1g" -lt 3 ]; then
+    bad_input "stream --pages 1g without a pool: refused in one line though the plan warns" \
+        "--pages 1g: needs 3 free 1 GiB huge pages" stream -n 2000000 --pages 1g
+fi
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).

@@ -3,6 +3,7 @@
 
 #include "cli/latency_options.h"
 #include "measure/cache_estimate.h"
+#include "memory/page_policy.h"
 #include "modes/latency_mode.h"
 #include "test.h"
 #include "util/parse_size.h"
@@ -110,7 +111,7 @@ TEST(latency_options_parse_and_refuse)
     CHECK_INT(lparse(&o, err, "--min", "16K", "--max", "64M", "--page-local", "--pages", "2m", "--csv", (char *)NULL),
               PARSE_OK);
     CHECK_INT(o.order, CHASE_PAGE_LOCAL);
-    CHECK_INT(o.pages, LAT_PAGES_2M);
+    CHECK_INT(o.common.pages, PAGE_CHOICE_2M);
     CHECK_INT(o.max_bytes, 64 * MB);
     CHECK_INT(lparse(&o, err, "--stride", "128", (char *)NULL), PARSE_OK);
     CHECK_INT(o.order, CHASE_STRIDED);

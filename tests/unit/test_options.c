@@ -5,6 +5,7 @@
 #include "cli/sweep_options.h"
 #include "kernels/operation.h"
 #include "modes/sweep.h"
+#include "memory/page_policy.h"
 #include "test.h"
 
 static const char *env_values[8][2];
@@ -42,7 +43,8 @@ TEST(options_defaults)
     CHECK_INT(o.common.threads, 0);
     CHECK_INT(o.ops_mask, OP_MASK_DEFAULT);
     CHECK_NEAR(o.max_runtime, 0, 0);
-    CHECK(!o.human && !o.huge && !o.full && !o.auto_scale);
+    CHECK(!o.human && !o.full && !o.auto_scale);
+    CHECK_INT(o.common.pages, PAGE_CHOICE_DEFAULT);
     CHECK_NEAR(o.sample_ms, 10, 0);
     options_free(&o);
 }
@@ -59,7 +61,8 @@ TEST(options_sc_membench_flags)
     CHECK_INT(o.common.verbose, 2);
     CHECK_INT(o.single_size_kb, 1024);
     CHECK_INT(o.tries, 5);
-    CHECK(!o.full && o.huge && o.human);
+    CHECK(!o.full && o.human);
+    CHECK_INT(o.common.pages, PAGE_CHOICE_AUTO);
     CHECK_INT(o.common.threads, 2);
     CHECK(o.common.threads_from_p);
     CHECK_NEAR(o.max_runtime, 1.5, 1e-12);
