@@ -137,7 +137,7 @@ const char *fixture_many_cpus(void)
     const char *root = test_tempdir();
     test_write_file(root, "devices/system/cpu/online", "0-255\n");
     for (int cpu = 0; cpu < 256; cpu++) {
-        char self[16], l3[16];
+        char self[16], l3[32];
         int node = cpu / 128;
         snprintf(self, sizeof self, "%d", cpu);
         snprintf(l3, sizeof l3, "%d-%d", node * 128, node * 128 + 127);
