@@ -35,6 +35,8 @@ typedef struct {
     char cpu_model[256];
     char os_kernel[256];
     const char *isa_list; /* kernel ISAs usable here */
+    const char *arch;     /* "x86_64", "aarch64", ... */
+    const char *ref_counter; /* the constant-rate counter latency is also given in; NULL: none */
     const topology *topo; /* NULL when the mode has none */
 
     param_list options;   /* every option's value, from the option tables */

@@ -8,12 +8,14 @@
 
 #include "kernels/isa.h"
 #include "measure/clock.h"
+#include "measure/ref_counter.h"
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/topology_report.h"
 #include "output/verbose_sink.h"
+#include "platform/arch.h"
 #include "platform/platform.h"
 
 static const char *live_getenv(const char *name)
@@ -232,6 +234,8 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
     }
     run_info_start(&s->info, m->name, argc, argv, &s->topo);
     s->info.isa_list = isa_usable_list();
+    s->info.arch = arch_name();
+    s->info.ref_counter = ref_counter_name();
     s->info.results = &s->results;
     options_to_params(m->options, s->opts, &s->info.options);
     s->progress = env->live && isatty(fileno(env->err)) && !c->verbose;

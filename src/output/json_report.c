@@ -6,9 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure/ref_counter.h"
 #include "output/topology_report.h"
-#include "platform/arch.h"
 
 static void write_param(json_writer *j, const param *p)
 {
@@ -132,9 +130,9 @@ static void write_host(json_writer *j, const run_info *info)
     json_string(j, "hostname", info->hostname);
     json_string(j, "cpu_model", info->cpu_model);
     json_string(j, "kernel", info->os_kernel);
-    json_string(j, "arch", arch_name());
+    json_string(j, "arch", info->arch);
     json_string(j, "isa", info->isa_list);
-    json_string(j, "ref_counter", ref_counter_name());
+    json_string(j, "ref_counter", info->ref_counter);
     json_object_end(j);
 }
 

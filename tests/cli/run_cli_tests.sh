@@ -453,6 +453,10 @@ docs_out=$(python3 "$(dirname "$0")/check_docs.py" "$BIN" "$ROOT/README.md" "$RO
 check "every flag of every mode's --help is in README.md and the man page" test $? -eq 0
 echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
 
+layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)
+check "includes point down the layers README draws (modes > cli, output > measure > core ...)" test $? -eq 0
+echo "$layers_out" | head -10 | sed 's/^/    /'
+
 # --- schema 2 -------------------------------------------------------------------
 # Every JSON document written above (each mode; complete, interrupted, time-limited)
 # against schema/membench-run.schema.json and what it promises beyond the schema.
