@@ -254,21 +254,24 @@ static bool cpuinfo_value(const char *info, const char *key, char *out, size_t s
 
 void platform_cpu_model(char *buf, size_t size)
 {
-    static char info[1 << 16];
+    enum { INFO_BYTES = 1 << 16 };
+    char *info = malloc(INFO_BYTES); /* not static: callable from any thread or session */
     const char *keys[] = {"model name", "Model", "cpu model", "cpu", NULL};
-    if (platform_read_text("/proc/cpuinfo", info, sizeof info)) {
-        for (int k = 0; keys[k]; k++)
-            if (cpuinfo_value(info, keys[k], buf, size))
-                return;
+    bool found = false;
+    if (info && platform_read_text("/proc/cpuinfo", info, INFO_BYTES)) {
+        for (int k = 0; keys[k] && !found; k++)
+            found = cpuinfo_value(info, keys[k], buf, size);
         /* arm64 names no model: its implementer and part numbers identify the core. */
         char impl[32], part[32];
-        if (cpuinfo_value(info, "CPU implementer", impl, sizeof impl) &&
+        if (!found && cpuinfo_value(info, "CPU implementer", impl, sizeof impl) &&
             cpuinfo_value(info, "CPU part", part, sizeof part)) {
             snprintf(buf, size, "arm64 CPU implementer %s part %s", impl, part);
-            return;
+            found = true;
         }
     }
-    copy_or_unknown(buf, size, NULL);
+    free(info);
+    if (!found)
+        copy_or_unknown(buf, size, NULL);
 }
 
 void platform_kernel(char *buf, size_t size)
