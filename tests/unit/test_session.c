@@ -33,22 +33,29 @@ static char *contents(FILE *f)
     return buf;
 }
 
+/* argv = membench [MODE] args... (ap ends with NULL); returns the mode (NULL:
+ * the sweep, the default). */
+static const mode_def *command_line(char **argv, int *argc, char *mode, va_list ap)
+{
+    *argc = test_argv(argv, 31, "membench", ap);
+    if (!mode)
+        return mode_table(NULL)[0];
+    memmove(argv + 2, argv + 1, sizeof *argv * (size_t)*argc);
+    argv[1] = mode;
+    (*argc)++;
+    return mode_find(mode);
+}
+
 /* A session opened on a recorded tree (not this machine), with output in files.
  * Returns session_open's status; args end with NULL. */
 static int open_on(session *s, const char *root, char *mode, ...)
 {
     static char *argv[32];
+    int argc;
     va_list ap;
     va_start(ap, mode);
-    int argc = test_argv(argv, 32, "membench", ap);
+    const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    const mode_def *m = mode_table(NULL)[0];
-    if (mode) { /* a subcommand: argv = membench MODE args... */
-        memmove(argv + 2, argv + 1, sizeof *argv * (size_t)argc);
-        argv[1] = mode;
-        argc++;
-        m = mode_find(mode);
-    }
     session_env env = {root, false, no_env, four_gib, tmpfile(), tmpfile()};
     return session_open(s, m, argc, argv, &env);
 }
@@ -155,17 +162,11 @@ TEST(session_options_reach_the_run_information)
 static int run_live(char *mode, char **out_text, ...)
 {
     static char *argv[32];
+    int argc;
     va_list ap;
     va_start(ap, out_text);
-    int argc = test_argv(argv, 32, "membench", ap);
+    const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    const mode_def *m = mode_table(NULL)[0];
-    if (mode) {
-        memmove(argv + 2, argv + 1, sizeof *argv * (size_t)argc);
-        argv[1] = mode;
-        argc++;
-        m = mode_find(mode);
-    }
     session_env env = session_env_live();
     env.out = tmpfile();
     env.err = tmpfile();
