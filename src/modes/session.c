@@ -269,12 +269,8 @@ int session_measure(session *s)
         }
         run_info_warn(&s->info, s->topo.warnings[i]);
     }
-    s->measuring = true;
-    for (size_t i = 0; i < nplanned; i++) {
-        session_warn(s, "%s", planned[i]);
-        free(planned[i]);
-    }
-    free(planned);
+    for (size_t i = 0; i < nplanned; i++)
+        run_info_warn(&s->info, planned[i]);
     if (c->verbose)
         session_add_sink(s, verbose_sink_create(s->env.err, c->verbose));
     if (s->mode->open_sinks)
@@ -289,6 +285,15 @@ int session_measure(session *s)
         stop_set_deadline(s->start + max_runtime);
     for (int i = 0; i < s->nsinks; i++)
         sink_begin(s->sinks[i], &s->info);
+    /* the plan's warnings, after -v's account of the plan they are about */
+    s->measuring = true;
+    for (size_t i = 0; i < nplanned; i++) {
+        clear_progress(s);
+        say_prefix(s);
+        fprintf(s->env.err, "warning: %s\n", planned[i]);
+        free(planned[i]);
+    }
+    free(planned);
 
     s->mode->run(s);
 

@@ -14,6 +14,7 @@
 #include "output/stream_sink.h"
 #include "platform/arch.h"
 #include "topology/memory_peak.h"
+#include "util/format_bytes.h"
 
 #define MAX_CONFIGS 40
 
@@ -170,10 +171,11 @@ static int stream_plan(session *s)
                               st->n * sizeof(double), 3, NULL};
     if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
         return session_bad_input(s, "%s", err);
-    if (o->n_given && st->n * sizeof(double) < 4 * llc)
-        session_warn(s, "%llu MiB per array is less than 4x the last-level cache (%llu MiB): results include cache "
-                        "hits",
-                     (unsigned long long)((st->n * sizeof(double)) >> 20), (unsigned long long)((4 * llc) >> 20));
+    if (o->n_given && st->n * sizeof(double) < 4 * llc) {
+        char have[32], want[32];
+        session_warn(s, "%s per array is less than 4x the last-level cache (%s): results include cache hits",
+                     format_bytes(st->n * sizeof(double), have, sizeof have), format_bytes(4 * llc, want, sizeof want));
+    }
     param_list *p = &s->info.plan.values;
     params_int(p, "array_elements", (long long)st->n);
     params_int(p, "ntimes", o->ntimes);
