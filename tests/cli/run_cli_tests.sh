@@ -274,7 +274,7 @@ LQ=(--sample-ms 1 --min 4K --max 64K)
 check "latency exits 0 and prints a row per size" bash -c "[ $rc -eq 0 ] && [ \$(grep -cE '^[0-9]+ KiB +[0-9.]+ ns' '$TMP/lat.txt') -eq 5 ]"
 check "latency reports steps and reported-vs-measured sizes" \
     bash -c "grep -q '^Latency steps' '$TMP/lat.txt' && grep -q '^Cache sizes, reported vs measured' '$TMP/lat.txt'"
-"$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>/dev/null
+"$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>"$TMP/lat.err"
 check "latency --csv header and rows" \
     bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
 check "latency --json is valid, complete, with results and checks" \
@@ -400,6 +400,18 @@ sleep 1.5
 stop_with TERM $pid
 check "stream SIGTERM exits 143 with valid, incomplete JSON" \
     bash -c "[ '$STOP_RC' = 143 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/sts.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGTERM' else 1)\""
+
+# Each mode's JSON lists exactly the warnings it said on stderr, in order (stream and
+# latency once wrote "warnings": [] whatever they printed).
+warnings_match() {
+    python3 -c "
+import json, re, sys
+w = json.load(open(sys.argv[1]))['warnings']
+said = [m.group(1) for l in open(sys.argv[2]).read().splitlines() for m in [re.match(r'membench(?: [a-z]+)?: warning: (.*)', l)] if m]
+sys.exit(0 if w == said else 1)" "$1" "$2"
+}
+check "stream: JSON warnings are the ones said on stderr" warnings_match "$TMP/st.json" "$TMP/st.err"
+check "latency: JSON warnings are the ones said on stderr" warnings_match "$TMP/lat.json" "$TMP/lat.err"
 
 # Every mode loads the topology through the same session, CPUID cross-check
 # included (stream once skipped it): the same topology warnings in each JSON, and
