@@ -499,7 +499,9 @@ fi
 # --- kernels are explicit -----------------------------------------------------
 # Any relocation against memcpy/memset/memmove in a kernel object is a call into libc
 # (only the libc kernel may have one). KERNEL_OBJDIR and OBJDUMP are set for cross builds.
+# ./membench keeps its objects in build/; make check-asan's build-asan/membench in build-asan/.
 OBJDIR=${KERNEL_OBJDIR:-$(dirname "$BIN")/build/src/kernels}
+[ -d "$OBJDIR" ] || OBJDIR=$(dirname "$BIN")/src/kernels
 OBJDUMP=${OBJDUMP:-objdump}
 if [ -d "$OBJDIR" ] && command -v "$OBJDUMP" >/dev/null; then
     # The objects holding kernel loops: kernels_<arch>.o (the sweep's and STREAM's)
