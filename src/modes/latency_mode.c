@@ -36,7 +36,6 @@ typedef struct {
 } latency_state;
 
 
-/* Maps --pages to an allocation request; refuses what this machine cannot give. */
 /* --pages, through the one page policy (refuses what this machine cannot give). */
 static int choose_pages(session *s, latency_state *st, const latency_options *o)
 {
@@ -130,7 +129,7 @@ static int latency_plan(session *s)
     plan_sizes(st, o);
 
     static const char *const orders[] = {"random", "page-local random", "strided"};
-    const char *policy = o->mem_node < 0 ? "local (first touch, preferred)"
+    const char *policy = o->mem_node < 0 ? "the CPU's own (first touch)"
                          : o->mem_policy == MEM_POLICY_BIND ? "bind"
                                                             : "preferred";
     int cpu_node = topology_cpu(&s->topo, st->cpu)->node;

@@ -31,8 +31,7 @@ session_env session_env_live(void)
 /* "membench: " for the default mode, "membench latency: " for the others. */
 static void say_prefix(const session *s)
 {
-    const mode_def *def = mode_table(NULL)[0];
-    fprintf(s->env.err, "membench%s%s: ", s->mode == def ? "" : " ", s->mode == def ? "" : s->mode->name);
+    fprintf(s->env.err, "%s: ", s->who);
 }
 
 static void clear_progress(session *s)
@@ -85,6 +84,8 @@ void session_add_sink(session *s, sink *k)
 {
     if (k && s->nsinks < SESSION_MAX_SINKS)
         s->sinks[s->nsinks++] = k;
+    else if (k)
+        sink_destroy(k); /* cannot happen with the modes there are; never leak */
 }
 
 void session_emit(session *s, result_record *r)
@@ -207,13 +208,18 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
 {
     memset(s, 0, sizeof *s);
     s->mode = m;
+    snprintf(s->who, sizeof s->who, "membench%s%s", m == mode_table(NULL)[0] ? "" : " ",
+             m == mode_table(NULL)[0] ? "" : m->name);
     s->env = *env;
     s->argc = argc;
     s->argv = argv;
     s->opts = calloc(1, m->options_size);
     s->state = calloc(1, m->state_size ? m->state_size : 1);
-    if (!s->opts || !s->state)
-        return session_bad_input(s, "out of memory");
+    if (!s->opts || !s->state) {
+        say_prefix(s);
+        fprintf(s->env.err, "error: out of memory\n");
+        return 1;
+    }
     /* A subcommand's parser sees the subcommand as its argv[0]. */
     int skip = m == mode_table(NULL)[0] ? 0 : 1;
     char err[512];
@@ -276,7 +282,7 @@ int session_measure(session *s)
     if (s->mode->open_sinks)
         s->mode->open_sinks(s);
     if (c->json_path)
-        session_add_sink(s, json_sink_create(c->json_path, s->env.err));
+        session_add_sink(s, json_sink_create(c->json_path, s->env.err, s->who));
     stop_reset();
     stop_install_signal_handlers();
     s->start = clock_now();
@@ -301,7 +307,8 @@ int session_measure(session *s)
     if (s->mode->analyse)
         s->mode->analyse(s);
     int sig = stop_signal();
-    s->info.complete = !stop_requested();
+    /* the flag, not a poll: a deadline that passed after the last point cut nothing */
+    s->info.complete = !stop_flagged();
     s->info.stopped_by = stop_reason();
     s->info.elapsed_s = clock_now() - s->start;
     s->info.exit_status = sig ? 128 + sig : s->status;

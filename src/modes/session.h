@@ -36,6 +36,7 @@ typedef struct {
 
 struct session {
     const mode_def *mode;
+    char who[64];       /* "membench" or "membench MODE": how messages begin */
     session_env env;
     int argc;
     char **argv;        /* the whole command line, program name first */

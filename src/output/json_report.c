@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/topology_report.h"
@@ -216,6 +217,11 @@ static FILE *open_temp(const char *path, char **tmp)
 
 bool json_path_check(const char *path, char *err, size_t errlen)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* the rename over it would fail at the end */
+        snprintf(err, errlen, "--json %s: cannot write (%s)", path, strerror(EISDIR));
+        return false;
+    }
     char *tmp;
     FILE *f = open_temp(path, &tmp);
     if (f) {
@@ -247,7 +253,8 @@ bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx)
 typedef struct {
     sink base;
     char *path;
-    FILE *err; /* where a failed rewrite is said, once */
+    FILE *err;       /* where a failed rewrite is said, once */
+    const char *who; /* "membench", "membench latency" */
     bool failed_once;
 } json_sink;
 
@@ -261,7 +268,7 @@ static void rewrite(sink *s, const run_info *info)
     json_sink *js = (json_sink *)s;
     if (!json_write_atomic(js->path, write_run, info) && !js->failed_once) {
         js->failed_once = true;
-        fprintf(js->err, "membench: warning: could not write %s (%s)\n", js->path, strerror(errno));
+        fprintf(js->err, "%s: warning: could not write %s (%s)\n", js->who, js->path, strerror(errno));
     }
 }
 
@@ -280,7 +287,7 @@ static void destroy(sink *s)
 
 static const sink_ops ops = {rewrite, record, rewrite, destroy};
 
-sink *json_sink_create(const char *path, FILE *err)
+sink *json_sink_create(const char *path, FILE *err, const char *who)
 {
     json_sink *js = calloc(1, sizeof *js);
     if (!js || !(js->path = strdup(path))) {
@@ -289,5 +296,6 @@ sink *json_sink_create(const char *path, FILE *err)
     }
     js->base.ops = &ops;
     js->err = err;
+    js->who = who;
     return &js->base;
 }

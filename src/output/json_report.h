@@ -30,6 +30,6 @@ bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx)
 
 /* Writes the document at begin, after every result and at the end. A write that
  * fails is said once on stderr. */
-sink *json_sink_create(const char *path, FILE *err);
+sink *json_sink_create(const char *path, FILE *err, const char *who);
 
 #endif

@@ -75,7 +75,7 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     if (c->max_runtime > 0 || c->fixed_threads > 0 || c->single_size_kb > 0 || c->stopped_by) {
         fprintf(f, "\nWARNING: Scores may not be comparable due to non-default options:\n");
         if (c->max_runtime > 0)
-            fprintf(f, "  - Time limit (-t %.0f) may have prevented testing larger buffer sizes\n", c->max_runtime);
+            fprintf(f, "  - Time limit (-t %g) may have prevented testing larger buffer sizes\n", c->max_runtime);
         if (c->fixed_threads > 0) {
             if (c->fixed_threads_source && c->fixed_threads_source[0] != '-')
                 fprintf(f, "  - Fixed thread count (%s=%d) instead of using all CPUs (%d)\n",

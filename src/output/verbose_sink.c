@@ -1,6 +1,8 @@
 #include "output/verbose_sink.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/format.h"
 #include "output/topology_report.h"
@@ -65,9 +67,13 @@ static void begin(sink *s, const run_info *info)
         topology_report_text(f, info->topo);
     const run_placement *p = &info->placement;
     if (p->n > 0) {
+        /* places of several CPUs are separated by '|', single CPUs by ',' */
+        bool multi = false;
+        for (int i = 0; i < p->n; i++)
+            multi = multi || strpbrk(p->threads[i].cpus, ",-") != NULL;
         fprintf(f, "Threads: %d, %s; CPUs", p->n, p->policy);
         for (int i = 0; i < p->n; i++)
-            fprintf(f, "%s%s", i ? "," : " ", p->threads[i].cpus);
+            fprintf(f, "%s%s", i ? (multi ? "|" : ",") : " ", p->threads[i].cpus);
         fputc('\n', f);
     }
     for (size_t i = 0; i < info->plan.values.n; i++) {

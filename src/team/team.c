@@ -105,7 +105,8 @@ team *team_create(const team_place *places, int n)
         w->place.ids = malloc(sizeof(int) * (w->place.count ? w->place.count : 1));
         if (!w->place.ids)
             break;
-        memcpy(w->place.ids, places[i].cpus.ids, sizeof(int) * w->place.count);
+        if (w->place.count) /* unpinned threads have no CPU list at all */
+            memcpy(w->place.ids, places[i].cpus.ids, sizeof(int) * w->place.count);
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
             cpu_list_free(&w->place);
             break;

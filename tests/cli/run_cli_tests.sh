@@ -208,6 +208,15 @@ if [ "$pool1g" -lt 3 ]; then
         "--pages 1g: needs 3 free 1 GiB huge pages" stream -n 2000000 --pages 1g
 fi
 
+# Unpinned threads (OMP_PROC_BIND=false): every measuring mode runs, says the threads
+# are not pinned, and records CPU -1 (under check-asan this also catches the
+# team's copy of a CPU list that unpinned places do not have).
+OMP_PROC_BIND=false "$BIN" -s 64 -o read -o latency "${QUICK[@]}" --json "$TMP/unp.json" >/dev/null 2>"$TMP/unp.err"; rc=$?
+check "OMP_PROC_BIND=false: the sweep runs unpinned and says so" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/unp.json')); sys.exit(0 if $rc == 0 and d['placement']['pinned'] is False and all(p['cpu'] == -1 for r in d['results'] if r['operation'] == 'read' for p in r['placement']) and any('not pinned' in w for w in d['warnings']) else 1)"
+OMP_PROC_BIND=false "$BIN" stream --size 1M --ntimes 2 >/dev/null 2>&1
+check "OMP_PROC_BIND=false: stream runs unpinned" test $? -eq 0
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).
