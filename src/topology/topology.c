@@ -45,9 +45,30 @@ static bool read_long(const char *root, const char *rel, long *out)
     return true;
 }
 
+/* A core or package id: -1 when missing; an absurd one (negative, or beyond any
+ * machine) is said and treated as missing, never counted with. */
+#define MAX_TOPOLOGY_ID (1 << 20)
+#define MAX_NODE_KB (1ULL << 40) /* 1 EiB of memory on one node */
+static int read_id(topology *t, const char *root, const char *rel, int cpu, const char *what)
+{
+    long v;
+    if (!read_long(root, rel, &v))
+        return -1;
+    if (v < 0 || v >= MAX_TOPOLOGY_ID) {
+        if (v != -1) /* -1 is how some kernels say "unknown" */
+            topology_warn(t, "CPU %d: %s id %ld is out of range (0..%d): ignored", cpu, what, v,
+                          MAX_TOPOLOGY_ID - 1);
+        return -1;
+    }
+    return (int)v;
+}
+
+/* out is always a valid (possibly empty) list afterwards, so callers may free it. */
 static bool read_cpus(const char *root, const char *rel, cpu_list *out)
 {
     char buf[4096];
+    out->ids = NULL;
+    out->count = 0;
     if (!read_file(root, rel, buf, sizeof buf))
         return false;
     return cpu_list_parse(buf, out);
@@ -129,13 +150,12 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
     for (size_t i = 0; i < online.count; i++) {
         cpu_info *c = &t->cpus[i];
         char rel[256];
-        long v;
         c->id = online.ids[i];
         c->node = 0;
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/core_id", c->id);
-        c->core_id = read_long(root, rel, &v) ? (int)v : -1;
+        c->core_id = read_id(t, root, rel, c->id, "core");
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/physical_package_id", c->id);
-        c->package_id = read_long(root, rel, &v) ? (int)v : -1;
+        c->package_id = read_id(t, root, rel, c->id, "package");
         if (c->core_id < 0 || c->package_id < 0)
             missing_topology = true;
         /* SMT rank: position among the CPUs of the same core (thread_siblings_list). */
@@ -154,18 +174,22 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
     cpu_list_free(&online);
 }
 
+/* Packages are the distinct package ids (ids need not be dense: 0 and 3 are two). */
 static void count_cores_packages(topology *t)
 {
-    int maxpkg = -1;
     t->ncores = 0;
+    t->npackages = 0;
     for (size_t i = 0; i < t->ncpus; i++) {
         const cpu_info *c = &t->cpus[i];
-        if (c->package_id > maxpkg)
-            maxpkg = c->package_id;
         if (c->smt_rank == 0)
             t->ncores++;
+        bool first = c->package_id >= 0;
+        for (size_t k = 0; k < i && first; k++)
+            first = t->cpus[k].package_id != c->package_id;
+        t->npackages += first;
     }
-    t->npackages = maxpkg + 1 > 0 ? maxpkg + 1 : 1;
+    if (t->npackages == 0)
+        t->npackages = 1;
 }
 
 /* For a memory-less node, the node with memory at the smallest distance (the
@@ -249,8 +273,11 @@ static void load_nodes(const char *root, topology *t)
         snprintf(rel, sizeof rel, "devices/system/node/node%d/meminfo", nd->id);
         if (read_file(root, rel, buf, sizeof buf)) {
             const char *m = strstr(buf, "MemTotal:");
-            if (m)
-                nd->mem_total = strtoull(m + 9, NULL, 10) * 1024ULL;
+            unsigned long long kb = m ? strtoull(m + 9, NULL, 10) : 0;
+            if (kb > MAX_NODE_KB) /* would overflow in bytes, or is no machine's */
+                topology_warn(t, "node%d: MemTotal %llu kB is not believable: taken as unknown", nd->id, kb);
+            else
+                nd->mem_total = kb * 1024ULL;
         }
         for (size_t k = 0; k < nd->cpus.count; k++)
             for (size_t c = 0; c < t->ncpus; c++)

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixtures.h"
 #include "platform/arch.h"
@@ -168,5 +169,44 @@ TEST(topology_unsized_caches_give_one_warning_per_index)
     CHECK(has_warning(&t, "cache index0 (L1): size unreadable on CPU(s) 0-3, ignored"));
     CHECK(has_warning(&t, "no L1 cache reported: using default"));
     CHECK(!has_warning(&t, "no cache information for CPU(s)")); /* they all have index dirs */
+    topology_free(&t);
+}
+
+/* A cache index without a readable shared_cpu_list (seen in containers and odd
+ * hypervisors) once freed an uninitialised list and crashed every mode: the cache
+ * now counts as the CPU's own. */
+TEST(topology_cache_without_shared_cpu_list_is_the_cpus_own)
+{
+    const char *root = fixture_two_socket_smt();
+    char path[512];
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu3/cache/index2/shared_cpu_list", root);
+    CHECK_INT(unlink(path), 0);
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    bool own = false;
+    for (size_t i = 0; i < t.ncaches; i++)
+        own = own || (t.caches[i].level == 2 && t.caches[i].shared.count == 1 && t.caches[i].shared.ids[0] == 3);
+    CHECK(own);
+    CHECK_INT(topology_cache_level(&t, 2).size, 2048 << 10);
+    topology_free(&t);
+}
+
+/* Absurd sysfs values (a package id beyond int, a MemTotal that overflows in bytes)
+ * once printed "-2147483648 package(s)" and "17179869183 GiB": each is now said in a
+ * warning and left out of the counts. Package ids need not be dense. */
+TEST(topology_absurd_ids_and_sizes_are_bounded_and_said)
+{
+    const char *root = fixture_two_socket_smt();
+    test_write_file(root, "devices/system/cpu/cpu5/topology/physical_package_id", "2147483648\n");
+    test_write_file(root, "devices/system/cpu/cpu13/topology/physical_package_id", "7\n");
+    test_write_file(root, "devices/system/node/node1/meminfo",
+                    "Node 1 MemTotal:       18446744073709551615 kB\nNode 1 MemFree: 1 kB\n");
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.npackages, 3); /* ids 0, 1 and 7; the absurd one is not a package */
+    CHECK(has_warning(&t, "CPU 5: package id 2147483648 is out of range"));
+    CHECK(has_warning(&t, "node1: MemTotal 18446744073709551615 kB is not believable"));
+    CHECK_INT(topology_node(&t, 1)->mem_total, 0);
+    CHECK_INT(topology_node(&t, 0)->mem_total, 64LL << 30);
     topology_free(&t);
 }
