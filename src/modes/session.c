@@ -1,5 +1,6 @@
 #include "modes/session.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -334,6 +335,25 @@ void session_close(session *s)
     memset(s, 0, sizeof *s);
 }
 
+/* Output that did not reach its file (a full disk, /dev/full, a sink's lost JSON)
+ * is a failed run: said on stderr while it can be, and never exit status 0. */
+static int check_output(session *s, int rc)
+{
+    bool lost = false;
+    for (int i = 0; i < s->nsinks; i++)
+        lost = lost || s->sinks[i]->failed;
+    errno = 0;
+    if (fflush(s->env.out) != 0 || ferror(s->env.out)) {
+        int e = errno;
+        say_prefix(s);
+        fprintf(s->env.err, "error: could not write the output (%s)\n", e ? strerror(e) : "write error");
+        lost = true;
+    }
+    if (fflush(s->env.err) != 0 || ferror(s->env.err))
+        lost = true; /* nowhere left to say it */
+    return lost && rc == 0 ? 1 : rc;
+}
+
 int session_run(const mode_def *m, int argc, char **argv, const session_env *env)
 {
     session s;
@@ -346,6 +366,7 @@ int session_run(const mode_def *m, int argc, char **argv, const session_env *env
         if (rc == 0)
             rc = session_measure(&s);
     }
+    rc = check_output(&s, rc);
     session_close(&s);
     return rc;
 }

@@ -268,6 +268,7 @@ static void rewrite(sink *s, const run_info *info)
     json_sink *js = (json_sink *)s;
     if (!json_write_atomic(js->path, write_run, info) && !js->failed_once) {
         js->failed_once = true;
+        js->base.failed = true;
         fprintf(js->err, "%s: warning: could not write %s (%s)\n", js->who, js->path, strerror(errno));
     }
 }

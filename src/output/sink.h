@@ -6,6 +6,8 @@
 #ifndef MEMBENCH_SINK_H
 #define MEMBENCH_SINK_H
 
+#include <stdbool.h>
+
 #include "core/result.h"
 #include "core/run_info.h"
 
@@ -21,6 +23,7 @@ typedef struct {
 /* Each sink's own struct starts with this. */
 struct sink {
     const sink_ops *ops;
+    bool failed; /* a write of this sink's was lost (said by the sink); the run fails */
 };
 
 /* NULL-safe dispatch (a missing operation does nothing). */

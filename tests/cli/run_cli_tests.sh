@@ -217,6 +217,18 @@ check "OMP_PROC_BIND=false: the sweep runs unpinned and says so" \
 OMP_PROC_BIND=false "$BIN" stream --size 1M --ntimes 2 >/dev/null 2>&1
 check "OMP_PROC_BIND=false: stream runs unpinned" test $? -eq 0
 
+# Lost output is a failed run: stdout on a full device (/dev/full) is said on stderr
+# and the exit status is not 0, in every mode and for --help.
+if [ -w /dev/full ]; then
+    for args in "-s 16 -o read ${QUICK[*]}" "--help" "topology" "latency --max 8K --sample-ms 1" \
+        "stream --size 64K --ntimes 2"; do
+        # shellcheck disable=SC2086
+        "$BIN" $args >/dev/full 2>"$TMP/full.err"; rc=$?
+        check "membench $args >/dev/full: exit 1 and says the output was lost" \
+            bash -c "[ $rc -eq 1 ] && grep -q 'error: could not write the output' '$TMP/full.err'"
+    done
+fi
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).
