@@ -23,8 +23,12 @@ void stop_install_signal_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* SIGHUP: a closed terminal or ssh session; SIGPIPE: stdout's reader went away
+     * (| head). Each stops the run like SIGTERM, so what was measured is kept and
+     * the JSON says why it ended. */
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
 void stop_set_deadline(double when)

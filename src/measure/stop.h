@@ -1,4 +1,4 @@
-/* Stopping a run early: a signal (SIGINT/SIGTERM) or the -t deadline.
+/* Stopping a run early: a signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE) or the -t deadline.
  *
  * Two checks, because a timed loop must not read the clock:
  *   stop_flagged()   the stop flag alone, one relaxed atomic load. Timed loops test
@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* Installs SIGINT/SIGTERM handlers that request a stop. */
+/* Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that request a stop. */
 void stop_install_signal_handlers(void);
 /* Deadline in clock_now() seconds; 0 = none. */
 void stop_set_deadline(double when);

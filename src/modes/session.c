@@ -257,7 +257,17 @@ int session_plan(session *s)
 static const char *stop_reason(void)
 {
     int sig = stop_signal();
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : stop_deadline_passed() ? "time limit" : NULL;
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGPIPE:
+        return "SIGPIPE";
+    }
+    return stop_deadline_passed() ? "time limit" : NULL;
 }
 
 int session_measure(session *s)

@@ -256,18 +256,23 @@ check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' 
 check "-t leaves JSON marked incomplete by the time limit" \
     python3 -c "import json,sys; d=json.load(open('$TMP/t.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='time limit' else 1)"
 
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
     "$BIN" -r 1000 --json "$TMP/s.json" >"$TMP/s.csv" 2>"$TMP/s.err" &
     pid=$!
     for _ in $(seq 1 100); do [ "$(wc -l <"$TMP/s.csv")" -ge 2 ] && break; sleep 0.1; done
     stop_with $sig $pid
-    want=$([ $sig = INT ] && echo 130 || echo 143)
+    want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
     check "SIG$sig stops the run with exit $want" test "$STOP_RC" = $want
     check "SIG$sig leaves valid CSV with the rows measured" \
         bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
     check "SIG$sig leaves valid JSON marked incomplete" \
-        python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and len(d['results'])>=1 else 1)"
+        python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); rows=len(open('$TMP/s.csv').read().splitlines())-1; sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and d['exit_status']==$want and len(d['results'])==rows>=1 else 1)"
+    check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/s.json.tmp.* >/dev/null 2>&1"
 done
+# stdout's reader going away (| head) stops the run like a signal and says so.
+"$BIN" -r 1000 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}
+check "SIGPIPE (| head -2): exit 141, JSON valid and incomplete, stopped_by SIGPIPE" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/pipe.json')); sys.exit(0 if $rc == 141 and d['complete'] is False and d['stopped_by']=='SIGPIPE' and len(d['results'])>=1 else 1)"
 
 # --- topology -----------------------------------------------------------------
 "$BIN" topology >"$TMP/topo.txt" 2>&1; rc=$?
