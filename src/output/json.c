@@ -10,6 +10,27 @@ void json_init(json_writer *j, FILE *f)
     j->need_comma[0] = false;
 }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), or 0 when p does not start one. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xC2 && p[0] <= 0xDF   ? 2
+               : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+               : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4
+                                              : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) || (p[0] == 0xF0 && p[1] < 0x90) ||
+        (p[0] == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+/* A JSON string of s. Bytes that are not UTF-8 (a path or sysfs text in another
+ * encoding) become U+FFFD, so the document always parses. */
 void json_write_escaped(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -31,10 +52,17 @@ void json_write_escaped(FILE *f, const char *s)
             fputs("\\t", f);
             break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20) {
                 fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
+            } else {
+                size_t n = utf8_sequence(p);
+                if (n == 0) {
+                    fputs("\\ufffd", f);
+                } else {
+                    fwrite(p, 1, n, f);
+                    p += n - 1;
+                }
+            }
         }
     }
     fputc('"', f);

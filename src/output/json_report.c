@@ -200,11 +200,16 @@ void json_write_run(FILE *f, const run_info *info)
  * *tmp gets its name (free it), NULL on failure with errno set. */
 static FILE *open_temp(const char *path, char **tmp)
 {
-    size_t len = strlen(path) + 32;
+    /* In the target's directory (rename stays within one file system), with a short
+     * name of its own: "PATH.tmp.PID" overflowed NAME_MAX for a long valid PATH. */
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) : 1;
+    const char *dir = slash ? path : ".";
+    size_t len = strlen(path) + 48;
     *tmp = malloc(len);
     if (!*tmp)
         return NULL;
-    snprintf(*tmp, len, "%s.tmp.%ld", path, (long)getpid());
+    snprintf(*tmp, len, "%.*s/.membench-%ld.tmp", dirlen, dir, (long)getpid());
     FILE *f = fopen(*tmp, "w");
     if (!f) {
         int saved = errno;

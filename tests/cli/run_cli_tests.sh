@@ -174,7 +174,17 @@ check "JSON latency result: median of its samples, CV target and whether it was 
     python3 -c "import json,sys,statistics as st; r=json.load(open('$TMP/run.json'))['results'][1]; sys.exit(0 if r['metric']=='latency' and isinstance(r['converged'], bool) and r['cv_target']==0.05 and 7<=len(r['samples'])<=21 and abs(r['value']-st.median(r['samples']))<1e-6*r['value'] else 1)"
 check "JSON lists every warning said on stderr" \
     python3 -c "import json,sys; w=json.load(open('$TMP/run.json'))['warnings']; said=[l[len('membench: warning: '):] for l in open('$TMP/j.err').read().splitlines() if l.startswith('membench: warning: ')]; sys.exit(0 if w==said else 1)"
-check "no temporary JSON files left behind" bash -c "! ls '$TMP'/run.json.tmp.* >/dev/null 2>&1"
+check "no temporary JSON files left behind" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
+# A valid file name of 250 characters is taken (the temporary name is short and its
+# own), and a name that is not UTF-8 still gives a document every parser reads.
+long=$(printf 'j%.0s' $(seq 1 245)).json
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/$long" >/dev/null 2>&1; rc=$?
+check "--json with a 250-character file name works" bash -c "[ $rc -eq 0 ] && python3 -c \"import json; json.load(open('$TMP/$long'))\""
+rm -f "$TMP/$long"
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/x"$'\xff'".json" >/dev/null 2>&1; rc=$?
+check "--json with a non-UTF-8 name: the command line in the JSON is valid UTF-8" \
+    python3 -c "import json,sys,glob; p=[f for f in glob.glob('$TMP/x*.json')][0]; d=json.loads(open(p,'rb').read().decode('utf-8')); sys.exit(0 if $rc == 0 and any('\ufffd' in a for a in d['command_line']) else 1)"
+rm -f "$TMP"/x*.json
 bad_input "--json into a missing directory" "--json /nonexistent/dir/x.json: cannot write" -s 64 -o read --json /nonexistent/dir/x.json
 
 "$BIN" -H -s 8192 -o read "${QUICK[@]}" --json "$TMP/h.json" >/dev/null 2>&1
@@ -267,7 +277,7 @@ for sig in INT TERM HUP; do
         bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
     check "SIG$sig leaves valid JSON marked incomplete" \
         python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); rows=len(open('$TMP/s.csv').read().splitlines())-1; sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and d['exit_status']==$want and len(d['results'])==rows>=1 else 1)"
-    check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/s.json.tmp.* >/dev/null 2>&1"
+    check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
 done
 # stdout's reader going away (| head) stops the run like a signal and says so.
 "$BIN" -r 1000 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}

@@ -176,3 +176,30 @@ TEST(json_writer_nests_escapes_and_nulls)
                     "  \"a\": [\n    -3,\n    true,\n    null\n  ],\n  \"o\": {\n    \"u\": 18446744073709551615\n  }\n}\n");
     free(text);
 }
+
+/* Strings in JSON are always UTF-8: well-formed sequences pass through, anything
+ * else (a Latin-1 path, a lone continuation byte, an overlong form, a surrogate, a
+ * truncated sequence) becomes U+FFFD, byte by byte. */
+TEST(json_strings_are_always_utf8)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\""},
+        {"/tmp/x\xff.json", "\"/tmp/x\\ufffd.json\""},
+        {"\x80", "\"\\ufffd\""},
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},             /* overlong '/' */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},   /* UTF-16 surrogate */
+        {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* beyond U+10FFFF */
+        {"a\xe2\x82", "\"a\\ufffd\\ufffd\""},            /* cut short by the end */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = NULL;
+        size_t len;
+        FILE *f = open_memstream(&text, &len);
+        json_write_escaped(f, cases[i].in);
+        fclose(f);
+        CHECK_STR(text, cases[i].out);
+        free(text);
+    }
+}
