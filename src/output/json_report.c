@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -196,8 +197,64 @@ void json_write_run(FILE *f, const run_info *info)
     json_object_end(&j);
 }
 
-/* Opens the temporary file json_write_atomic writes before renaming it over path;
- * *tmp gets its name (free it), NULL on failure with errno set. */
+/* Where the document goes. A regular file (or a link to one) is replaced
+ * atomically through a temporary file next to it, keeping its permissions and
+ * owner. Anything else the user names (/dev/null, a FIFO, a terminal, the file
+ * stdout already writes to) is never renamed over: the document is written into
+ * it once, at the end. */
+typedef struct {
+    char *path;   /* the link's target for a link to a regular file */
+    bool direct;  /* write into the path at the end, no temporary file */
+    bool replace; /* an existing regular file: keep its mode and owner */
+    struct stat st;
+} json_target;
+
+static bool same_file_as_fd(const struct stat *st, int fd)
+{
+    struct stat o;
+    return fstat(fd, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+static bool refuse(char *err, size_t errlen, const char *path, const char *why)
+{
+    snprintf(err, errlen, "--json %s: cannot write (%s)", path, why);
+    return false;
+}
+
+static bool target_resolve(const char *given, json_target *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    struct stat st, lst;
+    if (stat(given, &st) != 0) {
+        if (errno != ENOENT)
+            return refuse(err, errlen, given, strerror(errno));
+        if (lstat(given, &lst) == 0) /* a link to nothing: renaming would replace the link */
+            return refuse(err, errlen, given, "a symbolic link to a file that does not exist");
+        t->path = strdup(given);
+        return t->path != NULL || refuse(err, errlen, given, strerror(ENOMEM));
+    }
+    if (S_ISDIR(st.st_mode))
+        return refuse(err, errlen, given, strerror(EISDIR));
+    if (S_ISREG(st.st_mode) && !same_file_as_fd(&st, 1) && !same_file_as_fd(&st, 2)) {
+        if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)))
+            return refuse(err, errlen, given, "the file is read-only");
+        if (access(given, W_OK) != 0)
+            return refuse(err, errlen, given, strerror(errno));
+        t->path = realpath(given, NULL);
+        t->replace = true;
+        t->st = st;
+        return t->path != NULL || refuse(err, errlen, given, strerror(errno));
+    }
+    if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+        t->direct = true;
+        t->path = strdup(given);
+        return t->path != NULL || refuse(err, errlen, given, strerror(ENOMEM));
+    }
+    return refuse(err, errlen, given, "not a regular file, device or FIFO");
+}
+
+/* Opens the temporary file a replacement is written to before it is renamed over
+ * path; *tmp gets its name (free it), NULL on failure with errno set. */
 static FILE *open_temp(const char *path, char **tmp)
 {
     /* In the target's directory (rename stays within one file system), with a short
@@ -222,33 +279,56 @@ static FILE *open_temp(const char *path, char **tmp)
 
 bool json_path_check(const char *path, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* the rename over it would fail at the end */
-        snprintf(err, errlen, "--json %s: cannot write (%s)", path, strerror(EISDIR));
+    json_target t;
+    if (!target_resolve(path, &t, err, errlen))
         return false;
+    bool ok = true;
+    if (!t.direct) {
+        char *tmp;
+        FILE *f = open_temp(t.path, &tmp);
+        if (f) {
+            fclose(f);
+            unlink(tmp);
+            free(tmp);
+        } else {
+            ok = refuse(err, errlen, path, strerror(errno));
+        }
     }
-    char *tmp;
-    FILE *f = open_temp(path, &tmp);
-    if (f) {
-        fclose(f);
-        unlink(tmp);
-        free(tmp);
-        return true;
-    }
-    snprintf(err, errlen, "--json %s: cannot write (%s)", path, strerror(errno));
-    return false;
+    free(t.path);
+    return ok;
 }
 
-bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx)
+static bool write_target(const json_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
+    if (t->direct) {
+        /* O_NONBLOCK: a FIFO nobody reads fails instead of hanging; O_APPEND: the
+         * file stdout writes to keeps what is already in it. */
+        int fd = open(t->path, O_WRONLY | O_APPEND | O_NONBLOCK);
+        if (fd < 0)
+            return false;
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        FILE *f = fdopen(fd, "a");
+        if (!f) {
+            close(fd);
+            return false;
+        }
+        write(f, ctx);
+        bool ok = fflush(f) == 0 && !ferror(f);
+        return fclose(f) == 0 && ok;
+    }
     char *tmp;
-    FILE *f = open_temp(path, &tmp);
+    FILE *f = open_temp(t->path, &tmp);
     if (!f)
         return false;
+    if (t->replace) { /* the file keeps its permissions and, where we may, its owner */
+        bool kept = fchmod(fileno(f), t->st.st_mode & 07777) == 0;
+        kept = (geteuid() != 0 || fchown(fileno(f), t->st.st_uid, t->st.st_gid) == 0) && kept;
+        (void)kept; /* not fatal: the document still goes where it was asked */
+    }
     write(f, ctx);
     bool ok = fflush(f) == 0 && !ferror(f);
     ok = fclose(f) == 0 && ok;
-    ok = ok && rename(tmp, path) == 0;
+    ok = ok && rename(tmp, t->path) == 0;
     if (!ok)
         unlink(tmp);
     free(tmp);
@@ -257,10 +337,10 @@ bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx)
 
 typedef struct {
     sink base;
-    char *path;
-    FILE *err;       /* where a failed rewrite is said, once */
+    char *given;     /* as the user wrote it, for messages */
+    json_target target;
+    FILE *err;       /* where a failed write is said, once */
     const char *who; /* "membench", "membench latency" */
-    bool failed_once;
 } json_sink;
 
 static void write_run(FILE *f, const void *ctx)
@@ -268,14 +348,21 @@ static void write_run(FILE *f, const void *ctx)
     json_write_run(f, ctx);
 }
 
+static void write_now(json_sink *js, const run_info *info)
+{
+    if (!write_target(&js->target, write_run, info) && !js->base.failed) {
+        js->base.failed = true;
+        fprintf(js->err, "%s: warning: could not write %s (%s)\n", js->who, js->given, strerror(errno));
+    }
+}
+
+/* A replaced file is rewritten after every result (Ctrl-C leaves it whole); a
+ * device or FIFO gets the one document at the end. */
 static void rewrite(sink *s, const run_info *info)
 {
     json_sink *js = (json_sink *)s;
-    if (!json_write_atomic(js->path, write_run, info) && !js->failed_once) {
-        js->failed_once = true;
-        js->base.failed = true;
-        fprintf(js->err, "%s: warning: could not write %s (%s)\n", js->who, js->path, strerror(errno));
-    }
+    if (!js->target.direct)
+        write_now(js, info);
 }
 
 static void record(sink *s, const run_info *info, const result_record *r)
@@ -284,19 +371,28 @@ static void record(sink *s, const run_info *info, const result_record *r)
     rewrite(s, info);
 }
 
+static void end(sink *s, const run_info *info)
+{
+    write_now((json_sink *)s, info);
+}
+
 static void destroy(sink *s)
 {
     json_sink *js = (json_sink *)s;
-    free(js->path);
+    free(js->given);
+    free(js->target.path);
     free(js);
 }
 
-static const sink_ops ops = {rewrite, record, rewrite, destroy};
+static const sink_ops ops = {rewrite, record, end, destroy};
 
 sink *json_sink_create(const char *path, FILE *err, const char *who)
 {
     json_sink *js = calloc(1, sizeof *js);
-    if (!js || !(js->path = strdup(path))) {
+    char msg[256];
+    if (!js || !(js->given = strdup(path)) || !target_resolve(path, &js->target, msg, sizeof msg)) {
+        if (js)
+            free(js->given);
         free(js);
         return NULL;
     }

@@ -20,16 +20,17 @@ void json_write_run(FILE *f, const run_info *info);
 void json_write_record(json_writer *j, const result_record *r);
 void json_write_params(json_writer *j, const char *key, const param_list *l);
 
-/* True when json_write_atomic could create its temporary file next to path (checked
- * before anything else is said, so a bad --json is the run's only message); else
- * false with the one-line error "--json PATH: cannot write (why)" in err. */
+/* True when the document can go to path (checked before anything else is said, so
+ * a bad --json is the run's only message): a new or writable regular file (replaced
+ * through a temporary file next to it, or next to a link's target), or a device,
+ * FIFO or the file stdout writes to (written into at the end, never renamed over).
+ * Else false with the one-line error "--json PATH: cannot write (why)" in err:
+ * a directory, a read-only file, a link to nothing, a socket. */
 bool json_path_check(const char *path, char *err, size_t errlen);
 
-/* Atomic replace of path with whatever write(f, ctx) prints; false (errno set) on failure. */
-bool json_write_atomic(const char *path, void (*write)(FILE *f, const void *ctx), const void *ctx);
-
-/* Writes the document at begin, after every result and at the end. A write that
- * fails is said once on stderr. */
+/* Writes the document at begin, after every result and at the end (a device or
+ * FIFO: at the end only). A write that fails is said once on stderr and marks the
+ * sink failed. */
 sink *json_sink_create(const char *path, FILE *err, const char *who);
 
 #endif

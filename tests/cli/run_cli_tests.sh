@@ -239,6 +239,38 @@ if [ -w /dev/full ]; then
     done
 fi
 
+# --json never replaces what is not a regular file it may write: a device (a private
+# copy of /dev/null, so a bug cannot harm the machine's), a FIFO and a link to stdout
+# get the document written into them; a link to a file writes the file and stays a
+# link, keeping the file's mode and owner; a read-only file is refused.
+J=$TMP/jt; mkdir -p "$J"
+if [ "$(id -u)" = 0 ] && mknod "$J/null" c 1 3 2>/dev/null; then
+    "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/null" >/dev/null 2>&1; rc=$?
+    check "--json onto a character device: exit 0, still the same device" \
+        bash -c "[ $rc -eq 0 ] && [ -c '$J/null' ] && [ \"\$(stat -c %t:%T '$J/null')\" = 1:3 ]"
+fi
+mkfifo "$J/fifo"
+timeout 60 cat "$J/fifo" >"$J/fifo.out" &
+reader=$!
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/fifo" >/dev/null 2>&1; rc=$?
+wait $reader
+check "--json into a FIFO: one whole document through it, still a FIFO" \
+    bash -c "[ $rc -eq 0 ] && [ -p '$J/fifo' ] && python3 -c \"import json; json.load(open('$J/fifo.out'))\""
+echo old >"$J/real.json"; chmod 640 "$J/real.json"; ln -s real.json "$J/link.json"
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/link.json" >/dev/null 2>&1; rc=$?
+check "--json through a link: the link stays, the file gets the document and keeps mode 640" \
+    bash -c "[ $rc -eq 0 ] && [ -L '$J/link.json' ] && [ \"\$(stat -c %a '$J/real.json')\" = 640 ] && python3 -c \"import json; json.load(open('$J/real.json'))\""
+ln -s /dev/stdout "$J/out"
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/out" >"$J/both" 2>/dev/null; rc=$?
+check "--json onto a link to stdout: CSV first, then the document, the link untouched" \
+    bash -c "[ $rc -eq 0 ] && [ -L '$J/out' ] && head -1 '$J/both' | grep -q '^size_kb,' && python3 -c \"import json; t=open('$J/both').read(); json.loads(t[t.index('{'):])\""
+echo '{}' >"$J/ro.json"; chmod 444 "$J/ro.json"
+bad_input "--json onto a read-only file" "the file is read-only" -s 16 -o read --json "$J/ro.json"
+check "a refused read-only --json file is left as it was" bash -c "[ \"\$(cat '$J/ro.json')\" = '{}' ] && [ \"\$(stat -c %a '$J/ro.json')\" = 444 ]"
+ln -s nowhere "$J/dangling"
+bad_input "--json onto a link to nothing" "symbolic link to a file that does not exist" -s 16 -o read --json "$J/dangling"
+rm -rf "$J"
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).
