@@ -9,7 +9,7 @@
 parse_result omp_env_parse(env_lookup env, int *threads, const char **bind, const char **places, char *err,
                            size_t errlen)
 {
-    const char *n = env ? env("OMP_NUM_THREADS") : NULL;
+    const char *n = env && threads ? env("OMP_NUM_THREADS") : NULL;
     if (n && *n) {
         /* "8,4" sets nested levels; only the outermost applies to us. */
         char first[32];

@@ -216,8 +216,6 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
     const option_spec *specs[MAX_SPECS];
     size_t n = collect(t, specs);
     c->threads_used = takes(t, "threads");
-    if (c->threads_used && omp_env_parse(env, &c->threads, &c->omp_bind, &c->omp_places, err, errlen) != PARSE_OK)
-        return PARSE_ERROR;
 
     char optstring[2 * MAX_SPECS + 2] = ":";
     struct option longs[MAX_SPECS + 1];
@@ -254,6 +252,12 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
     }
     if (optind < argc)
         return cli_fail(err, errlen, "unexpected argument '%s' (see %s --help)", argv[optind], t->command);
+    /* After the command line: -p takes precedence over OMP_NUM_THREADS (which is then
+     * not even read), and --help works whatever the environment says. */
+    if (c->threads_used &&
+        omp_env_parse(env, c->threads_from_p ? NULL : &c->threads, &c->omp_bind, &c->omp_places, err, errlen) !=
+            PARSE_OK)
+        return PARSE_ERROR;
     if (c->cpus_given && c->threads_from_p && (size_t)c->threads > c->cpus.count && !c->oversubscribe)
         return cli_fail(err, errlen, "-p %d is more than the %zu CPUs given in --cpus (add --oversubscribe)",
                         c->threads, c->cpus.count);

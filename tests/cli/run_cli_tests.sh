@@ -271,6 +271,13 @@ ln -s nowhere "$J/dangling"
 bad_input "--json onto a link to nothing" "symbolic link to a file that does not exist" -s 16 -o read --json "$J/dangling"
 rm -rf "$J"
 
+# A bad OMP_NUM_THREADS does not stop --help, and -p takes precedence over it.
+OMP_NUM_THREADS=abc "$BIN" --help >"$TMP/out" 2>&1; rc=$?
+check "OMP_NUM_THREADS=abc: --help still works" bash -c "[ $rc -eq 0 ] && grep -q -- '--json FILE' '$TMP/out'"
+OMP_NUM_THREADS=abc "$BIN" -p 1 -s 16 -o read "${QUICK[@]}" >"$TMP/out" 2>/dev/null; rc=$?
+check "OMP_NUM_THREADS=abc with -p 1: -p wins, the run measures with 1 thread" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^16,read,[0-9.]*,0,0,0,1,' '$TMP/out'"
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).
