@@ -89,6 +89,9 @@ static void run(session *s)
     }
     if (live)
         topology_crosscheck_cpuid(&t);
+    /* Warnings go to stderr, as in every mode; stdout is the report (JSON: in it). */
+    if (!o->json)
+        topology_report_warnings(s->env.err, "membench topology: ", &t);
     if (o->json) {
         json_writer j;
         json_init(&j, s->env.out);

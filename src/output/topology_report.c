@@ -79,7 +79,6 @@ void topology_report_text(FILE *f, const topology *t)
         fprintf(f, " (%s pages)", size);
     }
     fprintf(f, "\n");
-    topology_report_warnings(f, "", t);
 }
 
 void topology_report_warnings(FILE *f, const char *prefix, const topology *t)

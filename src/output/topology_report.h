@@ -7,6 +7,7 @@
 #include "output/json.h"
 #include "topology/topology.h"
 
+/* The report without its warnings (topology_report_warnings says those). */
 void topology_report_text(FILE *f, const topology *t);
 
 /* The topology's warnings, one "PREFIXwarning: ..." line each. */

@@ -63,8 +63,10 @@ static void begin(sink *s, const run_info *info)
     FILE *f = v->f;
     fprintf(f, "membench %s %s\n", MEMBENCH_VERSION, info->mode);
     fprintf(f, "CPU: %s; kernel ISAs usable: %s\n", info->cpu_model, info->isa_list ? info->isa_list : "?");
-    if (info->topo)
+    if (info->topo) {
         topology_report_text(f, info->topo);
+        topology_report_warnings(f, "", info->topo);
+    }
     const run_placement *p = &info->placement;
     if (p->n > 0) {
         /* places of several CPUs are separated by '|', single CPUs by ',' */

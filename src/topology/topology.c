@@ -459,7 +459,8 @@ bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
             t->usable.ids[t->usable.count++] = t->cpus[i].id;
     }
     if (t->usable.count == 0) {
-        topology_warn(t, "affinity mask names no online CPU: using all online CPUs");
+        topology_warn(t, "the usable CPUs (affinity mask, or topology --usable) name no online CPU: using all "
+                         "online CPUs");
         for (size_t i = 0; i < t->ncpus; i++) {
             t->cpus[i].usable = true;
             t->usable.ids[t->usable.count++] = t->cpus[i].id;

@@ -278,6 +278,11 @@ OMP_NUM_THREADS=abc "$BIN" -p 1 -s 16 -o read "${QUICK[@]}" >"$TMP/out" 2>/dev/n
 check "OMP_NUM_THREADS=abc with -p 1: -p wins, the run measures with 1 thread" \
     bash -c "[ $rc -eq 0 ] && grep -q '^16,read,[0-9.]*,0,0,0,1,' '$TMP/out'"
 
+# topology's warnings go to stderr like every mode's, naming where the CPU list came from.
+"$BIN" topology --usable 4095 >"$TMP/tu.out" 2>"$TMP/tu.err"; rc=$?
+check "topology --usable naming no online CPU: warning on stderr naming --usable, none on stdout" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^membench topology: warning: .*--usable) name no online CPU' '$TMP/tu.err' && ! grep -q 'warning' '$TMP/tu.out'"
+
 # --- time limit and signals ---------------------------------------------------
 # stop_with SIG PID: sends SIG and waits up to 10 s for the process to end (a guard
 # against hangs, not a timing assertion: the time taken is printed as a comment).

@@ -70,7 +70,7 @@ TEST(topology_usable_mask_outside_online_falls_back)
     CHECK(cpu_list_parse("40-41", &usable));
     CHECK(topology_load(fixture_arm_no_l3(), &usable, &t));
     CHECK_INT(t.usable.count, 4);
-    CHECK(has_warning(&t, "affinity mask names no online CPU"));
+    CHECK(has_warning(&t, "usable CPUs (affinity mask, or topology --usable) name no online CPU"));
     cpu_list_free(&usable);
     topology_free(&t);
 }
