@@ -315,6 +315,8 @@ int session_measure(session *s)
     s->mode->run(s);
 
     clear_progress(s);
+    if (s->results.n == 0 && stop_deadline_passed())
+        session_warn(s, "the time limit (-t %g) ended the run before its first result", max_runtime);
     if (s->mode->analyse)
         s->mode->analyse(s);
     int sig = stop_signal();

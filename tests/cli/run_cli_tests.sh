@@ -278,6 +278,11 @@ OMP_NUM_THREADS=abc "$BIN" -p 1 -s 16 -o read "${QUICK[@]}" >"$TMP/out" 2>/dev/n
 check "OMP_NUM_THREADS=abc with -p 1: -p wins, the run measures with 1 thread" \
     bash -c "[ $rc -eq 0 ] && grep -q '^16,read,[0-9.]*,0,0,0,1,' '$TMP/out'"
 
+# A time limit that ends the run before anything was measured says so.
+"$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
+check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
+    bash -c "[ $rc -eq 0 ] && [ \$(wc -l <'$TMP/t0.out') -eq 1 ] && grep -q 'time limit (-t 1e-07) ended the run before its first result' '$TMP/t0.err'"
+
 # topology's warnings go to stderr like every mode's, naming where the CPU list came from.
 "$BIN" topology --usable 4095 >"$TMP/tu.out" 2>"$TMP/tu.err"; rc=$?
 check "topology --usable naming no online CPU: warning on stderr naming --usable, none on stdout" \
