@@ -93,6 +93,10 @@ parse_result latency_options_check(void *opts, char *err, size_t errlen)
     if (o->max_bytes && o->max_bytes < o->min_bytes)
         return cli_fail(err, errlen, "--max (%llu KiB) is smaller than --min (%llu KiB)",
                         (unsigned long long)(o->max_bytes >> 10), (unsigned long long)(o->min_bytes >> 10));
+    /* sizes are whole strides: a --max below two of them would silently measure more */
+    if (o->order == CHASE_STRIDED && o->max_bytes && o->max_bytes < 2 * o->stride)
+        return cli_fail(err, errlen, "--stride %llu: --max (%llu KiB) must hold at least two strides",
+                        (unsigned long long)o->stride, (unsigned long long)(o->max_bytes >> 10));
     if (o->mem_policy_given && !o->mem_node_given)
         return cli_fail(err, errlen, "--mem-policy needs --mem-node: without it memory is the CPU's own node");
     return PARSE_OK;
