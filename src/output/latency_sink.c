@@ -94,7 +94,8 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
                     i + 1 == n ? "largest latency step" : "latency steps up", b, off);
         }
     }
-    if (n > 0 && row_bytes(&checks->rows[n - 1], "measured_bytes")) {
+    /* only a checkable last level says anything about the cache this CPU gets */
+    if (n > 0 && row_bytes(&checks->rows[n - 1], "measured_bytes") && flag(&checks->rows[n - 1], "checkable")) {
         const param_list *llc = &checks->rows[n - 1];
         format_bytes(row_bytes(llc, "measured_bytes"), a, sizeof a);
         format_bytes(row_bytes(llc, "reported_bytes"), b, sizeof b);

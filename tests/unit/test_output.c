@@ -9,6 +9,7 @@
 #include "output/json.h"
 #include "output/summary.h"
 #include "output/table_sink.h"
+#include "output/latency_sink.h"
 #include "test.h"
 
 static result_record bw(mb_op op, uint64_t kb, double mb_s)
@@ -201,5 +202,29 @@ TEST(json_strings_are_always_utf8)
         fclose(f);
         CHECK_STR(text, cases[i].out);
         free(text);
+    }
+}
+
+/* "Effective last-level cache" is a conclusion only a checkable last level allows:
+ * a curve that stops short of 2x the reported size says nothing about it. */
+TEST(latency_estimates_name_no_effective_llc_from_an_unchecked_level)
+{
+    for (int checkable = 0; checkable <= 1; checkable++) {
+        param_section a = {0};
+        param_list *row = table_add_row(section_table(&a, "cache_checks"));
+        params_int(row, "level", 3);
+        params_int(row, "reported_bytes", 8 << 20);
+        params_int(row, "measured_bytes", 8 << 10);
+        params_number(row, "measured_latency_ns", 4.0);
+        params_bool(row, "checkable", checkable);
+        params_bool(row, "disagrees", false);
+        char *text = NULL;
+        size_t len;
+        FILE *f = open_memstream(&text, &len);
+        latency_write_estimates(f, &a);
+        fclose(f);
+        CHECK_INT(strstr(text, "Effective last-level cache") != NULL, checkable);
+        free(text);
+        section_free(&a);
     }
 }
