@@ -38,9 +38,12 @@ static bool verify_pin(const cpu_list *place)
     cpu_list now;
     if (!platform_self_affinity(&now))
         return false;
-    bool same = now.count == place->count;
+    /* as sets: a place may name a CPU twice (OMP_PLACES='{0,0,0}') */
+    bool same = true;
     for (size_t i = 0; same && i < place->count; i++)
         same = cpu_list_contains(&now, place->ids[i]);
+    for (size_t i = 0; same && i < now.count; i++)
+        same = cpu_list_contains(place, now.ids[i]);
     cpu_list_free(&now);
     return same;
 }

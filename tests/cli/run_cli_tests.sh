@@ -278,6 +278,11 @@ OMP_NUM_THREADS=abc "$BIN" -p 1 -s 16 -o read "${QUICK[@]}" >"$TMP/out" 2>/dev/n
 check "OMP_NUM_THREADS=abc with -p 1: -p wins, the run measures with 1 thread" \
     bash -c "[ $rc -eq 0 ] && grep -q '^16,read,[0-9.]*,0,0,0,1,' '$TMP/out'"
 
+# A place that names a CPU twice pins to that CPU, and the pin is verified as a set.
+OMP_PLACES='{0,0,0}' OMP_NUM_THREADS=2 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/pl.json" >/dev/null 2>"$TMP/pl.err"; rc=$?
+check "OMP_PLACES='{0,0,0}': both threads on CPU 0, pins verified, no warning" \
+    bash -c "[ $rc -eq 0 ] && ! grep -q 'could not be pinned' '$TMP/pl.err' && python3 -c \"import json,sys; r=json.load(open('$TMP/pl.json'))['results'][0]; sys.exit(0 if r['pins_verified'] == 2 and [p['cpu'] for p in r['placement']] == [0, 0] else 1)\""
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
