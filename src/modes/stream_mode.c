@@ -114,7 +114,11 @@ static int plan_kernels(session *s, uint64_t llc)
             continue;
         st->sets[k] = stream_kernels_select(k == 1, o->common.kernel_isa, 3 * st->n * sizeof(double) > llc);
         if (!st->sets[k] && k == 1 && !o->stores_given) {
-            session_warn(s, "no non-temporal store kernel for this CPU (%s): regular stores only", arch_name());
+            if (o->common.kernel_isa)
+                session_warn(s, "--kernel %s has no non-temporal store kernels: regular stores only",
+                             o->common.kernel_isa);
+            else
+                session_warn(s, "no non-temporal store kernel for this CPU (%s): regular stores only", arch_name());
             continue;
         }
         if (!st->sets[k])

@@ -278,6 +278,12 @@ OMP_NUM_THREADS=abc "$BIN" -p 1 -s 16 -o read "${QUICK[@]}" >"$TMP/out" 2>/dev/n
 check "OMP_NUM_THREADS=abc with -p 1: -p wins, the run measures with 1 thread" \
     bash -c "[ $rc -eq 0 ] && grep -q '^16,read,[0-9.]*,0,0,0,1,' '$TMP/out'"
 
+# stream --kernel c: the ISA, not the CPU, lacks non-temporal stores, and only
+# regular stores are shown (no column of zeros).
+"$BIN" stream --kernel c -n 100000 --ntimes 2 >"$TMP/kc.out" 2>"$TMP/kc.err"; rc=$?
+check "stream --kernel c: says --kernel c has no NT kernels, one table, no NT column" \
+    bash -c "[ $rc -eq 0 ] && grep -q -- '--kernel c has no non-temporal store kernels' '$TMP/kc.err' && [ \$(grep -c '^Function    Best' '$TMP/kc.out') -eq 1 ] && ! grep -q 'nt MB/s' '$TMP/kc.out'"
+
 # A place that names a CPU twice pins to that CPU, and the pin is verified as a set.
 OMP_PLACES='{0,0,0}' OMP_NUM_THREADS=2 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/pl.json" >/dev/null 2>"$TMP/pl.err"; rc=$?
 check "OMP_PLACES='{0,0,0}': both threads on CPU 0, pins verified, no warning" \
