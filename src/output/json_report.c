@@ -6,6 +6,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "output/topology_report.h"
@@ -301,9 +302,16 @@ bool json_path_check(const char *path, char *err, size_t errlen)
 static bool write_target(const json_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
     if (t->direct) {
-        /* O_NONBLOCK: a FIFO nobody reads fails instead of hanging; O_APPEND: the
-         * file stdout writes to keeps what is already in it. */
-        int fd = open(t->path, O_WRONLY | O_APPEND | O_NONBLOCK);
+        /* O_NONBLOCK: a FIFO nobody reads fails (after a second's grace for a reader
+         * that is just starting) instead of hanging; O_APPEND: the file stdout writes
+         * to keeps what is already in it. */
+        int fd = -1;
+        for (int tries = 0; tries < 100; tries++) {
+            fd = open(t->path, O_WRONLY | O_APPEND | O_NONBLOCK);
+            if (fd >= 0 || errno != ENXIO)
+                break;
+            nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+        }
         if (fd < 0)
             return false;
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

@@ -256,6 +256,10 @@ reader=$!
 wait $reader
 check "--json into a FIFO: one whole document through it, still a FIFO" \
     bash -c "[ $rc -eq 0 ] && [ -p '$J/fifo' ] && python3 -c \"import json; json.load(open('$J/fifo.out'))\""
+mkfifo "$J/lonely"
+"$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/lonely" >/dev/null 2>"$J/lonely.err"; rc=$?
+check "--json into a FIFO nobody reads: no hang, exit 1, said" \
+    bash -c "[ $rc -eq 1 ] && grep -q 'could not write .*lonely' '$J/lonely.err' && [ -p '$J/lonely' ]"
 echo old >"$J/real.json"; chmod 640 "$J/real.json"; ln -s real.json "$J/link.json"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/link.json" >/dev/null 2>&1; rc=$?
 check "--json through a link: the link stays, the file gets the document and keeps mode 640" \
