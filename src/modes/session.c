@@ -35,6 +35,13 @@ static void say_prefix(const session *s)
     fprintf(s->env.err, "%s: ", s->who);
 }
 
+/* One line on stderr: "membench[ MODE]: KIND: text" (kind NULL: no kind). */
+static void say(const session *s, const char *kind, const char *text)
+{
+    say_prefix(s);
+    fprintf(s->env.err, "%s%s%s\n", kind ? kind : "", kind ? ": " : "", text);
+}
+
 static void clear_progress(session *s)
 {
     if (s->progress)
@@ -52,8 +59,7 @@ void session_warn(session *s, const char *fmt, ...)
     if (!s->measuring)
         return; /* said when the run starts: a refusal later in the plan stays one line */
     clear_progress(s);
-    say_prefix(s);
-    fprintf(s->env.err, "warning: %s\n", buf);
+    say(s, "warning", buf);
 }
 
 int session_bad_input(session *s, const char *fmt, ...)
@@ -75,8 +81,7 @@ void session_error(session *s, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     clear_progress(s);
-    say_prefix(s);
-    fprintf(s->env.err, "error: %s\n", buf);
+    say(s, "error", buf);
     run_info_warn(&s->info, buf);
     s->status = 1;
 }
@@ -217,8 +222,7 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
     s->opts = calloc(1, m->options_size);
     s->state = calloc(1, m->state_size ? m->state_size : 1);
     if (!s->opts || !s->state) {
-        say_prefix(s);
-        fprintf(s->env.err, "error: out of memory\n");
+        say(s, "error", "out of memory");
         return 1;
     }
     /* A subcommand's parser sees the subcommand as its argv[0]. */
@@ -235,8 +239,7 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
     if (c->json_path && !json_path_check(c->json_path, err, sizeof err))
         return session_bad_input(s, "%s", err); /* before anything else is said */
     if (!load_topology(s)) {
-        say_prefix(s);
-        fprintf(s->env.err, "cannot find any CPU (sysfs and affinity unreadable)\n");
+        say(s, NULL, "cannot find any CPU (sysfs and affinity unreadable)");
         return 1;
     }
     run_info_start(&s->info, m->name, argc, argv, &s->topo);
@@ -281,8 +284,7 @@ int session_measure(session *s)
     s->info.nwarnings = 0;
     for (size_t i = 0; i < s->topo.nwarnings; i++) {
         if (!c->verbose) { /* -v prints them with the topology */
-            say_prefix(s);
-            fprintf(s->env.err, "warning: %s\n", s->topo.warnings[i]);
+            say(s, "warning", s->topo.warnings[i]);
         }
         run_info_warn(&s->info, s->topo.warnings[i]);
     }
@@ -306,8 +308,7 @@ int session_measure(session *s)
     s->measuring = true;
     for (size_t i = 0; i < nplanned; i++) {
         clear_progress(s);
-        say_prefix(s);
-        fprintf(s->env.err, "warning: %s\n", planned[i]);
+        say(s, "warning", planned[i]);
         free(planned[i]);
     }
     free(planned);
@@ -357,8 +358,9 @@ static int check_output(session *s, int rc)
     errno = 0;
     if (fflush(s->env.out) != 0 || ferror(s->env.out)) {
         int e = errno;
-        say_prefix(s);
-        fprintf(s->env.err, "error: could not write the output (%s)\n", e ? strerror(e) : "write error");
+        char msg[256];
+        snprintf(msg, sizeof msg, "could not write the output (%s)", e ? strerror(e) : "write error");
+        say(s, "error", msg);
         lost = true;
     }
     if (fflush(s->env.err) != 0 || ferror(s->env.err))
