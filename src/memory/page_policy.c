@@ -15,6 +15,13 @@ const char *page_choice_name(page_choice c)
     return (size_t)c < sizeof names / sizeof names[0] ? names[c] : "unknown";
 }
 
+bool page_choice_wants_huge(page_choice c, uint64_t bytes, uint64_t huge_size)
+{
+    if (c == PAGE_CHOICE_AUTO)
+        return bytes >= 2 * huge_size;
+    return c != PAGE_CHOICE_DEFAULT && c != PAGE_CHOICE_4K;
+}
+
 bool page_choice_parse(const char *text, page_choice *out, char *err, size_t errlen)
 {
     static const page_choice values[] = {PAGE_CHOICE_4K, PAGE_CHOICE_2M, PAGE_CHOICE_1G, PAGE_CHOICE_THP};

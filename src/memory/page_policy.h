@@ -51,6 +51,11 @@ bool page_policy_choose(const topology *t, const page_policy_request *rq, page_p
 /* The --pages value: "4k", "2m", "1g" or "thp" (exactly). */
 bool page_choice_parse(const char *text, page_choice *out, char *err, size_t errlen);
 
+/* Whether a buffer of bytes was meant to be in huge pages (so a short coverage is
+ * worth a warning): always for 2m, 1g and thp; for -H when it spans at least two
+ * huge pages of huge_size; never for the default or 4k. */
+bool page_choice_wants_huge(page_choice c, uint64_t bytes, uint64_t huge_size);
+
 /* The short name of a choice (as page_plan.name). */
 const char *page_choice_name(page_choice c);
 

@@ -221,10 +221,7 @@ static bool measure_config(session *s, const stream_config *cf, team *t, int k, 
         session_error(s, "%s: %s stores, %s kernels: %s", cf->name, k ? "non-temporal" : "regular", st->sets[k]->isa,
                       params_get_text(&r[0].params, "validation"));
     /* huge pages asked for and not obtained: said, as in the other modes */
-    page_choice pc = (page_choice)o->common.pages;
-    uint64_t bytes = st->n * sizeof(double);
-    bool wanted = pc == PAGE_CHOICE_AUTO ? bytes >= 2 * st->pages.huge_size
-                                         : pc != PAGE_CHOICE_DEFAULT && pc != PAGE_CHOICE_4K;
+    bool wanted = page_choice_wants_huge((page_choice)o->common.pages, st->n * sizeof(double), st->pages.huge_size);
     if ((ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) && wanted && r[0].huge_coverage >= 0 &&
         r[0].huge_coverage < 0.9)
         session_warn(s, "%s: only %.0f%% of the arrays are in huge pages (%s); THP is '%s'", cf->name,

@@ -223,10 +223,7 @@ static void check_record(session *s, const result_record *r)
     snprintf(what, sizeof what, "%llu KB %s", (unsigned long long)(r->size_bytes / 1024), r->operation);
     uint64_t huge = topology_huge_page_size(&s->topo);
     uint64_t bytes = (uint64_t)params_get_number(&r->params, "chased_bytes", (double)r->size_bytes);
-    bool wanted = o->common.pages == PAGE_CHOICE_AUTO ? bytes >= 2 * huge
-                                                       : o->common.pages != PAGE_CHOICE_DEFAULT &&
-                                                             o->common.pages != PAGE_CHOICE_4K;
-    if (wanted && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
+    if (page_choice_wants_huge((page_choice)o->common.pages, bytes, huge) && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
         session_warn(s, "%s: only %.0f%% of the buffer is in huge pages (%s); THP is '%s'", what,
                      r->huge_coverage * 100, r->page_method ? r->page_method : "?", s->topo.thp_mode);
     if (r->node_local_fraction >= 0 && r->node_local_fraction < 0.9)

@@ -173,3 +173,16 @@ TEST(page_choice_parse_values)
     CHECK(!page_choice_parse("2M", &c, err, sizeof err));
     CHECK_STR(err, "--pages '2M': use 4k, 2m, 1g or thp");
 }
+
+/* Which buffers a short huge-page coverage is warned about (sweep and stream). */
+TEST(page_choice_wants_huge_for_what_was_asked)
+{
+    const uint64_t huge = 2ULL << 20;
+    CHECK(!page_choice_wants_huge(PAGE_CHOICE_DEFAULT, 1ULL << 30, huge));
+    CHECK(!page_choice_wants_huge(PAGE_CHOICE_4K, 1ULL << 30, huge));
+    CHECK(page_choice_wants_huge(PAGE_CHOICE_AUTO, 2 * huge, huge));
+    CHECK(!page_choice_wants_huge(PAGE_CHOICE_AUTO, 2 * huge - 1, huge));
+    CHECK(page_choice_wants_huge(PAGE_CHOICE_2M, 4096, huge));
+    CHECK(page_choice_wants_huge(PAGE_CHOICE_1G, 4096, huge));
+    CHECK(page_choice_wants_huge(PAGE_CHOICE_THP, 4096, huge));
+}
