@@ -1,6 +1,7 @@
 #include "kernels/chase.h"
 
 #include "kernels/permutation.h"
+#include "util/stop_flag.h"
 
 /* The visiting order is a bijection k -> node; the cycle links node(k) to
  * node(k + 1). Writing node i's link needs k = inverse(i) and node(k + 1). */
@@ -68,7 +69,10 @@ void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
         permutation_init(&v.nodes, v.n, layout->seed);
     }
     char *base = buf;
+    uint64_t check_every = STOP_CHECK_BYTES / stride ? STOP_CHECK_BYTES / stride : 1;
     for (uint64_t i = 0; i < v.n; i++) {
+        if (i % check_every == 0 && stop_flagged())
+            return NULL;
         uint64_t k = position_of(&v, i);
         uint64_t next = node_at(&v, k + 1 == v.n ? 0 : k + 1);
         *(void **)(void *)(base + i * stride) = base + next * stride;

@@ -28,7 +28,8 @@ typedef struct {
 } chase_layout;
 
 /* Links buf (bytes long) into one cycle; returns the start, or NULL when the
- * layout does not fit the buffer. */
+ * layout does not fit the buffer or a stop was requested while linking (a
+ * gigabyte chain takes seconds of random writes). */
 void *chase_build(void *buf, size_t bytes, const chase_layout *layout);
 
 /* Follows steps links from p; returns where it ended (callers keep the result so

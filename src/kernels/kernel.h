@@ -101,6 +101,14 @@ const kernel *kernel_choose(kernel_family family, int op, kernel_store stores, c
  * the buffer size once for the sweep as sc-membench does). */
 uint64_t kernel_bytes_counted(const kernel *k, uint64_t bytes_per_stream);
 
+/* One pass of k over args, in slices of KERNEL_SLICE_BYTES per stream with the
+ * stop flag tested between slices, so a stop lands within milliseconds even when
+ * one pass over a buffer of gigabytes takes a second. Returns what the kernel
+ * returns (the XOR of the slices' results: the same as one call for loads).
+ * A pass cut short leaves the flag raised; the caller discards it. */
+#define KERNEL_SLICE_BYTES ((size_t)64 << 20)
+uint64_t kernel_pass(const kernel *k, const kernel_args *args);
+
 const char *kernel_family_name(kernel_family f); /* "sweep", "stream" */
 const char *kernel_store_name(kernel_store s);   /* "loads", "regular", "non-temporal", "libc" */
 const char *kernel_verify_name(kernel_verify v); /* "source-xor", "pattern", ... */

@@ -16,7 +16,6 @@ typedef struct {
     buffer src, dst;
     uint64_t expected_xor; /* XOR of src's words, for checking the read kernel */
     uint64_t last_xor;
-    double elapsed;
     bool completed; /* the last sample ran all its passes */
     bool alloc_ok;
     bool verified;
@@ -25,6 +24,7 @@ typedef struct {
 typedef struct {
     const bandwidth_request *rq;
     thread_state *ts;
+    thread_time *times; /* of the last sample, per thread */
     uint64_t passes;
 } job_ctx;
 
@@ -39,6 +39,25 @@ static bool uses_dst(const kernel *k)
     return k->writes > 0;
 }
 
+/* XOR of a buffer's words, with the stop flag tested between slices. */
+static bool xor_words(const buffer *b, uint64_t *out)
+{
+    const uint64_t *w = b->ptr;
+    size_t n = b->len / 8, step = STOP_CHECK_BYTES / 8;
+    uint64_t x = 0;
+    for (size_t lo = 0; lo < n; lo += step) {
+        if (stop_flagged())
+            return false;
+        size_t hi = n - lo < step ? n : lo + step;
+        for (size_t i = lo; i < hi; i++)
+            x ^= w[i];
+    }
+    *out = x;
+    return true;
+}
+
+/* Allocates and first-touches this thread's buffers; a stop ends it early with
+ * alloc_ok set and the buffers possibly half written (nothing is measured). */
 static void job_alloc(team *t, int tid, void *arg)
 {
     (void)t;
@@ -49,19 +68,13 @@ static void job_alloc(team *t, int tid, void *arg)
     s->alloc_ok = true;
     if (uses_src(rq->k)) {
         s->alloc_ok = buffer_alloc(&s->src, rq->bytes, rq->pages, rq->huge_size, node);
-        if (s->alloc_ok) {
-            buffer_fill(&s->src, SRC_SEED + (uint64_t)tid);
-            uint64_t x = 0;
-            for (size_t i = 0; i < rq->bytes / 8; i++)
-                x ^= ((const uint64_t *)s->src.ptr)[i];
-            s->expected_xor = x;
-        }
+        if (s->alloc_ok && buffer_fill(&s->src, SRC_SEED + (uint64_t)tid))
+            xor_words(&s->src, &s->expected_xor);
     }
     if (s->alloc_ok && uses_dst(rq->k)) {
         s->alloc_ok = buffer_alloc(&s->dst, rq->bytes, rq->pages, rq->huge_size, node);
-        if (s->alloc_ok) {
+        if (s->alloc_ok)
             buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
-        }
     }
 }
 
@@ -93,18 +106,18 @@ static void job_sample(team *t, int tid, void *arg)
 {
     job_ctx *c = arg;
     thread_state *s = &c->ts[tid];
-    kernel_fn fn = c->rq->k->fn;
+    const kernel *k = c->rq->k;
     const kernel_args args = {.out = s->dst.ptr, .in = {s->src.ptr}, .bytes = c->rq->bytes, .pattern = WRITE_PATTERN};
     uint64_t x = 0, done = 0;
     team_barrier(t);
     double t0 = clock_now();
     for (; done < c->passes; done++) {
-        x ^= fn(&args);
-        if (stop_flagged()) /* no clock read here: the deadline is polled between samples */
+        x ^= kernel_pass(k, &args);
+        if (stop_flagged()) /* a pass cut short is not counted: the sample is discarded */
             break;
     }
     double t1 = clock_now();
-    s->elapsed = t1 - t0;
+    c->times[tid] = (thread_time){t0, t1 - t0};
     s->completed = done == c->passes;
     s->last_xor = x;
 }
@@ -139,26 +152,34 @@ static void job_verify(team *t, int tid, void *arg)
     }
 }
 
-/* Runs one sample on all threads; returns the slowest thread's time, or -1 if a
- * stop was requested before it (signal or -t deadline, polled here, off the timed
- * path) or any thread was stopped by a signal before finishing its passes. */
-static double run_sample(team *t, job_ctx *c, int n, double *tmin)
+double sample_span(const thread_time *t, int n, double *fastest, double *slowest)
+{
+    double lo = INFINITY, hi = 0, first = INFINITY, last = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        lo = t[i].elapsed < lo ? t[i].elapsed : lo;
+        hi = t[i].elapsed > hi ? t[i].elapsed : hi;
+        first = t[i].start < first ? t[i].start : first;
+        last = t[i].start + t[i].elapsed > last ? t[i].start + t[i].elapsed : last;
+    }
+    if (fastest)
+        *fastest = lo;
+    if (slowest)
+        *slowest = hi;
+    return n > 0 ? last - first : 0;
+}
+
+/* Runs one sample on all threads; returns its span (sample_span), or -1 if a stop
+ * was requested before it (signal or -t deadline, polled here, off the timed path)
+ * or cut any thread's passes short. */
+static double run_sample(team *t, job_ctx *c, int n, double *tmin, double *tmax)
 {
     if (stop_requested())
         return -1;
     team_run(t, job_sample, c);
-    double slowest = 0, fastest = INFINITY;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         if (!c->ts[i].completed)
             return -1;
-        if (c->ts[i].elapsed > slowest)
-            slowest = c->ts[i].elapsed;
-        if (c->ts[i].elapsed < fastest)
-            fastest = c->ts[i].elapsed;
-    }
-    if (tmin)
-        *tmin = fastest;
-    return slowest;
+    return sample_span(c->times, n, tmin, tmax);
 }
 
 static uint64_t passes_for(double per_pass, double min_s)
@@ -204,17 +225,24 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
 {
     int n = team_size(t);
     thread_state *ts = calloc((size_t)n, sizeof *ts);
-    if (!ts)
+    thread_time *tt = calloc((size_t)n, sizeof *tt);
+    if (!ts || !tt) {
+        free(ts);
+        free(tt);
         return MEASURE_NO_MEMORY;
-    job_ctx c = {rq, ts, 1};
+    }
+    job_ctx c = {rq, ts, tt, 1};
     measure_status status = MEASURE_OK;
     double *times = calloc((size_t)rq->tries, sizeof *times);
     double *tmins = calloc((size_t)rq->tries, sizeof *tmins);
+    double *tmaxs = calloc((size_t)rq->tries, sizeof *tmaxs);
     team_run(t, job_alloc, &c);
     for (int i = 0; i < n; i++)
         if (!ts[i].alloc_ok)
             status = MEASURE_NO_MEMORY;
-    if (!times || !tmins)
+    if (status == MEASURE_OK && stop_flagged())
+        status = MEASURE_STOPPED; /* during first touch: buffers half written */
+    if (!times || !tmins || !tmaxs)
         status = MEASURE_NO_MEMORY;
     if (status != MEASURE_OK)
         goto done;
@@ -222,13 +250,13 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
 
     /* Calibrate: one pass (also the first warm-up), then a full-length warm-up
      * sample whose time refines the pass count. Both are discarded. */
-    double one = run_sample(t, &c, n, NULL);
+    double one = run_sample(t, &c, n, NULL, NULL);
     if (one < 0) {
         status = MEASURE_STOPPED;
         goto done;
     }
     c.passes = passes_for(one, rq->min_sample_s);
-    double warm = run_sample(t, &c, n, NULL);
+    double warm = run_sample(t, &c, n, NULL, NULL);
     if (warm < 0) {
         status = MEASURE_STOPPED;
         goto done;
@@ -238,7 +266,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
 
     int got = 0;
     for (; got < rq->tries; got++) {
-        double slow = run_sample(t, &c, n, &tmins[got]);
+        double slow = run_sample(t, &c, n, &tmins[got], &tmaxs[got]);
         if (slow < 0)
             break;
         times[got] = slow;
@@ -277,7 +305,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
     out->kernel_store = rq->k->store;
     out->complete = got == rq->tries;
     params_number(&out->params, "thread_time_min_s", tmins[best]);
-    params_number(&out->params, "thread_time_max_s", times[best]);
+    params_number(&out->params, "thread_time_max_s", tmaxs[best]);
     fill_placement(&c, n, out);
     out->pins_verified = 0;
     for (int i = 0; i < n; i++)
@@ -287,6 +315,8 @@ done:
     team_run(t, job_free, &c);
     free(times);
     free(tmins);
+    free(tmaxs);
     free(ts);
+    free(tt);
     return status;
 }

@@ -31,6 +31,17 @@ typedef enum {
     MEASURE_WRONG_RESULT  /* a kernel's output did not verify: a bug, never a number */
 } measure_status;
 
+/* One thread's part of a sample: when it left the barrier, and how long it took. */
+typedef struct {
+    double start, elapsed;
+} thread_time;
+
+/* A sample's time: from the first thread's start to the last one's end. With a
+ * CPU per thread that is the slowest thread's time; with more threads than CPUs
+ * they take turns, and a thread's own time would count one CPU many times over.
+ * The fastest and slowest thread's own times go to *fastest and *slowest. */
+double sample_span(const thread_time *t, int n, double *fastest, double *slowest);
+
 /* Fills the measured part of out (samples in MB/s, bytes per sample, passes,
  * kernel, pages, node locality, pins; parameters thread_time_min_s/max_s of the
  * best sample); the caller has set mode and operation with result_init. */

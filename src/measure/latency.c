@@ -52,7 +52,7 @@ static void latency_job(team *t, int tid, void *arg)
     buffer_inspect(&b);
     if (!pos) {
         buffer_free(&b);
-        c->status = MEASURE_NO_MEMORY;
+        c->status = stop_flagged() ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
         return;
     }
     /* Calibrate the step count so one sample lasts sample_s; the calibration

@@ -1,21 +1,24 @@
 /* Stopping a run early: a signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE) or the -t deadline.
  *
- * Two checks, because a timed loop must not read the clock:
- *   stop_flagged()   the stop flag alone, one relaxed atomic load. Timed loops test
- *                    it after every kernel pass, so a signal lands within one pass.
- *   stop_requested() the poll: the flag, or the deadline reached (reads the clock,
- *                    and raises the flag once the deadline has passed). Call it
- *                    between samples, never inside timed code: at L1 sizes one pass
- *                    takes tens of ns and a clock read per pass shows in the result. */
+ * Both raise one flag (util/stop_flag.h) that every long loop tests, in every
+ * phase: allocation and first touch, kernel passes, chain building. The deadline
+ * is kept by a watcher thread that sleeps until it and raises the flag, so no
+ * loop reads the clock to notice it (at L1 sizes one pass takes tens of ns and a
+ * clock read per pass shows in the result).
+ *   stop_flagged()   the flag alone, one relaxed atomic load; for timed loops.
+ *   stop_requested() the flag, or, when the watcher could not be started, the
+ *                    deadline read from the clock; between samples only. */
 #ifndef MEMBENCH_STOP_H
 #define MEMBENCH_STOP_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
+
+#include "util/stop_flag.h"
 
 /* Installs SIGINT, SIGTERM, SIGHUP and SIGPIPE handlers that request a stop. */
 void stop_install_signal_handlers(void);
-/* Deadline in clock_now() seconds; 0 = none. */
+/* Deadline in clock_now() seconds; 0 = none. One already passed raises the flag at
+ * once; a later one starts the watcher (replacing any earlier deadline). */
 void stop_set_deadline(double when);
 bool stop_requested(void);
 /* Signal that caused the stop (SIGINT, SIGTERM), or 0. */
@@ -23,14 +26,10 @@ int stop_signal(void);
 bool stop_deadline_passed(void);
 /* For tests and internal use: request a stop as if by signal sig (0 = no signal). */
 void stop_request(int sig);
+/* Clears the flag and the signal, and ends the watcher without raising anything. */
 void stop_reset(void);
-
-/* The flag itself, visible here only so stop_flagged() inlines into timed loops. */
-extern atomic_int stop_flag;
-
-static inline bool stop_flagged(void)
-{
-    return atomic_load_explicit(&stop_flag, memory_order_relaxed) != 0;
-}
+/* Ends the watcher, keeping the flag as it is: a deadline after the work is done
+ * cuts nothing. */
+void stop_disarm(void);
 
 #endif

@@ -30,10 +30,14 @@ static void job_init(team *t, int tid, void *arg)
     stream_ctx *c = arg;
     size_t lo, hi;
     chunk(c, tid, &lo, &hi);
-    for (size_t i = lo; i < hi; i++) { /* first touch: the chunk lands on this thread's node */
-        c->arrays.a[i] = 1.0;
-        c->arrays.b[i] = 2.0;
-        c->arrays.c[i] = 0.0;
+    size_t step = STOP_CHECK_BYTES / sizeof(double);
+    for (size_t from = lo; from < hi && !stop_flagged(); from += step) {
+        size_t to = hi - from < step ? hi : from + step;
+        for (size_t i = from; i < to; i++) { /* first touch: the chunk lands on this thread's node */
+            c->arrays.a[i] = 1.0;
+            c->arrays.b[i] = 2.0;
+            c->arrays.c[i] = 0.0;
+        }
     }
 }
 
@@ -114,6 +118,10 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     c.arrays.b = bufs[1].ptr;
     c.arrays.c = bufs[2].ptr;
     team_run(t, job_init, &c);
+    if (stop_flagged()) {
+        status = MEASURE_STOPPED; /* during first touch */
+        goto done;
+    }
     team_run(t, job_run, &c);
     if (c.done < 2) {
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */

@@ -1,5 +1,6 @@
 #include "memory/buffer.h"
 #include "memory/memory_budget.h"
+#include "memory/smaps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "platform/platform.h"
+#include "util/stop_flag.h"
 
 #define SMALL_PAGE 4096
 #define KERNEL_ALIGN_BYTES 64
@@ -126,51 +128,18 @@ uint64_t pattern_word(uint64_t seed, size_t index)
     return z ^ (z >> 31);
 }
 
-void buffer_fill(buffer *b, uint64_t seed)
+bool buffer_fill(buffer *b, uint64_t seed)
 {
     uint64_t *w = b->ptr;
-    size_t n = b->len / 8;
-    for (size_t i = 0; i < n; i++)
-        w[i] = pattern_word(seed, i);
-}
-
-double smaps_huge_fraction(const char *smaps, uintptr_t addr, size_t len)
-{
-    uintptr_t end = addr + len;
-    double huge = 0;
-    bool any = false;
-    const char *line = smaps;
-    uintptr_t vstart = 0, vend = 0;
-    bool in_range = false;
-    while (line && *line) {
-        unsigned long long a, z;
-        unsigned long long kb;
-        char key[64];
-        /* Mapping headers start "start-end perms ..."; field lines start "Key:". */
-        size_t tok = strcspn(line, " \n");
-        const char *dash = memchr(line, '-', tok);
-        if (dash && !memchr(line, ':', tok) && sscanf(line, "%llx-%llx ", &a, &z) == 2) {
-            vstart = (uintptr_t)a;
-            vend = (uintptr_t)z;
-            in_range = vstart < end && vend > addr;
-            any = any || in_range;
-        } else if (in_range && sscanf(line, "%63[^:]: %llu kB", key, &kb) == 2) {
-            /* Count THP (AnonHugePages) and hugetlbfs pages, scaled to the overlap. */
-            if (strcmp(key, "AnonHugePages") == 0 || strcmp(key, "Private_Hugetlb") == 0 ||
-                strcmp(key, "Shared_Hugetlb") == 0) {
-                uintptr_t lo = vstart > addr ? vstart : addr, hi = vend < end ? vend : end;
-                double overlap = (double)(hi - lo) / (double)(vend - vstart);
-                huge += (double)kb * 1024.0 * overlap;
-            }
-        }
-        line = strchr(line, '\n');
-        if (line)
-            line++;
+    size_t n = b->len / 8, step = STOP_CHECK_BYTES / 8;
+    for (size_t lo = 0; lo < n; lo += step) {
+        if (stop_flagged())
+            return false;
+        size_t hi = n - lo < step ? n : lo + step;
+        for (size_t i = lo; i < hi; i++)
+            w[i] = pattern_word(seed, i);
     }
-    if (!any)
-        return -1;
-    double f = huge / (double)len;
-    return f > 1 ? 1 : f;
+    return true;
 }
 
 static void inspect_pages(buffer *b)
@@ -203,22 +172,14 @@ static void inspect_pages(buffer *b)
 
 void buffer_inspect_all(buffer *const *bufs, size_t n)
 {
-    /* smaps grows with the number of mappings (two per thread and more): read it
-     * whole, growing the buffer until the text fits. */
-    for (size_t cap = 1 << 20; cap <= (size_t)64 << 20; cap *= 4) {
-        char *text = malloc(cap);
-        if (!text)
-            break;
-        bool ok = platform_read_text("/proc/self/smaps", text, cap);
-        bool fits = ok && strlen(text) < cap - 1;
-        for (size_t i = 0; fits && i < n; i++)
-            bufs[i]->huge_coverage = smaps_huge_fraction(text, (uintptr_t)bufs[i]->ptr, bufs[i]->len);
-        free(text);
-        if (!ok || fits)
-            break;
-    }
-    for (size_t i = 0; i < n; i++)
+    smaps_index ix;
+    bool have = smaps_index_read_self(&ix);
+    for (size_t i = 0; i < n; i++) {
+        if (have)
+            bufs[i]->huge_coverage = smaps_index_huge_fraction(&ix, (uintptr_t)bufs[i]->ptr, bufs[i]->len);
         inspect_pages(bufs[i]);
+    }
+    smaps_index_free(&ix);
 }
 
 void buffer_inspect(buffer *b)

@@ -38,21 +38,18 @@ bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, i
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 
 /* Writes every byte (first touch happens in the calling thread, so pages land on
- * its node) with a pattern derived from seed; word i gets pattern_word(seed, i). */
-void buffer_fill(buffer *b, uint64_t seed);
+ * its node) with a pattern derived from seed; word i gets pattern_word(seed, i).
+ * False when a stop was requested before the end (the rest is untouched). */
+bool buffer_fill(buffer *b, uint64_t seed);
 uint64_t pattern_word(uint64_t seed, size_t index);
 
 /* Fills huge_coverage, node and node_fraction. Call after buffer_fill. */
 void buffer_inspect(buffer *b);
 
-/* The same for many buffers with one read of /proc/self/smaps (which grows with
- * the number of mappings: reading it once per buffer is quadratic in threads). */
+/* The same for many buffers with one read of /proc/self/smaps (memory/smaps.h).
+ * huge_coverage stays -1 when smaps cannot be read. */
 void buffer_inspect_all(buffer *const *bufs, size_t n);
 
 void buffer_free(buffer *b);
-
-/* Huge-page bytes within [addr, addr+len), from an smaps text (exposed for tests).
- * Returns -1 when no mapping in the text overlaps the range. */
-double smaps_huge_fraction(const char *smaps, uintptr_t addr, size_t len);
 
 #endif

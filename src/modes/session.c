@@ -314,6 +314,7 @@ int session_measure(session *s)
     free(planned);
 
     s->mode->run(s);
+    stop_disarm(); /* a deadline reached from here on cut nothing */
 
     clear_progress(s);
     if (s->results.n == 0 && stop_deadline_passed())

@@ -11,6 +11,10 @@
 
 #include "util/cpu_list.h"
 
+/* The whole of a (proc) file, read in one go and NUL-terminated, malloc'ed; its
+ * length in *len. NULL when it cannot be read or is larger than max bytes. */
+char *platform_read_whole(const char *path, size_t max, size_t *len);
+
 /* CPUs this process may run on (sched_getaffinity: honours taskset and cpusets). */
 bool platform_usable_cpus(cpu_list *out);
 

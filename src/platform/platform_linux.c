@@ -45,6 +45,46 @@ long platform_read_binary(const char *path, unsigned char *buf, size_t size)
     return (long)used;
 }
 
+char *platform_read_whole(const char *path, size_t max, size_t *len)
+{
+    if (max < 2)
+        return NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, used = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (used + 1 == cap) { /* full: grow, unless at the limit */
+            char *bigger = cap < max ? realloc(buf, cap * 2 > max ? max : cap * 2) : NULL;
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            cap = cap * 2 > max ? max : cap * 2;
+            buf = bigger;
+        }
+        ssize_t n = read(fd, buf + used, cap - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            free(buf);
+            buf = NULL;
+        } else if (n == 0) {
+            break;
+        } else {
+            used += (size_t)n;
+        }
+    }
+    close(fd);
+    if (buf) {
+        buf[used] = '\0';
+        *len = used;
+    }
+    return buf;
+}
+
 static bool set_to_list(const cpu_set_t *set, cpu_list *out)
 {
     out->count = 0;

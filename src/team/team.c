@@ -28,9 +28,13 @@ struct team {
     bool quit;
     team_job job;
     void *arg;
-    /* sense-reversing barrier */
+    /* sense-reversing barrier; waiters spin, then sleep on barrier_wake */
     atomic_int barrier_count;
     atomic_int barrier_sense;
+    pthread_mutex_t barrier_lock;
+    pthread_cond_t barrier_wake;
+    int barrier_sleepers;  /* under barrier_lock */
+    bool oversubscribed; /* more threads than usable CPUs: barrier waiters sleep */
 };
 
 static bool verify_pin(const cpu_list *place)
@@ -98,6 +102,13 @@ team *team_create(const team_place *places, int n)
     pthread_cond_init(&t->done, NULL);
     atomic_init(&t->barrier_count, 0);
     atomic_init(&t->barrier_sense, 0);
+    pthread_mutex_init(&t->barrier_lock, NULL);
+    pthread_cond_init(&t->barrier_wake, NULL);
+    cpu_list usable;
+    if (platform_usable_cpus(&usable)) {
+        t->oversubscribed = (size_t)n > usable.count;
+        cpu_list_free(&usable);
+    }
     int started = 0;
     for (int i = 0; i < n; i++) {
         worker *w = &t->workers[i];
@@ -148,11 +159,29 @@ void team_barrier(team *t)
     if (atomic_fetch_add_explicit(&t->barrier_count, 1, memory_order_acq_rel) == t->n - 1) {
         atomic_store_explicit(&t->barrier_count, 0, memory_order_relaxed);
         atomic_store_explicit(&t->barrier_sense, sense, memory_order_release);
+        /* Sleepers re-check the sense under the lock before waiting, so taking it
+         * here after the flip means none can miss the broadcast. */
+        pthread_mutex_lock(&t->barrier_lock);
+        if (t->barrier_sleepers)
+            pthread_cond_broadcast(&t->barrier_wake);
+        pthread_mutex_unlock(&t->barrier_lock);
         return;
     }
-    for (unsigned long spins = 0; atomic_load_explicit(&t->barrier_sense, memory_order_acquire) != sense; spins++)
+    /* Every thread has a CPU: spin (yielding now and then), so timed starts are
+     * tight. More threads than CPUs: a spinner holds a CPU that a thread still on
+     * its way here needs (4096 threads on 2 CPUs took minutes), so sleep. */
+    for (unsigned long spins = 0; !t->oversubscribed || spins < 100; spins++) {
+        if (atomic_load_explicit(&t->barrier_sense, memory_order_acquire) == sense)
+            return;
         if (spins > 20000)
             sched_yield();
+    }
+    pthread_mutex_lock(&t->barrier_lock);
+    t->barrier_sleepers++;
+    while (atomic_load_explicit(&t->barrier_sense, memory_order_acquire) != sense)
+        pthread_cond_wait(&t->barrier_wake, &t->barrier_lock);
+    t->barrier_sleepers--;
+    pthread_mutex_unlock(&t->barrier_lock);
 }
 
 int team_size(const team *t)
@@ -183,6 +212,8 @@ void team_destroy(team *t)
         cpu_list_free(&t->workers[i].place);
     }
     pthread_mutex_destroy(&t->lock);
+    pthread_mutex_destroy(&t->barrier_lock);
+    pthread_cond_destroy(&t->barrier_wake);
     pthread_cond_destroy(&t->wake);
     pthread_cond_destroy(&t->done);
     free(t->workers);

@@ -22,8 +22,9 @@ team *team_create(const team_place *places, int n);
 /* Runs job(t, tid, arg) on every thread and returns when all have finished. */
 void team_run(team *t, team_job job, void *arg);
 
-/* Inside a job: waits until all n threads arrive. Spins briefly (so a timed start
- * is tight), then yields, so an oversubscribed team still makes progress. */
+/* Inside a job: waits until all n threads arrive. Spins (so a timed start is
+ * tight), yielding now and then; with more threads than CPUs it sleeps instead,
+ * so the threads still on their way get the CPUs. */
 void team_barrier(team *t);
 
 int team_size(const team *t);

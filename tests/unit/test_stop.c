@@ -1,15 +1,18 @@
-/* Stopping a run (measure/stop) as the timed loops see it. The defect guarded
- * against: the bandwidth loop checked the -t deadline after every kernel pass, and
- * that check reads the clock, so with -t small buffers measured low. Timed loops
- * must test only the stop flag; the deadline is polled between samples.
- * Nothing here is timed: a probe kernel counts its calls and, at a chosen call,
- * moves the deadline into the past or requests a stop as a signal would. */
+/* Stopping a run (measure/stop) as the loops see it. Promised: a signal or the -t
+ * deadline ends every phase promptly (first touch, kernel passes, a pass over a
+ * buffer of gigabytes), and timed loops never read the clock to notice it (with -t,
+ * a clock read per pass measured small buffers low): the deadline is kept by a
+ * watcher thread that raises the flag. Nothing here is timed: a probe kernel
+ * counts its calls and, at a chosen call, requests a stop as a signal would. */
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "kernels/kernel_impl.h"
+#include "measure/clock.h"
 #include "measure/bandwidth.h"
 #include "measure/stop.h"
+#include "memory/buffer.h"
 #include "platform/platform.h"
 #include "team/team.h"
 #include "test.h"
@@ -60,18 +63,29 @@ static measure_status measure_probe(double min_sample_s)
     return st;
 }
 
-TEST(stop_flag_ignores_a_passed_deadline_until_it_is_polled)
+/* Waits (sleeping, up to 10 s) for the flag, testing only the flag. */
+static bool flag_rises(void)
+{
+    for (int i = 0; i < 1000 && !stop_flagged(); i++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    return stop_flagged();
+}
+
+TEST(a_deadline_raises_the_flag_without_anyone_polling)
 {
     stop_reset();
-    stop_set_deadline(PASSED_DEADLINE);
-    CHECK(!stop_flagged()); /* the flag test reads no clock, so it cannot know yet */
-    CHECK(!stop_flagged());
-    CHECK(stop_requested()); /* the poll reads the clock and raises the flag */
+    stop_set_deadline(PASSED_DEADLINE); /* already passed: raised at once */
     CHECK(stop_flagged());
     CHECK(stop_deadline_passed());
     CHECK_INT(stop_signal(), 0);
     stop_reset();
     CHECK(!stop_flagged());
+    CHECK(!stop_deadline_passed());
+    stop_set_deadline(clock_now() + 0.02); /* the watcher raises it; no poll here */
+    CHECK(flag_rises());
+    CHECK(stop_deadline_passed());
+    CHECK_INT(stop_signal(), 0);
+    stop_reset();
     stop_request(SIGTERM); /* a signal raises the flag at once */
     CHECK(stop_flagged());
     CHECK_INT(stop_signal(), SIGTERM);
@@ -79,14 +93,32 @@ TEST(stop_flag_ignores_a_passed_deadline_until_it_is_polled)
     stop_reset();
 }
 
-TEST(deadline_passing_inside_a_sample_does_not_cut_it_short_but_a_signal_does)
+TEST(reset_and_disarm_end_a_pending_deadline)
 {
-    /* The deadline passes at call 2, the first pass of the warm-up sample. A timed
-     * loop that checks the deadline stops right there (2 calls); one that tests only
-     * the flag runs on until the probe raises the flag at call 1000, and stops after
-     * exactly that pass. The 5 s minimum sample makes the warm-up sample far longer
-     * than 1000 passes of a kernel that does nothing. */
-    probe_reset(2, 1000);
+    /* a run that ends before its -t must not be marked cut short afterwards, and
+     * the next run in the same process must not inherit the deadline */
+    stop_reset();
+    stop_set_deadline(clock_now() + 0.05);
+    stop_reset();
+    nanosleep(&(struct timespec){0, 300 * 1000 * 1000}, NULL);
+    CHECK(!stop_flagged());
+    CHECK(!stop_deadline_passed());
+    stop_set_deadline(clock_now() + 0.05);
+    stop_disarm();
+    nanosleep(&(struct timespec){0, 300 * 1000 * 1000}, NULL);
+    CHECK(!stop_flagged());
+    stop_set_deadline(clock_now() + 3600); /* a later deadline replaces an earlier one */
+    stop_set_deadline(clock_now() + 0.02);
+    CHECK(flag_rises());
+    stop_reset();
+}
+
+TEST(a_signal_cuts_a_sample_within_one_pass)
+{
+    /* The probe raises the flag at call 1000, inside the warm-up sample (5 s
+     * minimum: far longer than 1000 passes of a kernel that does nothing); the
+     * timed loop stops after exactly that pass. */
+    probe_reset(0, 1000);
     CHECK_INT(measure_probe(5.0), MEASURE_STOPPED);
     CHECK_INT(probe_calls, 1000);
     CHECK(stop_flagged());
@@ -94,12 +126,74 @@ TEST(deadline_passing_inside_a_sample_does_not_cut_it_short_but_a_signal_does)
     stop_reset();
 }
 
-TEST(passed_deadline_stops_measure_bandwidth_within_one_pass)
+TEST(a_stop_before_the_first_pass_ends_in_first_touch)
 {
     probe_reset(0, 0);
     stop_set_deadline(PASSED_DEADLINE);
     CHECK_INT(measure_probe(0.002), MEASURE_STOPPED);
-    CHECK(probe_calls <= 1);
+    CHECK_INT(probe_calls, 0);
     CHECK(stop_deadline_passed());
     stop_reset();
+}
+
+TEST(buffer_fill_stops_on_the_flag)
+{
+    buffer b;
+    CHECK(buffer_alloc(&b, 16 << 20, PAGES_NORMAL, 2 << 20, -1));
+    stop_reset();
+    stop_request(SIGINT);
+    CHECK(!buffer_fill(&b, 7));
+    CHECK(((const uint64_t *)b.ptr)[0] == 0); /* nothing written: a fresh mapping is zero */
+    stop_reset();
+    CHECK(buffer_fill(&b, 7));
+    CHECK(((const uint64_t *)b.ptr)[(16 << 20) / 8 - 1] == pattern_word(7, (16 << 20) / 8 - 1));
+    buffer_free(&b);
+}
+
+/* Records each slice kernel_pass hands the kernel; raises the flag at slice_stop. */
+enum { MAX_SLICES = 64 };
+static kernel_args slices[MAX_SLICES];
+static int nslices, slice_stop;
+
+static uint64_t slice_probe(const kernel_args *args)
+{
+    if (nslices < MAX_SLICES)
+        slices[nslices] = *args;
+    if (++nslices == slice_stop)
+        stop_request(SIGINT);
+    return (uint64_t)1 << nslices;
+}
+
+TEST(kernel_pass_slices_a_large_pass_and_stops_between_slices)
+{
+    static const kernel k = KROW_SWEEP("copy", OP_COPY, "c", STORE_REGULAR, "regular", 1, 1, VERIFY_EQUALS_SOURCE,
+                                       slice_probe);
+    /* addresses only: the probe touches nothing */
+    char *out = (char *)(uintptr_t)0x100000000ULL, *in = (char *)(uintptr_t)0x900000000ULL;
+    size_t bytes = 5 * KERNEL_SLICE_BYTES + 4096;
+    kernel_args a = {.out = out, .in = {in, NULL}, .bytes = bytes, .pattern = 3};
+    stop_reset();
+    nslices = 0;
+    slice_stop = 0;
+    CHECK(kernel_pass(&k, &a) == 0x7e); /* XOR of the six slices' results */
+    CHECK_INT(nslices, 6);
+    size_t covered = 0;
+    for (int i = 0; i < 6; i++) {
+        CHECK(slices[i].out == out + covered && slices[i].in[0] == in + covered);
+        CHECK(slices[i].in[1] == NULL && slices[i].pattern == 3);
+        covered += slices[i].bytes;
+    }
+    CHECK(covered == bytes);
+    CHECK(slices[5].bytes == 4096);
+    nslices = 0;
+    slice_stop = 2;
+    kernel_pass(&k, &a);
+    CHECK_INT(nslices, 2);
+    stop_reset();
+    /* a pass of up to two slices is one call, as before */
+    nslices = 0;
+    a.bytes = 2 * KERNEL_SLICE_BYTES;
+    kernel_pass(&k, &a);
+    CHECK_INT(nslices, 1);
+    CHECK(slices[0].bytes == a.bytes);
 }

@@ -1,0 +1,3 @@
+#include "util/stop_flag.h"
+
+atomic_int stop_flag;
