@@ -1,5 +1,6 @@
 #include "core/result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,53 @@ void result_init(result_record *r, const char *mode, const char *operation, resu
     r->huge_coverage = -1;
     r->node_local_fraction = -1;
     r->complete = true;
+}
+
+void result_add_buffer(result_record *r, const char *method, uint64_t bytes, double huge_coverage)
+{
+    if (!method)
+        method = "normal";
+    int g = 0;
+    while (g < r->npages && strcmp(r->pages[g].method, method) != 0)
+        g++;
+    if (g == r->npages) {
+        if (g == RESULT_PAGE_GROUPS)
+            g--; /* not reached: there are four methods */
+        else
+            r->pages[r->npages++] = (result_page_group){method, 0, 0, 0};
+    }
+    result_page_group *p = &r->pages[g];
+    p->buffers++;
+    p->bytes += (double)bytes;
+    if (huge_coverage < 0 || p->huge_bytes < 0)
+        p->huge_bytes = -1;
+    else
+        p->huge_bytes += huge_coverage * (double)bytes;
+    double all = 0, huge = 0;
+    bool known = true;
+    for (int i = 0; i < r->npages; i++) {
+        all += r->pages[i].bytes;
+        huge += r->pages[i].huge_bytes;
+        known = known && r->pages[i].huge_bytes >= 0;
+    }
+    r->page_method = r->npages > 1 ? "mixed" : r->pages[0].method;
+    r->huge_coverage = known && all > 0 ? huge / all : -1;
+}
+
+void result_pages_text(const result_record *r, char *buf, size_t size)
+{
+    if (r->npages <= 1) {
+        snprintf(buf, size, "%s", r->page_method ? r->page_method : "?");
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->npages && used < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%d %s", i ? " + " : "", r->pages[i].buffers, r->pages[i].method);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
 }
 
 bool result_set_samples(result_record *r, const double *samples, int n)

@@ -25,6 +25,15 @@ typedef struct {
     int mem_node; /* node its buffers were placed on, -1 when left to first touch */
 } result_thread;
 
+/* The buffers of a result that got the same kind of pages. */
+#define RESULT_PAGE_GROUPS 4
+typedef struct {
+    const char *method;  /* "hugetlb", "thp", "normal", "small" */
+    int buffers;
+    double bytes;
+    double huge_bytes;   /* -1 when any of them could not be checked */
+} result_page_group;
+
 typedef struct {
     const char *mode;      /* "sweep", "latency", "stream" */
     const char *operation; /* "read", "copy-nt", "latency", STREAM's "copy" ... "triad" */
@@ -35,8 +44,11 @@ typedef struct {
 
     const char *kernel_isa;   /* "avx512", ..., "c", "libc", "chase" */
     const char *kernel_store; /* "loads", "regular", "non-temporal", "libc" */
-    const char *page_method;  /* what was obtained: "normal", "thp", "hugetlb", "small" */
-    double huge_coverage;     /* share of the buffers in huge pages (lowest), -1 unknown */
+    const char *page_method;  /* what was obtained: "normal", "thp", "hugetlb", "small", or
+                                 "mixed" when the buffers differ (see pages[]) */
+    double huge_coverage;     /* share of all the buffers' bytes in huge pages, -1 unknown */
+    result_page_group pages[RESULT_PAGE_GROUPS]; /* the buffers by method */
+    int npages;
     double node_local_fraction; /* lowest share of sampled pages on the intended node, -1 unknown */
     int pins_verified;        /* threads whose affinity was checked equal to their place */
 
@@ -58,6 +70,12 @@ typedef struct {
 
 /* A zeroed record with the unknowns marked unknown. */
 void result_init(result_record *r, const char *mode, const char *operation, result_metric metric);
+
+/* Counts one buffer of the result: what page method it got and its share in huge
+ * pages (-1 unknown). page_method and huge_coverage follow all buffers counted. */
+void result_add_buffer(result_record *r, const char *method, uint64_t bytes, double huge_coverage);
+/* "hugetlb", or for mixed buffers "2 hugetlb + 2 normal": for messages. */
+void result_pages_text(const result_record *r, char *buf, size_t size);
 /* Copies samples and computes the summary from them. False when out of memory. */
 bool result_set_samples(result_record *r, const double *samples, int n);
 /* Copies the placement of n threads. */

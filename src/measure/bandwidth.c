@@ -198,16 +198,13 @@ static uint64_t passes_for(double per_pass, double min_s)
 
 static void fill_placement(const job_ctx *c, int n, result_record *out)
 {
-    out->huge_coverage = 2;
     out->node_local_fraction = 2;
-    out->page_method = uses_src(c->rq->k) ? c->ts[0].src.method : c->ts[0].dst.method;
     for (int i = 0; i < n; i++) {
         const buffer *bufs[2] = {&c->ts[i].src, &c->ts[i].dst};
         for (int b = 0; b < 2; b++) {
             if (!bufs[b]->map)
                 continue;
-            if (bufs[b]->huge_coverage < out->huge_coverage)
-                out->huge_coverage = bufs[b]->huge_coverage;
+            result_add_buffer(out, bufs[b]->method, bufs[b]->len, bufs[b]->huge_coverage);
             double local = c->rq->nodes && c->rq->nodes[i] >= 0 && bufs[b]->node >= 0
                                ? (bufs[b]->node == c->rq->nodes[i] ? bufs[b]->node_fraction : 0)
                                : -1;
@@ -215,8 +212,6 @@ static void fill_placement(const job_ctx *c, int n, result_record *out)
                 out->node_local_fraction = local;
         }
     }
-    if (out->huge_coverage > 1)
-        out->huge_coverage = -1;
     if (out->node_local_fraction > 1)
         out->node_local_fraction = -1;
 }

@@ -100,8 +100,7 @@ static void latency_job(team *t, int tid, void *arg)
         out->samples_wanted = rq->min_samples;
         out->kernel_isa = "chase";
         out->kernel_store = "loads";
-        out->page_method = b.method;
-        out->huge_coverage = b.huge_coverage;
+        result_add_buffer(out, b.method, b.len, b.huge_coverage);
         out->node_local_fraction =
             rq->node >= 0 && b.node >= 0 ? (b.node == rq->node ? b.node_fraction : 0) : -1;
         out->complete = got >= rq->min_samples;

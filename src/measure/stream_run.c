@@ -127,12 +127,8 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
         goto done;
     }
-    double coverage = 1;
-    for (int i = 0; i < 3; i++) {
-        buffer_inspect(&bufs[i]);
-        if (bufs[i].huge_coverage < coverage)
-            coverage = bufs[i].huge_coverage;
-    }
+    buffer *inspect[3] = {&bufs[0], &bufs[1], &bufs[2]};
+    buffer_inspect_all(inspect, 3);
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
@@ -158,8 +154,8 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         r->complete = c.done == rq->ntimes;
         r->kernel_isa = rq->kernels->isa;
         r->kernel_store = rq->kernels->nontemporal ? "non-temporal" : "regular";
-        r->page_method = bufs[0].method;
-        r->huge_coverage = coverage;
+        for (int i = 0; i < 3; i++)
+            result_add_buffer(r, bufs[i].method, bufs[i].len, bufs[i].huge_coverage);
         params_text(&r->params, "validation", validation);
         params_bool(&r->params, "validated", validated);
         params_int(&r->params, "iterations_done", c.done);

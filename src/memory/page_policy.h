@@ -51,6 +51,10 @@ bool page_policy_choose(const topology *t, const page_policy_request *rq, page_p
 /* The --pages value: "4k", "2m", "1g" or "thp" (exactly). */
 bool page_choice_parse(const char *text, page_choice *out, char *err, size_t errlen);
 
+/* Under this share of a result's bytes in huge pages, huge pages asked for are
+ * reported as not obtained (and a latency includes TLB misses). */
+#define HUGE_COVERAGE_WARN 0.9
+
 /* Whether a buffer of bytes was meant to be in huge pages (so a short coverage is
  * worth a warning): always for 2m, 1g and thp; for -H when it spans at least two
  * huge pages of huge_size; never for the default or 4k. */

@@ -234,14 +234,21 @@ static void latency_analyse(session *s)
         free(lat);
         return;
     }
-    bool huge_asked = o->common.pages == PAGE_CHOICE_2M || o->common.pages == PAGE_CHOICE_1G ||
-                      o->common.pages == PAGE_CHOICE_THP;
+    uint64_t huge = topology_huge_page_size(&s->topo);
+    bool huge_asked = false, unverified = false;
     const result_record *short_of_huge = NULL;
     for (size_t i = 0; i < n; i++) {
         const result_record *r = &s->results.items[i];
         sizes[i] = r->size_bytes;
         lat[i] = result_value(r);
-        if (huge_asked && !short_of_huge && r->huge_coverage < 0.9)
+        if (!page_choice_wants_huge((page_choice)o->common.pages, r->size_bytes, huge))
+            continue;
+        huge_asked = true;
+        if (r->huge_coverage < 0) {
+            session_check_huge_pages(s, r, "latency"); /* says once: not verified */
+            unverified = true;
+        }
+        else if (!short_of_huge && r->huge_coverage < HUGE_COVERAGE_WARN)
             short_of_huge = r;
     }
     latency_step steps[MAX_LATENCY_STEPS];
@@ -275,7 +282,7 @@ static void latency_analyse(session *s)
         params_bool(row, "disagrees", checks[i].disagrees);
     }
     params_number(&a->values, "disagree_factor", CACHE_LEVEL_FACTOR);
-    params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge);
+    params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge && !unverified);
     if (short_of_huge)
         session_warn(s, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
                      ((const latency_state *)s->state)->pages_name, short_of_huge->huge_coverage * 100,

@@ -12,6 +12,7 @@
 #include "measure/ref_counter.h"
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
+#include "memory/page_policy.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/topology_report.h"
@@ -84,6 +85,23 @@ void session_error(session *s, const char *fmt, ...)
     say(s, "error", buf);
     run_info_warn(&s->info, buf);
     s->status = 1;
+}
+
+void session_check_huge_pages(session *s, const result_record *r, const char *what)
+{
+    if (r->huge_coverage < 0) {
+        if (!s->said_pages_unverified)
+            session_warn(s, "%s: huge pages were asked for but could not be verified (/proc/self/smaps "
+                            "unreadable); the results do not say which pages were used", what);
+        s->said_pages_unverified = true;
+        return;
+    }
+    if (r->huge_coverage >= HUGE_COVERAGE_WARN)
+        return;
+    char pages[96];
+    result_pages_text(r, pages, sizeof pages);
+    session_warn(s, "%s: only %.0f%% of the buffers' bytes are in huge pages (%s); THP is '%s'", what,
+                 r->huge_coverage * 100, pages, s->topo.thp_mode);
 }
 
 void session_add_sink(session *s, sink *k)

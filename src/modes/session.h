@@ -52,6 +52,7 @@ struct session {
     double start;
     int status;         /* 1 once a measurement failed */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
+    bool said_pages_unverified;
 };
 
 session_env session_env_live(void);
@@ -75,6 +76,10 @@ int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(pr
 /* A measurement failed: "membench[ mode]: error: ..." and exit status 1. */
 void session_error(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_add_sink(session *s, sink *k);
+/* For a result whose buffers were meant to be in huge pages: warns when under 90%
+ * of their bytes were (naming each buffer's method), or, once a run, when smaps
+ * could not say. what names the point ("4096 KB copy"). */
+void session_check_huge_pages(session *s, const result_record *r, const char *what);
 /* Takes the record (left empty), keeps it, hands it to every sink. */
 void session_emit(session *s, result_record *r);
 bool session_stopped(const session *s);

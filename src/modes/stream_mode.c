@@ -222,10 +222,8 @@ static bool measure_config(session *s, const stream_config *cf, team *t, int k, 
                       params_get_text(&r[0].params, "validation"));
     /* huge pages asked for and not obtained: said, as in the other modes */
     bool wanted = page_choice_wants_huge((page_choice)o->common.pages, st->n * sizeof(double), st->pages.huge_size);
-    if ((ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) && wanted && r[0].huge_coverage >= 0 &&
-        r[0].huge_coverage < 0.9)
-        session_warn(s, "%s: only %.0f%% of the arrays are in huge pages (%s); THP is '%s'", cf->name,
-                     r[0].huge_coverage * 100, r[0].page_method ? r[0].page_method : "?", s->topo.thp_mode);
+    if ((ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) && wanted)
+        session_check_huge_pages(s, &r[0], cf->name);
     for (int f = 0; f < STREAM_NFUNCS; f++) {
         if (ms == MEASURE_OK || ms == MEASURE_WRONG_RESULT) {
             r[f].size_bytes = st->n * sizeof(double);

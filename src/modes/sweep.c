@@ -21,7 +21,6 @@
 #define LATENCY_MIN_SAMPLES 7
 #define LATENCY_MAX_SAMPLES 21
 #define LATENCY_CV_TARGET 0.05
-#define HUGE_COVERAGE_WARN 0.9
 #define MAX_THREAD_COUNTS 32
 
 typedef struct {
@@ -223,9 +222,8 @@ static void check_record(session *s, const result_record *r)
     snprintf(what, sizeof what, "%llu KB %s", (unsigned long long)(r->size_bytes / 1024), r->operation);
     uint64_t huge = topology_huge_page_size(&s->topo);
     uint64_t bytes = (uint64_t)params_get_number(&r->params, "chased_bytes", (double)r->size_bytes);
-    if (page_choice_wants_huge((page_choice)o->common.pages, bytes, huge) && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
-        session_warn(s, "%s: only %.0f%% of the buffer is in huge pages (%s); THP is '%s'", what,
-                     r->huge_coverage * 100, r->page_method ? r->page_method : "?", s->topo.thp_mode);
+    if (page_choice_wants_huge((page_choice)o->common.pages, bytes, huge))
+        session_check_huge_pages(s, r, what);
     if (r->node_local_fraction >= 0 && r->node_local_fraction < 0.9)
         session_warn(s, "%s: only %.0f%% of sampled pages are on the threads' own NUMA node", what,
                      r->node_local_fraction * 100);

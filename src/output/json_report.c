@@ -105,6 +105,17 @@ void json_write_record(json_writer *j, const result_record *r)
     json_object_begin(j, "pages");
     json_string(j, "method", r->page_method);
     number_or_null(j, "huge_coverage", r->huge_coverage, r->huge_coverage >= 0);
+    json_array_begin(j, "buffers");
+    for (int i = 0; i < r->npages; i++) {
+        const result_page_group *g = &r->pages[i];
+        json_object_begin(j, NULL);
+        json_string(j, "method", g->method);
+        json_int(j, "count", g->buffers);
+        json_number(j, "bytes", g->bytes);
+        number_or_null(j, "huge_coverage", g->huge_bytes / g->bytes, g->huge_bytes >= 0 && g->bytes > 0);
+        json_object_end(j);
+    }
+    json_array_end(j);
     json_object_end(j);
     number_or_null(j, "node_local_fraction", r->node_local_fraction, r->node_local_fraction >= 0);
     json_int(j, "pins_verified", r->pins_verified);

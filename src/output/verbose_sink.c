@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory/page_policy.h"
 #include "output/format.h"
 #include "output/topology_report.h"
 
@@ -100,10 +101,12 @@ void verbose_write_record(FILE *f, const result_record *r, int verbosity)
         fprintf(f, "  %s %s: %s %s, %d thr, best %.0f median %.0f MB/s, CV %.2f%%, %llu passes/sample", size,
                 r->operation, r->kernel_isa, r->kernel_store, r->threads, r->summary.max, r->summary.median,
                 r->summary.cv * 100, (unsigned long long)r->iterations);
-    fprintf(f, "; pages %s", r->page_method ? r->page_method : "?");
+    char pages[96];
+    result_pages_text(r, pages, sizeof pages);
+    fprintf(f, "; pages %s", pages);
     if (r->huge_coverage >= 0)
         fprintf(f, " (%.0f%% huge)", r->huge_coverage * 100);
-    if (r->metric == METRIC_LATENCY && r->huge_coverage < 0.9)
+    if (r->metric == METRIC_LATENCY && r->huge_coverage >= 0 && r->huge_coverage < HUGE_COVERAGE_WARN)
         fprintf(f, ", TLB misses included");
     if (!r->complete)
         fprintf(f, "; cut short (%d of %d samples)", r->nsamples, r->samples_wanted);

@@ -26,6 +26,39 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
 
 
+def buffers_expected(mode, r):
+    """How many buffers the result's measurement allocates."""
+    if mode == "stream":
+        return 3
+    if mode == "latency" or r["operation"] == "latency":
+        return 1
+    return r["threads"] * (2 if r["operation"].startswith("copy") or r["operation"] == "memcpy" else 1)
+
+
+def pages_problems(where, mode, r):
+    """pages: the method names every group or says mixed; the coverage is the
+    byte-weighted share of all buffers; every buffer is counted."""
+    p, bad = r["pages"], []
+    groups = p["buffers"]
+    methods = [g["method"] for g in groups]
+    if len(set(methods)) != len(methods):
+        bad.append("%s: page method listed twice in %s" % (where, methods))
+    want = "mixed" if len(groups) > 1 else (methods[0] if groups else None)
+    if p["method"] != want:
+        bad.append("%s: pages.method %s for buffers %s" % (where, p["method"], methods))
+    covs = [g["huge_coverage"] for g in groups]
+    if groups and None not in covs:
+        share = sum(g["huge_coverage"] * g["bytes"] for g in groups) / sum(g["bytes"] for g in groups)
+        if p["huge_coverage"] is None or not close(p["huge_coverage"], share):
+            bad.append("%s: huge_coverage %s, buffers' share %g" % (where, p["huge_coverage"], share))
+    elif p["huge_coverage"] is not None:
+        bad.append("%s: huge_coverage %s with a buffer not verified" % (where, p["huge_coverage"]))
+    count = sum(g["count"] for g in groups)
+    if count != buffers_expected(mode, r):
+        bad.append("%s: %d buffers counted, the measurement uses %d" % (where, count, buffers_expected(mode, r)))
+    return bad
+
+
 def promises(doc):
     """What the schema cannot say; a list of problems."""
     bad = []
@@ -48,6 +81,7 @@ def promises(doc):
             bad.append("%s: size_kb %d for %d bytes" % (where, r["size_kb"], r["size_bytes"]))
         if r["threads"] != len(r["placement"]):
             bad.append("%s: %d threads but %d placement entries" % (where, r["threads"], len(r["placement"])))
+        bad += pages_problems(where, doc["mode"], r)
         if r["pins_verified"] > r["threads"]:
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
     if doc["complete"] and doc["stopped_by"] is not None:
@@ -83,6 +117,12 @@ def self_test(validator, doc):
         "placement without memory node": lambda d: res(d)["placement"][0].pop("memory_node"),
         "threads not the placement count": lambda d: res(d).__setitem__("threads", res(d)["threads"] + 1),
         "huge coverage above 1": lambda d: res(d)["pages"].__setitem__("huge_coverage", 1.5),
+        "mixed pages with one method": lambda d: res(d)["pages"].__setitem__("method", "mixed"),
+        "a buffer not counted": lambda d: res(d)["pages"]["buffers"][0].__setitem__(
+            "count", res(d)["pages"]["buffers"][0]["count"] + 1),
+        "coverage not the buffers' share": lambda d: res(d)["pages"].update(
+            huge_coverage=0.5 if res(d)["pages"]["huge_coverage"] != 0.5 else 0.25,
+            buffers=[dict(g, huge_coverage=1.0) for g in res(d)["pages"]["buffers"]]),
         "an unknown top-level key": lambda d: d.__setitem__("extra", 1),
         "nested object in params": lambda d: res(d)["params"].__setitem__("x", {"y": 1}),
         "complete yet stopped": lambda d: d.update(complete=True, stopped_by="SIGINT"),

@@ -493,6 +493,26 @@ else
     echo "# skipped: unprivileged tests need root, runuser and a binary user nobody can run"
 fi
 
+# /proc/self/smaps unreadable (empty: /dev/null bound over it in a private mount
+# namespace; exec keeps the pid): huge pages asked for are said to be unverified,
+# once, and JSON gives no share rather than a made-up one.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+    no_smaps() { unshare -m sh -c 'mount --bind /dev/null /proc/$$/smaps && exec "$@"' sh "$@"; }
+    no_smaps "$BIN" -H -s 8192 -o read -o copy "${QUICK[@]}" --json "$TMP/nosmaps.json" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    check "smaps unreadable: -H says once that huge pages could not be verified" \
+        bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'could not be verified (/proc/self/smaps unreadable)' '$TMP/err') -eq 1 ]"
+    check "smaps unreadable: JSON huge_coverage is null for the result and every buffer" \
+        python3 -c "import json,sys; r=json.load(open('$TMP/nosmaps.json'))['results']; sys.exit(0 if len(r) == 2 and all(x['pages']['huge_coverage'] is None and all(g['huge_coverage'] is None for g in x['pages']['buffers']) for x in r) else 1)"
+    no_smaps "$BIN" stream -n 2000000 --ntimes 2 -H >"$TMP/out" 2>"$TMP/err"; rc=$?
+    check "smaps unreadable: stream -H says so too" \
+        bash -c "[ $rc -eq 0 ] && grep -q 'could not be verified (/proc/self/smaps unreadable)' '$TMP/err'"
+    no_smaps "$BIN" -s 8192 -o read "${QUICK[@]}" >"$TMP/out" 2>"$TMP/err"
+    check "smaps unreadable: nothing said when huge pages were not asked for" \
+        bash -c "! grep -q 'smaps' '$TMP/err'"
+else
+    echo "# skipped: unreadable-smaps tests need root and unshare -m"
+fi
+
 # SIGTERM in the middle of a long STREAM run: the table so far and JSON marked incomplete.
 "$BIN" stream -n 4000000 --ntimes 1000 --json "$TMP/sts.json" >"$TMP/sts.out" 2>"$TMP/sts.err" &
 pid=$!

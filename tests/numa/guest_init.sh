@@ -57,6 +57,11 @@ run stream_nodes $M stream -n 2000000 --ntimes 3 --json /tmp/stream_nodes.json
 run thp_never_H $M -H -s 8192 -o read $Q --json /tmp/thp_never_H.json
 run latency_pages_thp $M latency --pages thp --max 4M --sample-ms 2
 run latency_pages_2m $M latency --pages 2m --max 4M --sample-ms 2
+# A pool of 10 huge pages for four 8 MiB buffers (4 pages each): two threads' copy
+# gets two buffers in hugetlb and two in normal pages (THP is never).
+echo 10 >/proc/sys/vm/nr_hugepages
+run mixed_pages $M -H -s 8192 -o copy -p 2 $Q -v --json /tmp/mixed_pages.json
+echo 0 >/proc/sys/vm/nr_hugepages
 
 # An unprivileged user in a restricted cpuset.
 run nobody su -s /bin/sh -c "$M -s 1024 -o read -o latency $Q --json /tmp/nobody.json" nobody

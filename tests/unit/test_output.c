@@ -228,3 +228,38 @@ TEST(latency_estimates_name_no_effective_llc_from_an_unchecked_level)
         section_free(&a);
     }
 }
+
+TEST(buffers_with_different_pages_are_each_counted_with_the_true_share)
+{
+    /* two threads' copy: two 8 MiB buffers got hugetlb, two got normal pages */
+    result_record r;
+    result_init(&r, "sweep", "copy", METRIC_BANDWIDTH);
+    result_add_buffer(&r, "hugetlb", 8 << 20, 1.0);
+    CHECK_STR(r.page_method, "hugetlb");
+    CHECK_NEAR(r.huge_coverage, 1.0, 0);
+    result_add_buffer(&r, "normal", 8 << 20, 0.0);
+    result_add_buffer(&r, "hugetlb", 8 << 20, 1.0);
+    result_add_buffer(&r, "normal", 8 << 20, 0.0);
+    CHECK_STR(r.page_method, "mixed");
+    CHECK_NEAR(r.huge_coverage, 0.5, 1e-12); /* of all bytes, not the lowest buffer's 0 */
+    CHECK_INT(r.npages, 2);
+    CHECK_INT(r.pages[0].buffers, 2);
+    CHECK_INT(r.pages[1].buffers, 2);
+    char text[96];
+    result_pages_text(&r, text, sizeof text);
+    CHECK_STR(text, "2 hugetlb + 2 normal");
+    /* shares are weighted by bytes; one buffer not verified makes the whole unknown */
+    result_record w;
+    result_init(&w, "stream", "copy", METRIC_BANDWIDTH);
+    result_add_buffer(&w, "thp", 3 << 20, 1.0);
+    result_add_buffer(&w, "thp", 1 << 20, 0.0);
+    CHECK_STR(w.page_method, "thp");
+    CHECK_NEAR(w.huge_coverage, 0.75, 1e-12);
+    result_pages_text(&w, text, sizeof text);
+    CHECK_STR(text, "thp");
+    result_add_buffer(&w, "thp", 1 << 20, -1);
+    CHECK_NEAR(w.huge_coverage, -1, 0);
+    CHECK_NEAR(w.pages[0].huge_bytes, -1, 0);
+    result_free(&r);
+    result_free(&w);
+}
