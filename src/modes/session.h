@@ -51,6 +51,7 @@ struct session {
     bool progress;      /* stderr is a terminal and -v is off: progress lines */
     double start;
     int status;         /* 1 once a measurement failed */
+    bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
 };
 
@@ -72,13 +73,21 @@ int session_run(const mode_def *m, int argc, char **argv, const session_env *env
 void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Says "membench[ mode]: message" and returns 2. */
 int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A measurement failed: "membench[ mode]: error: ..." and exit status 1. */
+/* A measurement failed: "membench[ mode]: error: ..." (stderr and JSON "errors") and
+ * exit status 1; the run goes on. */
 void session_error(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* As session_error, for a failure that ends the run (the mode returns after it):
+ * the JSON says complete false, stopped_by "error". */
+void session_fail(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_add_sink(session *s, sink *k);
 /* Takes the record (left empty), keeps it, hands it to every sink. */
 void session_emit(session *s, result_record *r);
 bool session_stopped(const session *s);
-/* A pinned team for the first n threads of p; says when a pin did not hold. */
+/* n worker threads on places (team_create); when they cannot all be created,
+ * says why in one line (session_fail) and returns NULL. */
+team *session_start_team(session *s, const team_place *places, int n);
+/* A pinned team for the first n threads of p (session_start_team); says when a pin
+ * did not hold. */
 team *session_team(session *s, const placement *p, int n);
 /* Copies the placement into the run's information (JSON and -v). */
 void session_describe_placement(session *s, const placement *p);

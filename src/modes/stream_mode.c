@@ -247,10 +247,8 @@ static void stream_run(session *s)
     for (int c = 0; c < st->nconfigs && !session_stopped(s); c++) {
         const stream_config *cf = &st->configs[c];
         team *t = session_team(s, &cf->place, cf->place.n);
-        if (!t) {
-            session_error(s, "cannot start %d threads", cf->place.n);
-            return;
-        }
+        if (!t)
+            return; /* said */
         char *cpus = placement_cpus_text(&cf->place);
         bool go_on = true;
         for (int k = 0; k < 2 && go_on && !session_stopped(s); k++)

@@ -97,7 +97,7 @@ TEST(team_runs_job_on_every_thread_with_barrier)
     team_place places[3];
     for (int i = 0; i < 3; i++)
         places[i].cpus = (cpu_list){&usable.ids[(size_t)i % usable.count], 1};
-    team *t = team_create(places, 3);
+    team *t = team_create(places, 3, NULL);
     CHECK(t != NULL);
     for (int round = 0; round < 5; round++) {
         atomic_store(&job_hits, 0);
@@ -119,7 +119,7 @@ static team *one_thread_team(void)
     cpu_list usable;
     platform_usable_cpus(&usable);
     team_place p = {{usable.ids, 1}};
-    team *t = team_create(&p, 1);
+    team *t = team_create(&p, 1, NULL);
     cpu_list_free(&usable);
     return t;
 }
