@@ -77,7 +77,9 @@ const option_table sweep_option_table = {
     "threads; copy counts the buffer size once), latency_ns (median),\n"
     "latency_stddev_ns, latency_samples, threads, iterations (kernel passes per\n"
     "sample; latency: samples), elapsed_s (best sample; latency: whole test).\n"
-    "Exit status: 0 done, 1 measurement failed or output lost, 2 bad input, 128+signal\nwhen stopped (INT 130, TERM 143, HUP 129, PIPE 141).\n",
+    "Exit status: 0 done, 1 measurement failed (or no memory budget, no threads) or\n"
+    "output lost, 2 bad input, 128+signal when stopped (INT 130, TERM 143, HUP 129,\n"
+    "PIPE 141).\n",
     specs,
 };
 

@@ -95,7 +95,9 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
                                      n ? "that NUMA node has no memory" : "no such NUMA node here");
         st->node = o->mem_node;
     }
-    uint64_t budget = session_memory_budget(s);
+    uint64_t budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     if (o->max_bytes == 0) {
         int top = topology_max_cache_level(&s->topo);
         o->max_bytes = 2 * topology_cache_level(&s->topo, top >= 1 ? top : 3).size;

@@ -199,9 +199,13 @@ void session_progress(session *s, const char *fmt, ...)
     va_end(ap);
 }
 
-uint64_t session_memory_budget(const session *s)
+bool session_memory_budget(session *s, uint64_t *bytes)
 {
-    return s->env.memory_budget();
+    char why[512] = "";
+    if (s->env.memory_budget(bytes, why, sizeof why))
+        return true;
+    session_error(s, "the memory budget is unknown, so nothing is allocated: %s", why);
+    return false;
 }
 
 const common_options *session_common(const session *s)

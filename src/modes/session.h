@@ -30,7 +30,7 @@ typedef struct {
     const char *sysfs_root;       /* "/sys", or a recorded tree */
     bool live;                    /* this machine: affinity mask, CPUID cross-check */
     env_lookup getenv;            /* OMP_* variables */
-    uint64_t (*memory_budget)(void);
+    bool (*memory_budget)(uint64_t *bytes, char *why, size_t whylen); /* memory/memory_budget.h */
     FILE *out, *err;              /* stdout, stderr */
 } session_env;
 
@@ -95,7 +95,10 @@ void session_describe_placement(session *s, const placement *p);
 void session_record_placement(const placement *p, int n, result_record *r);
 /* "[3/12] 64 KB read ..." on stderr when it is a terminal. */
 void session_progress(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-uint64_t session_memory_budget(const session *s);
+/* What the mode may allocate. False when it cannot be known: then it has said
+ * which file could not be read and why (an error, exit status 1), and the mode's
+ * plan returns 1. */
+bool session_memory_budget(session *s, uint64_t *bytes);
 const common_options *session_common(const session *s);
 
 #endif

@@ -159,7 +159,9 @@ static int stream_plan(session *s)
         return rc;
     uint64_t llc = total_llc(&s->topo);
     st->n = o->n_given ? o->n : (4 * llc + sizeof(double) - 1) / sizeof(double);
-    uint64_t need = 3 * st->n * sizeof(double), budget = session_memory_budget(s);
+    uint64_t need = 3 * st->n * sizeof(double), budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     if (need / 3 / sizeof(double) != st->n || need > budget)
         return session_bad_input(s,
                                  "%llu elements per array need %llu MiB for three arrays but only %llu MiB can be "

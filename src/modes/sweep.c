@@ -64,7 +64,9 @@ static int choose_kernels(session *s, sweep_state *st, const sweep_options *o)
 /* Sizes from the caches the threads will share, or the one -s asks for. */
 static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int threads)
 {
-    uint64_t budget = session_memory_budget(s);
+    uint64_t budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);

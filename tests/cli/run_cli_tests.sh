@@ -505,6 +505,41 @@ else
     echo "# skipped: unprivileged tests need root, runuser and a binary user nobody can run"
 fi
 
+# A memory budget that cannot be read (ulimit -n 3 with a static build, a hidden
+# /proc/meminfo) is one error line naming the file and why, exit 1, in every mode:
+# never "needs 0 MiB ... only 0 MiB can be allocated". A private mount namespace puts
+# an empty file (no MemAvailable line) or, for user nobody, an unreadable one there.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+    : >"$TMP/meminfo-empty"
+    : >"$TMP/meminfo-000" && chmod 000 "$TMP/meminfo-000"
+    over_meminfo() { unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$@"; }
+    budget_error() { # rc file needle
+        [ "$1" -eq 1 ] && [ ! -s "$TMP/mi.out" ] && [ "$(wc -l <"$2")" -eq 1 ] &&
+            grep -qE "^membench( [a-z]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
+    }
+    for args in "-s 64 -o read" "-o read" "latency" "stream"; do
+        # shellcheck disable=SC2086
+        over_meminfo "$TMP/meminfo-empty" "$BIN" $args >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/meminfo without MemAvailable: membench $args says so in one line, exit 1" \
+            budget_error $rc "$TMP/mi.err" '/proc/meminfo has no MemAvailable line \(Linux 3\.14 or later has it\)'
+    done
+    if command -v runuser >/dev/null && runuser -u nobody -- test -x "$BIN" 2>/dev/null; then
+        over_meminfo "$TMP/meminfo-000" runuser -u nobody -- "$BIN" -s 64 -o read >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/meminfo unreadable (user nobody): one line naming the file and the reason, exit 1" \
+            budget_error $rc "$TMP/mi.err" 'cannot read /proc/meminfo \(Permission denied\)'
+    fi
+    # where the cgroup limits are cannot be read: the limits are unknown, so is the budget
+    # (setpriv keeps the process whose /proc/PID/cgroup is hidden)
+    if command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$BIN" 2>/dev/null; then
+        unshare -m sh -c 'mount --bind "$0" /proc/$$/cgroup && exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"' \
+            "$TMP/meminfo-000" "$BIN" stream >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/self/cgroup unreadable (user nobody): one line naming the file and the reason, exit 1" \
+            budget_error $rc "$TMP/mi.err" 'cannot read /proc/self/cgroup \(Permission denied\)'
+    fi
+else
+    echo "# skipped: hiding /proc/meminfo needs root and unshare -m"
+fi
+
 # SIGTERM in the middle of a long STREAM run: the table so far and JSON marked incomplete.
 "$BIN" stream -n 4000000 --ntimes 1000 --json "$TMP/sts.json" >"$TMP/sts.out" 2>"$TMP/sts.err" &
 pid=$!
