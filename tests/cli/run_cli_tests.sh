@@ -293,6 +293,15 @@ OMP_PLACES='{0,0,0}' OMP_NUM_THREADS=2 "$BIN" -s 16 -o read "${QUICK[@]}" --json
 check "OMP_PLACES='{0,0,0}': both threads on CPU 0, pins verified, no warning" \
     bash -c "[ $rc -eq 0 ] && ! grep -q 'could not be pinned' '$TMP/pl.err' && python3 -c \"import json,sys; r=json.load(open('$TMP/pl.json'))['results'][0]; sys.exit(0 if r['pins_verified'] == 2 and [p['cpu'] for p in r['placement']] == [0, 0] else 1)\""
 
+# The OMP_* spellings libgomp accepts run with its meaning: blanks around a count,
+# a list of bind kinds (the first applies) in any case, an interval of places.
+if [ "$NCPU" -ge 2 ]; then
+    OMP_NUM_THREADS=' 2 ' OMP_PROC_BIND='CLOSE, spread' OMP_PLACES='{1}:2:-1' \
+        "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/pl2.json" >/dev/null 2>"$TMP/pl2.err"; rc=$?
+    check "OMP_NUM_THREADS=' 2 ' OMP_PROC_BIND='CLOSE, spread' OMP_PLACES='{1}:2:-1': 2 threads, close, on CPUs 1 then 0" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/pl2.json')); r=d['results'][0]; sys.exit(0 if $rc == 0 and r['threads'] == 2 and [p['cpu'] for p in r['placement']] == [1, 0] and d['placement']['policy'].endswith(', close') else 1)"
+fi
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
