@@ -75,7 +75,9 @@ const option_table stream_option_table = {
     "counting (16 B per element for Copy/Scale, 24 for Add/Triad), table and validation.\n"
     "\n",
     "Environment: OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES as in the sweep.\n"
-    "Exit status: 0 validated, 1 validation failed or output lost, 2 bad input, 128+signal\nwhen stopped (INT 130, TERM 143, HUP 129, PIPE 141).\n",
+    "Exit status: 0 validated, 1 validation failed (or no memory budget, no threads) or\n"
+    "output lost, 2 bad input, 128+signal when stopped (INT 130, TERM 143, HUP 129,\n"
+    "PIPE 141).\n",
     specs,
 };
 

@@ -69,15 +69,19 @@ const option_table sweep_option_table = {
     "\n"
     "Usage: membench [options]            bandwidth/latency sweep (CSV on stdout)\n"
     "       membench MODE [options]       another mode (membench MODE --help); modes below\n",
-    "Environment: OMP_NUM_THREADS (thread count), OMP_PROC_BIND (spread, close,\n"
-    "master/primary, true, false), OMP_PLACES (threads, cores, sockets, numa_domains,\n"
-    "ll_caches, or {0,1},{2:2}). --cpus and -p take precedence.\n"
+    "Environment, read as GNU libgomp reads it: OMP_NUM_THREADS (thread count; 8,4:\n"
+    "the first), OMP_PROC_BIND (spread, close, master/primary, true, false; a list\n"
+    "such as spread,close: the first), OMP_PLACES (threads, cores, sockets,\n"
+    "numa_domains, ll_caches, optionally cores(4); or places such as {0,1},{2:2},\n"
+    "{0:4}:2:4, {0:8,!3}, {0},{1},!{0}). --cpus and -p take precedence.\n"
     "\n"
     "CSV columns: size_kb (per thread), operation, bandwidth_mb_s (10^6 bytes/s, all\n"
     "threads; copy counts the buffer size once), latency_ns (median),\n"
     "latency_stddev_ns, latency_samples, threads, iterations (kernel passes per\n"
     "sample; latency: samples), elapsed_s (best sample; latency: whole test).\n"
-    "Exit status: 0 done, 1 measurement failed or output lost, 2 bad input, 128+signal\nwhen stopped (INT 130, TERM 143, HUP 129, PIPE 141).\n",
+    "Exit status: 0 done, 1 measurement failed (or no memory budget, no threads) or\n"
+    "output lost, 2 bad input, 128+signal when stopped (INT 130, TERM 143, HUP 129,\n"
+    "PIPE 141).\n",
     specs,
 };
 

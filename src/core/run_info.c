@@ -21,15 +21,25 @@ void run_info_start(run_info *info, const char *mode, int argc, char **argv, con
     info->topo = t;
 }
 
-void run_info_warn(run_info *info, const char *text)
+static void keep_text(char ***list, size_t *n, const char *text)
 {
-    char **w = realloc(info->warnings, (info->nwarnings + 1) * sizeof *w);
+    char **w = realloc(*list, (*n + 1) * sizeof *w);
     if (!w)
         return;
-    info->warnings = w;
-    w[info->nwarnings] = strdup(text);
-    if (w[info->nwarnings])
-        info->nwarnings++;
+    *list = w;
+    w[*n] = strdup(text);
+    if (w[*n])
+        (*n)++;
+}
+
+void run_info_warn(run_info *info, const char *text)
+{
+    keep_text(&info->warnings, &info->nwarnings, text);
+}
+
+void run_info_error(run_info *info, const char *text)
+{
+    keep_text(&info->errors, &info->nerrors, text);
 }
 
 static void free_threads(run_placement *p)
@@ -55,6 +65,9 @@ void run_info_free(run_info *info)
     for (size_t i = 0; i < info->nwarnings; i++)
         free(info->warnings[i]);
     free(info->warnings);
+    for (size_t i = 0; i < info->nerrors; i++)
+        free(info->errors[i]);
+    free(info->errors);
     free_threads(&info->placement);
     params_free(&info->options);
     section_free(&info->plan);

@@ -46,11 +46,13 @@ typedef struct {
 
     char **warnings;
     size_t nwarnings;
+    char **errors; /* what failed, as said on stderr */
+    size_t nerrors;
 
     const result_list *results; /* so far, in order */
     double elapsed_s;
     bool complete;
-    const char *stopped_by; /* NULL, "time limit", "SIGINT", "SIGTERM" */
+    const char *stopped_by; /* NULL, "time limit", "SIGINT", ..., "error" */
     int exit_status;
 } run_info;
 
@@ -58,6 +60,8 @@ typedef struct {
 void run_info_start(run_info *info, const char *mode, int argc, char **argv, const topology *t);
 /* Keeps a copy of the warning text (said on stderr by the caller). */
 void run_info_warn(run_info *info, const char *text);
+/* Keeps a copy of the error text (said on stderr by the caller). */
+void run_info_error(run_info *info, const char *text);
 /* Replaces the placement with n threads (policy and pinned set by the caller). */
 run_thread *run_info_set_threads(run_info *info, int n);
 void run_info_free(run_info *info);

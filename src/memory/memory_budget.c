@@ -8,7 +8,12 @@ uint64_t memory_budget_from(uint64_t available)
     return available > margin ? available - margin : 0;
 }
 
-uint64_t memory_budget(void)
+bool memory_budget(uint64_t *bytes, char *why, size_t whylen)
 {
-    return memory_budget_from(platform_memory_available());
+    uint64_t available;
+    *bytes = 0;
+    if (!platform_memory_available(&available, why, whylen))
+        return false;
+    *bytes = memory_budget_from(available);
+    return true;
 }

@@ -3,6 +3,8 @@
 #ifndef MEMBENCH_MEMORY_BUDGET_H
 #define MEMBENCH_MEMORY_BUDGET_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MEMORY_MARGIN_FIXED (64ULL << 20) /* bytes always left free */
@@ -12,7 +14,9 @@
  * headroom, whichever is smaller): available - 10% - 64 MiB, never negative. */
 uint64_t memory_budget_from(uint64_t available);
 
-/* The budget on this machine now. */
-uint64_t memory_budget(void);
+/* The budget on this machine now. False when it cannot be known (MemAvailable or
+ * a cgroup limit unreadable): why names the file and the reason, and nothing may
+ * be allocated. */
+bool memory_budget(uint64_t *bytes, char *why, size_t whylen);
 
 #endif

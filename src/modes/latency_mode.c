@@ -95,7 +95,9 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
                                      n ? "that NUMA node has no memory" : "no such NUMA node here");
         st->node = o->mem_node;
     }
-    uint64_t budget = session_memory_budget(s);
+    uint64_t budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     if (o->max_bytes == 0) {
         int top = topology_max_cache_level(&s->topo);
         o->max_bytes = 2 * topology_cache_level(&s->topo, top >= 1 ? top : 3).size;
@@ -176,11 +178,9 @@ static void latency_run(session *s)
     latency_state *st = s->state;
     const latency_options *o = s->opts;
     team_place tp = {{&st->cpu, 1}};
-    team *t = team_create(&tp, 1);
-    if (!t) {
-        session_error(s, "cannot start the measuring thread");
-        return;
-    }
+    team *t = session_start_team(s, &tp, 1);
+    if (!t)
+        return; /* said */
     bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
     for (size_t i = 0; i < st->nsizes && !session_stopped(s); i++) {
         latency_request rq = {st->sizes[i], st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,

@@ -74,6 +74,14 @@ int session_bad_input(session *s, const char *fmt, ...)
     return 2;
 }
 
+static void error_text(session *s, const char *text)
+{
+    clear_progress(s);
+    say(s, "error", text);
+    run_info_error(&s->info, text);
+    s->status = 1;
+}
+
 void session_error(session *s, const char *fmt, ...)
 {
     char buf[1024];
@@ -81,10 +89,18 @@ void session_error(session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    clear_progress(s);
-    say(s, "error", buf);
-    run_info_warn(&s->info, buf);
-    s->status = 1;
+    error_text(s, buf);
+}
+
+void session_fail(session *s, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    error_text(s, buf);
+    s->failed = true;
 }
 
 void session_check_huge_pages(session *s, const result_record *r, const char *what)
@@ -129,14 +145,34 @@ bool session_stopped(const session *s)
     return stop_requested();
 }
 
+team *session_start_team(session *s, const team_place *places, int n)
+{
+    team_failure why = {0, 0};
+    team *t = team_create(places, n, &why);
+    if (t)
+        return t;
+    /* EAGAIN's text ("Resource temporarily unavailable") does not say which resource */
+    const char *limit = why.error == EAGAIN ? " (a limit on processes, ulimit -u, or on memory for thread stacks, "
+                                              "ulimit -v)"
+                                            : "";
+    if (n == 1)
+        session_fail(s, "cannot create the worker thread: %s%s", strerror(why.error), limit);
+    else
+        session_fail(s, "cannot create the worker threads (%d of %d started): %s%s", why.started, n,
+                     strerror(why.error), limit);
+    return NULL;
+}
+
 team *session_team(session *s, const placement *p, int n)
 {
     team_place *tp = calloc((size_t)n, sizeof *tp);
-    if (!tp)
+    if (!tp) {
+        session_fail(s, "cannot create %d worker threads (%s)", n, strerror(ENOMEM));
         return NULL;
+    }
     for (int i = 0; i < n; i++)
         tp[i].cpus = p->pinned ? p->places[i].cpus : (cpu_list){NULL, 0};
-    team *t = team_create(tp, n);
+    team *t = session_start_team(s, tp, n);
     free(tp);
     for (int i = 0; t && p->pinned && i < n; i++)
         if (!team_pin_verified(t, i))
@@ -181,9 +217,13 @@ void session_progress(session *s, const char *fmt, ...)
     va_end(ap);
 }
 
-uint64_t session_memory_budget(const session *s)
+bool session_memory_budget(session *s, uint64_t *bytes)
 {
-    return s->env.memory_budget();
+    char why[512] = "";
+    if (s->env.memory_budget(bytes, why, sizeof why))
+        return true;
+    session_error(s, "the memory budget is unknown, so nothing is allocated: %s", why);
+    return false;
 }
 
 const common_options *session_common(const session *s)
@@ -341,8 +381,10 @@ int session_measure(session *s)
         s->mode->analyse(s);
     int sig = stop_signal();
     /* the flag, not a poll: a deadline that passed after the last point cut nothing */
-    s->info.complete = !stop_flagged();
+    s->info.complete = !stop_flagged() && !s->failed;
     s->info.stopped_by = stop_reason();
+    if (!s->info.stopped_by && s->failed)
+        s->info.stopped_by = "error";
     s->info.elapsed_s = clock_now() - s->start;
     s->info.exit_status = sig ? 128 + sig : s->status;
     for (int i = 0; i < s->nsinks; i++)

@@ -30,7 +30,7 @@ typedef struct {
     const char *sysfs_root;       /* "/sys", or a recorded tree */
     bool live;                    /* this machine: affinity mask, CPUID cross-check */
     env_lookup getenv;            /* OMP_* variables */
-    uint64_t (*memory_budget)(void);
+    bool (*memory_budget)(uint64_t *bytes, char *why, size_t whylen); /* memory/memory_budget.h */
     FILE *out, *err;              /* stdout, stderr */
 } session_env;
 
@@ -51,6 +51,7 @@ struct session {
     bool progress;      /* stderr is a terminal and -v is off: progress lines */
     double start;
     int status;         /* 1 once a measurement failed */
+    bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool said_pages_unverified;
 };
@@ -73,8 +74,12 @@ int session_run(const mode_def *m, int argc, char **argv, const session_env *env
 void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Says "membench[ mode]: message" and returns 2. */
 int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A measurement failed: "membench[ mode]: error: ..." and exit status 1. */
+/* A measurement failed: "membench[ mode]: error: ..." (stderr and JSON "errors") and
+ * exit status 1; the run goes on. */
 void session_error(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* As session_error, for a failure that ends the run (the mode returns after it):
+ * the JSON says complete false, stopped_by "error". */
+void session_fail(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_add_sink(session *s, sink *k);
 /* For a result whose buffers were meant to be in huge pages: warns when under 90%
  * of their bytes were (naming each buffer's method), or, once a run, when smaps
@@ -83,7 +88,11 @@ void session_check_huge_pages(session *s, const result_record *r, const char *wh
 /* Takes the record (left empty), keeps it, hands it to every sink. */
 void session_emit(session *s, result_record *r);
 bool session_stopped(const session *s);
-/* A pinned team for the first n threads of p; says when a pin did not hold. */
+/* n worker threads on places (team_create); when they cannot all be created,
+ * says why in one line (session_fail) and returns NULL. */
+team *session_start_team(session *s, const team_place *places, int n);
+/* A pinned team for the first n threads of p (session_start_team); says when a pin
+ * did not hold. */
 team *session_team(session *s, const placement *p, int n);
 /* Copies the placement into the run's information (JSON and -v). */
 void session_describe_placement(session *s, const placement *p);
@@ -91,7 +100,10 @@ void session_describe_placement(session *s, const placement *p);
 void session_record_placement(const placement *p, int n, result_record *r);
 /* "[3/12] 64 KB read ..." on stderr when it is a terminal. */
 void session_progress(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-uint64_t session_memory_budget(const session *s);
+/* What the mode may allocate. False when it cannot be known: then it has said
+ * which file could not be read and why (an error, exit status 1), and the mode's
+ * plan returns 1. */
+bool session_memory_budget(session *s, uint64_t *bytes);
 const common_options *session_common(const session *s);
 
 #endif

@@ -159,7 +159,9 @@ static int stream_plan(session *s)
         return rc;
     uint64_t llc = total_llc(&s->topo);
     st->n = o->n_given ? o->n : (4 * llc + sizeof(double) - 1) / sizeof(double);
-    uint64_t need = 3 * st->n * sizeof(double), budget = session_memory_budget(s);
+    uint64_t need = 3 * st->n * sizeof(double), budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     if (need / 3 / sizeof(double) != st->n || need > budget)
         return session_bad_input(s,
                                  "%llu elements per array need %llu MiB for three arrays but only %llu MiB can be "
@@ -245,10 +247,8 @@ static void stream_run(session *s)
     for (int c = 0; c < st->nconfigs && !session_stopped(s); c++) {
         const stream_config *cf = &st->configs[c];
         team *t = session_team(s, &cf->place, cf->place.n);
-        if (!t) {
-            session_error(s, "cannot start %d threads", cf->place.n);
-            return;
-        }
+        if (!t)
+            return; /* said */
         char *cpus = placement_cpus_text(&cf->place);
         bool go_on = true;
         for (int k = 0; k < 2 && go_on && !session_stopped(s); k++)

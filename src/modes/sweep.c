@@ -63,7 +63,9 @@ static int choose_kernels(session *s, sweep_state *st, const sweep_options *o)
 /* Sizes from the caches the threads will share, or the one -s asks for. */
 static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int threads)
 {
-    uint64_t budget = session_memory_budget(s);
+    uint64_t budget;
+    if (!session_memory_budget(s, &budget))
+        return 1; /* said */
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);
@@ -236,11 +238,9 @@ static bool measure_latency_point(session *s, sweep_state *st, uint64_t bytes, r
     if (!st->latency_team) {
         int cpu = st->place.places[0].cpu;
         team_place tp = {{&cpu, 1}};
-        st->latency_team = team_create(&tp, 1);
-        if (!st->latency_team) {
-            session_error(s, "cannot start the latency thread");
-            return false;
-        }
+        st->latency_team = session_start_team(s, &tp, 1);
+        if (!st->latency_team)
+            return false; /* said */
     }
     uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
     uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
@@ -272,10 +272,8 @@ static bool measure_bandwidth_point(session *s, sweep_state *st, uint64_t bytes,
     bool have = false;
     for (int ci = 0; ci < st->ncounts; ci++) {
         team *t = team_for(s, st, ci);
-        if (!t) {
-            session_error(s, "cannot start %d threads", st->counts[ci]);
-            return false;
-        }
+        if (!t)
+            return false; /* said */
         int nodes[MAX_THREADS];
         for (int i = 0; i < st->counts[ci]; i++)
             nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;

@@ -198,6 +198,10 @@ void json_write_run(FILE *f, const run_info *info)
     for (size_t i = 0; i < info->nwarnings; i++)
         json_string(&j, NULL, info->warnings[i]);
     json_array_end(&j);
+    json_array_begin(&j, "errors");
+    for (size_t i = 0; i < info->nerrors; i++)
+        json_string(&j, NULL, info->errors[i]);
+    json_array_end(&j);
     json_write_params(&j, "options", &info->options);
     write_placement(&j, &info->placement);
     write_section(&j, "plan", &info->plan);

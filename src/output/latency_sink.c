@@ -150,7 +150,9 @@ static void record(sink *s, const run_info *info, const result_record *r)
 static void end(sink *s, const run_info *info)
 {
     latency_sink *l = (latency_sink *)s;
-    latency_write_estimates(l->csv ? l->err : l->f, &info->analysis);
+    /* nothing measured (a failure, a signal, -t): no curve to draw conclusions from */
+    if (info->results && info->results->n > 0)
+        latency_write_estimates(l->csv ? l->err : l->f, &info->analysis);
     fflush(l->f);
 }
 

@@ -21,11 +21,15 @@ typedef struct {
     size_t n;
 } omp_place_list;
 
-/* OMP_PLACES: an abstract name (threads, cores, sockets, numa_domains, ll_caches),
- * optionally with a count ("cores(4)": the first four), or explicit places
- * "{0,1},{2:2},{0:4:2}" (intervals lo:length[:stride], stride may be negative).
- * out starts empty. On bad text (or when no usable CPU is left) returns false with
- * a one-line message in err and out empty. */
+/* OMP_PLACES, with GNU libgomp's syntax and meaning: an abstract name (threads,
+ * cores, sockets, numa_domains, ll_caches; any case), optionally with a count
+ * ("cores(4)": the first four), or explicit places "{0,1},{2:2},{0:4:2}" (CPU
+ * intervals lo:length[:stride], stride 0 or negative too), intervals of places
+ * ("{0:2}:3:2" is {0,1},{2,3},{4,5}), CPUs excluded from a place ("{0:8,!3}",
+ * applied after its inclusions) and places removed ("{0},{1},!{0}": the first
+ * earlier place equal to it). Blanks may surround every token, numbers may carry
+ * a '+'. out starts empty. On what libgomp rejects (or when no usable CPU is left)
+ * returns false with a one-line message in err, naming the text, and out empty. */
 bool omp_places_parse(const topology *t, const char *text, omp_place_list *out, char *err, size_t errlen);
 
 /* Appends a place of count CPUs (count 0: nothing appended, true). False when out
@@ -40,8 +44,9 @@ typedef enum {
     OMP_BIND_FALSE    /* "false": threads are not bound */
 } omp_bind;
 
-/* OMP_PROC_BIND, any case. A nested list ("spread,close") describes inner teams;
- * only its first level applies to our one team. On bad text returns false with a
+/* OMP_PROC_BIND, any case, blanks around words. A nested list ("spread,close")
+ * describes inner teams; only its first level applies to our one team; true and
+ * false stand only alone. On bad text (an empty one too) returns false with a
  * one-line message in err. */
 bool omp_proc_bind_parse(const char *text, omp_bind *out, char *err, size_t errlen);
 

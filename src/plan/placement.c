@@ -133,7 +133,7 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
     }
 
     omp_bind bind = OMP_BIND_SPREAD;
-    if (rq->omp_bind && *rq->omp_bind && !omp_proc_bind_parse(rq->omp_bind, &bind, err, errlen)) {
+    if (rq->omp_bind && !omp_proc_bind_parse(rq->omp_bind, &bind, err, errlen)) { /* set but empty: refused */
         placement_free(out);
         return false;
     }
@@ -146,7 +146,7 @@ bool placement_build(const topology *t, const placement_request *rq, placement *
     }
 
     omp_place_list pl = {NULL, 0};
-    if (rq->omp_places && *rq->omp_places) {
+    if (rq->omp_places) {
         if (!omp_places_parse(t, rq->omp_places, &pl, err, errlen)) {
             placement_free(out);
             return false;

@@ -39,8 +39,11 @@ bool platform_bind_to_node(void *addr, size_t len, int node, bool strict);
 uint64_t platform_node_free_bytes(int node);
 
 /* Bytes the process can allocate without pushing the machine or its cgroup into
- * reclaim: min(MemAvailable, cgroup limit - usage). 0 if nothing could be read. */
-uint64_t platform_memory_available(void);
+ * reclaim: min(MemAvailable, cgroup limit - usage). False when that cannot be known
+ * (/proc/meminfo unreadable or without MemAvailable, a cgroup file that exists but
+ * cannot be read), with which file and why in why ("cannot read /proc/meminfo (Too
+ * many open files)"). */
+bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen);
 uint64_t platform_memory_total(void);
 
 /* Free pages in the explicit huge page pool of the given size, 0 if none. */

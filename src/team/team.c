@@ -1,5 +1,6 @@
 #include "team/team.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -84,18 +85,25 @@ static void *worker_main(void *p)
     return NULL;
 }
 
-team *team_create(const team_place *places, int n)
+static team *failed(team_failure *why, int error, int started)
+{
+    if (why)
+        *why = (team_failure){error, started};
+    return NULL;
+}
+
+team *team_create(const team_place *places, int n, team_failure *why)
 {
     if (n <= 0)
-        return NULL;
+        return failed(why, EINVAL, 0);
     team *t = calloc(1, sizeof *t);
     if (!t)
-        return NULL;
+        return failed(why, ENOMEM, 0);
     t->n = n;
     t->workers = calloc((size_t)n, sizeof *t->workers);
     if (!t->workers) {
         free(t);
-        return NULL;
+        return failed(why, ENOMEM, 0);
     }
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->wake, NULL);
@@ -109,7 +117,7 @@ team *team_create(const team_place *places, int n)
         t->oversubscribed = (size_t)n > usable.count;
         cpu_list_free(&usable);
     }
-    int started = 0;
+    int started = 0, error = 0;
     for (int i = 0; i < n; i++) {
         worker *w = &t->workers[i];
         w->owner = t;
@@ -117,20 +125,25 @@ team *team_create(const team_place *places, int n)
         w->observed_cpu = -1;
         w->place.count = places[i].cpus.count;
         w->place.ids = malloc(sizeof(int) * (w->place.count ? w->place.count : 1));
-        if (!w->place.ids)
+        if (!w->place.ids) {
+            error = ENOMEM;
             break;
+        }
         if (w->place.count) /* unpinned threads have no CPU list at all */
             memcpy(w->place.ids, places[i].cpus.ids, sizeof(int) * w->place.count);
-        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+        error = pthread_create(&w->thread, NULL, worker_main, w);
+        if (error != 0) {
             cpu_list_free(&w->place);
             break;
         }
         started++;
     }
     if (started != n) {
+        pthread_mutex_lock(&t->lock); /* the started workers read n */
         t->n = started;
+        pthread_mutex_unlock(&t->lock);
         team_destroy(t);
-        return NULL;
+        return failed(why, error, started);
     }
     /* Return only once every worker is pinned, so callers can read the checks. */
     pthread_mutex_lock(&t->lock);

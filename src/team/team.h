@@ -16,8 +16,17 @@ typedef struct {
     cpu_list cpus; /* CPUs the thread may run on; empty = not pinned */
 } team_place;
 
-/* Starts n threads; thread i is pinned to places[i] (copied). NULL on failure. */
-team *team_create(const team_place *places, int n);
+/* Why team_create failed: the error (an errno value: EAGAIN when a limit on
+ * processes or memory stopped pthread_create, ENOMEM) and how many threads had
+ * started before it (they are stopped again). */
+typedef struct {
+    int error;
+    int started;
+} team_failure;
+
+/* Starts n threads; thread i is pinned to places[i] (copied). NULL on failure,
+ * with the reason in *why when why is not NULL. */
+team *team_create(const team_place *places, int n, team_failure *why);
 
 /* Runs job(t, tid, arg) on every thread and returns when all have finished. */
 void team_run(team *t, team_job job, void *arg);

@@ -86,6 +86,10 @@ def promises(doc):
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
     if doc["complete"] and doc["stopped_by"] is not None:
         bad.append("complete but stopped_by %s" % doc["stopped_by"])
+    if doc["errors"] and doc["exit_status"] == 0:
+        bad.append("errors %s but exit status 0" % doc["errors"])
+    if doc["stopped_by"] == "error" and not doc["errors"]:
+        bad.append("stopped_by error, but no error said")
     return bad
 
 
@@ -107,6 +111,9 @@ def self_test(validator, doc):
     plants = {
         "schema 1": lambda d: d.__setitem__("schema", 1),
         "no warnings array": lambda d: d.pop("warnings"),
+        "no errors array": lambda d: d.pop("errors"),
+        "errors yet exit status 0": lambda d: d.update(errors=["x"], exit_status=0),
+        "stopped by an error never said": lambda d: d.update(complete=False, stopped_by="error", errors=[]),
         "a result without samples": lambda d: res(d).pop("samples"),
         "empty samples": lambda d: res(d).__setitem__("samples", []),
         "value not the statistic of the samples": lambda d: res(d).__setitem__("value", res(d)["value"] * 1.5),

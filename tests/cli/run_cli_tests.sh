@@ -47,7 +47,9 @@ check "topology names this CPU's architecture and kernels ($ARCH: $ISAS)" \
 # --- help and version -------------------------------------------------------
 "$BIN" --help >"$TMP/out" 2>&1; rc=$?
 check "--help exits 0 and documents the flags" bash -c "[ $rc -eq 0 ] && grep -q -- '-s SIZE_KB' '$TMP/out' && grep -q -- '--json FILE' '$TMP/out'"
-"$BIN" -h >"$TMP/out" 2>&1; check "-h exits 0" test $? -eq 0
+"$BIN" -h >"$TMP/out" 2>"$TMP/err"; rc=$?
+check "-h exits 0 with the help on stdout and nothing on stderr (README: sc-membench differs)" \
+    bash -c "[ $rc -eq 0 ] && grep -q -- '-s SIZE_KB' '$TMP/out' && [ ! -s '$TMP/err' ]"
 out=$("$BIN" --version); check "--version prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9]+\.[0-9]+\.[0-9]+$ ]]"
 out=$("$BIN" -V); check "-V prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9] ]]"
 
@@ -293,6 +295,15 @@ OMP_PLACES='{0,0,0}' OMP_NUM_THREADS=2 "$BIN" -s 16 -o read "${QUICK[@]}" --json
 check "OMP_PLACES='{0,0,0}': both threads on CPU 0, pins verified, no warning" \
     bash -c "[ $rc -eq 0 ] && ! grep -q 'could not be pinned' '$TMP/pl.err' && python3 -c \"import json,sys; r=json.load(open('$TMP/pl.json'))['results'][0]; sys.exit(0 if r['pins_verified'] == 2 and [p['cpu'] for p in r['placement']] == [0, 0] else 1)\""
 
+# The OMP_* spellings libgomp accepts run with its meaning: blanks around a count,
+# a list of bind kinds (the first applies) in any case, an interval of places.
+if [ "$NCPU" -ge 2 ]; then
+    OMP_NUM_THREADS=' 2 ' OMP_PROC_BIND='CLOSE, spread' OMP_PLACES='{1}:2:-1' \
+        "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/pl2.json" >/dev/null 2>"$TMP/pl2.err"; rc=$?
+    check "OMP_NUM_THREADS=' 2 ' OMP_PROC_BIND='CLOSE, spread' OMP_PLACES='{1}:2:-1': 2 threads, close, on CPUs 1 then 0" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/pl2.json')); r=d['results'][0]; sys.exit(0 if $rc == 0 and r['threads'] == 2 and [p['cpu'] for p in r['placement']] == [1, 0] and d['placement']['policy'].endswith(', close') else 1)"
+fi
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
@@ -489,6 +500,18 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
     runuser -u nobody -- "$BIN" -s 64 -o read --json /root/membench-forbidden.json >"$TMP/out" 2>"$TMP/err"; rc=$?
     check "as user nobody: an unwritable --json path is one line, exit 2" \
         bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'cannot write (Permission denied)' '$TMP/err'"
+    # No worker thread can be created (user nobody limited to one process, ulimit -u 1):
+    # every measuring mode says so in one error line with the reason, exits 1, and
+    # its JSON records the error and a run ended by it. (No leak check there: it needs
+    # a thread of its own.)
+    for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "stream -n 100000"; do
+        runuser -u nobody -- env ASAN_OPTIONS=detect_leaks=0 bash -c 'ulimit -u 1 && exec "$@"' _ \
+            "$BIN" $args --json "$TMP/nobody/thr.json" >"$TMP/nobody/thr.out" 2>"$TMP/nobody/thr.err"; rc=$?
+        check "as user nobody with ulimit -u 1: membench $args: exit 1, one line says the threads cannot be created and why, JSON records it" \
+            bash -c "[ $rc -eq 1 ] && [ \$(grep -vc ': warning: ' '$TMP/nobody/thr.err') -eq 1 ] &&
+                grep -qE '^membench( [a-z]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
+                python3 -c \"import json,sys; d=json.load(open('$TMP/nobody/thr.json')); e=[l.split(': error: ',1)[1].rstrip() for l in open('$TMP/nobody/thr.err') if ': error: ' in l]; sys.exit(0 if d['errors'] == e and d['exit_status'] == 1 and d['complete'] is False and d['stopped_by'] == 'error' and d['results'] == [] else 1)\""
+    done
 else
     echo "# skipped: unprivileged tests need root, runuser and a binary user nobody can run"
 fi
@@ -511,6 +534,41 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
         bash -c "! grep -q 'smaps' '$TMP/err'"
 else
     echo "# skipped: unreadable-smaps tests need root and unshare -m"
+fi
+
+# A memory budget that cannot be read (ulimit -n 3 with a static build, a hidden
+# /proc/meminfo) is one error line naming the file and why, exit 1, in every mode:
+# never "needs 0 MiB ... only 0 MiB can be allocated". A private mount namespace puts
+# an empty file (no MemAvailable line) or, for user nobody, an unreadable one there.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+    : >"$TMP/meminfo-empty"
+    : >"$TMP/meminfo-000" && chmod 000 "$TMP/meminfo-000"
+    over_meminfo() { unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$@"; }
+    budget_error() { # rc file needle
+        [ "$1" -eq 1 ] && [ ! -s "$TMP/mi.out" ] && [ "$(wc -l <"$2")" -eq 1 ] &&
+            grep -qE "^membench( [a-z]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
+    }
+    for args in "-s 64 -o read" "-o read" "latency" "stream"; do
+        # shellcheck disable=SC2086
+        over_meminfo "$TMP/meminfo-empty" "$BIN" $args >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/meminfo without MemAvailable: membench $args says so in one line, exit 1" \
+            budget_error $rc "$TMP/mi.err" '/proc/meminfo has no MemAvailable line \(Linux 3\.14 or later has it\)'
+    done
+    if command -v runuser >/dev/null && runuser -u nobody -- test -x "$BIN" 2>/dev/null; then
+        over_meminfo "$TMP/meminfo-000" runuser -u nobody -- "$BIN" -s 64 -o read >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/meminfo unreadable (user nobody): one line naming the file and the reason, exit 1" \
+            budget_error $rc "$TMP/mi.err" 'cannot read /proc/meminfo \(Permission denied\)'
+    fi
+    # where the cgroup limits are cannot be read: the limits are unknown, so is the budget
+    # (setpriv keeps the process whose /proc/PID/cgroup is hidden)
+    if command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$BIN" 2>/dev/null; then
+        unshare -m sh -c 'mount --bind "$0" /proc/$$/cgroup && exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"' \
+            "$TMP/meminfo-000" "$BIN" stream >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/self/cgroup unreadable (user nobody): one line naming the file and the reason, exit 1" \
+            budget_error $rc "$TMP/mi.err" 'cannot read /proc/self/cgroup \(Permission denied\)'
+    fi
+else
+    echo "# skipped: hiding /proc/meminfo needs root and unshare -m"
 fi
 
 # SIGTERM in the middle of a long STREAM run: the table so far and JSON marked incomplete.

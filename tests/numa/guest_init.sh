@@ -58,7 +58,7 @@ run thp_never_H $M -H -s 8192 -o read $Q --json /tmp/thp_never_H.json
 run latency_pages_thp $M latency --pages thp --max 4M --sample-ms 2
 run latency_pages_2m $M latency --pages 2m --max 4M --sample-ms 2
 # A pool of 10 huge pages for four 8 MiB buffers (4 pages each): two threads' copy
-# gets two buffers in hugetlb and two in normal pages (THP is never).
+# gets two buffers in hugetlb and two without huge pages (THP is never).
 echo 10 >/proc/sys/vm/nr_hugepages
 run mixed_pages $M -H -s 8192 -o copy -p 2 $Q -v --json /tmp/mixed_pages.json
 echo 0 >/proc/sys/vm/nr_hugepages

@@ -160,6 +160,41 @@ TEST(options_environment)
     memset(env_values, 0, sizeof env_values);
 }
 
+/* OMP_NUM_THREADS as libgomp reads it (checked against gcc 12's libgomp): blanks
+ * around the numbers, '+', leading zeros and nested levels are taken, the first
+ * level applying; what libgomp rejects is refused, naming the value. */
+TEST(options_omp_num_threads_spellings)
+{
+    static const struct {
+        const char *text;
+        int threads;
+    } good[] = {{" 2", 2}, {"2 ", 2}, {" 2 ", 2}, {"\t3", 3}, {"3,2", 3}, {" 3 , 2 ", 3}, {"3 ,2", 3},
+                {"+3", 3}, {"03", 3},   {"4096", 4096}, {"1,99999", 1}};
+    static const char *const bad[] = {"",   " ",  "0",   "abc", "3x",   "3,",   ",3",   "-1",
+                                      "0x10", "3,,2", "3 2", "1,0", "1,abc", "3,-1", "4097", "99999999999999999999"};
+    sweep_options o;
+    char err[256];
+    memset(env_values, 0, sizeof env_values);
+    env_values[0][0] = "OMP_NUM_THREADS";
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        memset(&o, 0, sizeof o);
+        env_values[0][1] = good[i].text;
+        CHECK_INT(parse(err, &o, (char *)NULL), PARSE_OK);
+        if (o.common.threads != good[i].threads)
+            test_fail(__FILE__, __LINE__, "OMP_NUM_THREADS='%s' gave %d threads, expected %d", good[i].text,
+                      o.common.threads, good[i].threads);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&o, 0, sizeof o);
+        env_values[0][1] = bad[i];
+        CHECK_INT(parse(err, &o, (char *)NULL), PARSE_ERROR);
+        char want[128];
+        snprintf(want, sizeof want, "OMP_NUM_THREADS='%s': not a thread count from 1 to 4096", bad[i]);
+        CHECK_STR(err, want);
+    }
+    memset(env_values, 0, sizeof env_values);
+}
+
 TEST(options_p_larger_than_cpus_list)
 {
     sweep_options o;

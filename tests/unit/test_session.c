@@ -15,9 +15,20 @@ static const char *no_env(const char *name)
     return NULL;
 }
 
-static uint64_t four_gib(void)
+static bool four_gib(uint64_t *bytes, char *why, size_t whylen)
 {
-    return 4ULL << 30;
+    (void)why;
+    (void)whylen;
+    *bytes = 4ULL << 30;
+    return true;
+}
+
+/* What the platform says under ulimit -n 3 (every open fails). */
+static bool meminfo_unreadable(uint64_t *bytes, char *why, size_t whylen)
+{
+    *bytes = 0;
+    snprintf(why, whylen, "cannot read /proc/meminfo (Too many open files)");
+    return false;
 }
 
 /* Reads what was written to f since it was opened; the caller frees it. */
@@ -46,6 +57,9 @@ static const mode_def *command_line(char **argv, int *argc, char *mode, va_list 
     return mode_find(mode);
 }
 
+/* The memory budget sessions opened by open_on see. */
+static bool (*budget_of_open_on)(uint64_t *, char *, size_t) = four_gib;
+
 /* A session opened on a recorded tree (not this machine), with output in files.
  * Returns session_open's status; args end with NULL. */
 static int open_on(session *s, const char *root, char *mode, ...)
@@ -56,7 +70,7 @@ static int open_on(session *s, const char *root, char *mode, ...)
     va_start(ap, mode);
     const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    session_env env = {root, false, no_env, four_gib, tmpfile(), tmpfile()};
+    session_env env = {root, false, no_env, budget_of_open_on, tmpfile(), tmpfile()};
     return session_open(s, m, argc, argv, &env);
 }
 
@@ -144,6 +158,37 @@ TEST(session_stream_plan_sizes_arrays_from_the_total_llc)
     CHECK(cf != NULL && cf->nrows == 1);
     CHECK_STR(params_get_text(&cf->rows[0], "cpus"), "0,4");
     close_session(&s);
+}
+
+/* A memory budget that cannot be read (ulimit -n 3, a hidden /proc/meminfo) is said
+ * as such in one error line, exit status 1, in every mode that allocates: never
+ * "needs N MiB but only 0 MiB can be allocated", never a sweep with every size left out. */
+TEST(session_unreadable_memory_budget_is_one_error_naming_the_file)
+{
+    static const char *const cmds[][6] = {
+        {NULL, "-s", "64", NULL}, {NULL, "-o", "read", NULL}, {NULL, "-f", NULL}, {"latency", NULL},
+        {"latency", "--max", "64K", NULL}, {"stream", NULL}, {"stream", "-n", "100000", NULL}};
+    budget_of_open_on = meminfo_unreadable;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        const char *const *c = cmds[i];
+        session s;
+        int rc = open_on(&s, fixture_two_socket_smt(), (char *)c[0], c[1], c[2], c[3], NULL);
+        CHECK_INT(rc, -1);
+        if (rc != -1)
+            continue;
+        CHECK_INT(session_plan(&s), 1);
+        char *err = contents(s.env.err);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "membench%s%s: error: the memory budget is unknown, so nothing is allocated: cannot read "
+                 "/proc/meminfo (Too many open files)\n",
+                 c[0] ? " " : "", c[0] ? c[0] : "");
+        CHECK_STR(err, want);
+        free(err);
+        CHECK_INT(s.info.nerrors, 1);
+        close_session(&s);
+    }
+    budget_of_open_on = four_gib;
 }
 
 TEST(session_options_reach_the_run_information)

@@ -53,7 +53,7 @@ static measure_status measure_probe(double min_sample_s)
     cpu_list usable;
     platform_usable_cpus(&usable);
     team_place p = {{usable.ids, 1}};
-    team *t = team_create(&p, 1);
+    team *t = team_create(&p, 1, NULL);
     cpu_list_free(&usable);
     bandwidth_request rq = {&probe, KERNEL_BLOCK, 1, min_sample_s, PAGES_NORMAL, 2 << 20, NULL};
     result_record r;
