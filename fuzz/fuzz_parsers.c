@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "fuzz.h"
 #include "modes/mode.h"
 #include "plan/omp_places.h"
 #include "plan/placement.h"
@@ -15,8 +16,6 @@
 #include "util/cpu_list.h"
 #include "util/parse_number.h"
 #include "util/parse_size.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static topology topo;
 static int topo_loaded;
