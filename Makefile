@@ -118,6 +118,7 @@ FUZZ_ARGS ?=
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_MAX_LEN_parsers := 512
 FUZZ_MAX_LEN_json := 2048
+FUZZ_MAX_LEN_sysfs := 8192
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS)" LDFLAGS="$(FUZZ_FLAGS)" \
 	  $(FUZZ_TARGETS:%=build-fuzz/fuzzer/%)
