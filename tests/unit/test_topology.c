@@ -210,3 +210,29 @@ TEST(topology_absurd_ids_and_sizes_are_bounded_and_said)
     CHECK_INT(topology_node(&t, 0)->mem_total, 64LL << 30);
     topology_free(&t);
 }
+
+/* Without cpu/online the CPUs are the cpuN directories; a name the kernel never
+ * writes ("cpu01", "cpu+1", "node00") once made CPU 1 or node 0 a second time
+ * (found by fuzz/fuzz_sysfs.c). Only canonical names count. */
+TEST(topology_cpu_and_node_directories_count_once)
+{
+    const char *root = test_tempdir();
+    static const char *const dirs[] = {"cpu0", "cpu1", "cpu01", "cpu+1", "cpu 1", "cpu1x", "cpu99999999999", "cpufreq"};
+    char rel[128];
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(rel, sizeof rel, "devices/system/cpu/%s/uevent", dirs[i]);
+        test_write_file(root, rel, "\n");
+    }
+    test_write_file(root, "devices/system/node/node0/cpulist", "0-1\n");
+    test_write_file(root, "devices/system/node/node00/cpulist", "0-1\n");
+    test_write_file(root, "devices/system/node/node1/cpulist", "\n");
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncpus, 2);
+    CHECK_INT(t.cpus[0].id, 0);
+    CHECK_INT(t.cpus[1].id, 1);
+    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(t.nodes[0].id, 0);
+    CHECK_INT(t.nodes[1].id, 1);
+    topology_free(&t);
+}
