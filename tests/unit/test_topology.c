@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "fixtures.h"
+#include "output/topology_report.h"
 #include "platform/arch.h"
 #include "test.h"
 #include "topology/topology.h"
@@ -234,5 +235,36 @@ TEST(topology_cpu_and_node_directories_count_once)
     CHECK_INT(t.nnodes, 2);
     CHECK_INT(t.nodes[0].id, 0);
     CHECK_INT(t.nodes[1].id, 1);
+    topology_free(&t);
+}
+
+/* The report sorts caches by level: sysfs may claim any int as a level, and the
+ * comparison once subtracted them (signed overflow for INT_MAX against INT_MIN,
+ * found by fuzz/fuzz_sysfs.c under UBSan; the order came out wrong). */
+TEST(topology_report_sorts_any_cache_level)
+{
+    const char *root = test_tempdir();
+    static const char *const levels[] = {"2147483647", "1", "-2147483648"};
+    char rel[128];
+    test_write_file(root, "devices/system/cpu/online", "0\n");
+    for (int i = 0; i < 3; i++) {
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/level", i);
+        test_write_file(root, rel, levels[i]);
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/type", i);
+        test_write_file(root, rel, "Unified\n");
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/size", i);
+        test_write_file(root, rel, "1024K\n");
+    }
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncaches, 3);
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    topology_report_text(f, &t);
+    fclose(f);
+    const char *lo = strstr(text, "  L-2147483648 "), *one = strstr(text, "  L1 "), *hi = strstr(text, "  L2147483647 ");
+    CHECK(lo && one && hi && lo < one && one < hi);
+    free(text);
     topology_free(&t);
 }
