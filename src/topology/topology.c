@@ -176,14 +176,16 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
         c->package_id = read_id(t, root, rel, c->id, "package");
         if (c->core_id < 0 || c->package_id < 0)
             missing_topology = true;
-        /* SMT rank: position among the CPUs of the same core (thread_siblings_list). */
+        /* SMT rank: position among the online CPUs of the same core (thread_siblings_list).
+         * A sibling that is not online does not count: each core's first online CPU
+         * has rank 0, so it is counted as a core. */
         cpu_list sib;
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/thread_siblings_list", c->id);
         c->smt_rank = 0;
         if (read_cpus(root, rel, &sib)) {
-            qsort(sib.ids, sib.count, sizeof(int), compare_int);
-            for (size_t k = 0; k < sib.count && sib.ids[k] < c->id; k++)
-                c->smt_rank++;
+            for (size_t k = 0; k < sib.count; k++)
+                if (sib.ids[k] < c->id && bsearch(&sib.ids[k], online.ids, online.count, sizeof(int), compare_int))
+                    c->smt_rank++;
             cpu_list_free(&sib);
         }
     }

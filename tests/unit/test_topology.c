@@ -238,6 +238,26 @@ TEST(topology_cpu_and_node_directories_count_once)
     topology_free(&t);
 }
 
+/* The SMT rank counts online siblings only: a thread_siblings_list naming an
+ * offline CPU once gave ranks as large as the CPU count and 0 cores (found by
+ * fuzz/fuzz_sysfs.c), and an empty list passed NULL to qsort. */
+TEST(topology_smt_rank_counts_online_siblings)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "1-3\n");
+    test_write_file(root, "devices/system/cpu/cpu1/topology/thread_siblings_list", "0-2\n");
+    test_write_file(root, "devices/system/cpu/cpu2/topology/thread_siblings_list", "0-2\n");
+    test_write_file(root, "devices/system/cpu/cpu3/topology/thread_siblings_list", "\n");
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncpus, 3);
+    CHECK_INT(topology_cpu(&t, 1)->smt_rank, 0); /* CPU 0 is offline */
+    CHECK_INT(topology_cpu(&t, 2)->smt_rank, 1);
+    CHECK_INT(topology_cpu(&t, 3)->smt_rank, 0);
+    CHECK_INT(t.ncores, 2);
+    topology_free(&t);
+}
+
 /* The report sorts caches by level: sysfs may claim any int as a level, and the
  * comparison once subtracted them (signed overflow for INT_MAX against INT_MIN,
  * found by fuzz/fuzz_sysfs.c under UBSan; the order came out wrong). */
