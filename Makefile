@@ -119,6 +119,7 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-r
 FUZZ_MAX_LEN_parsers := 512
 FUZZ_MAX_LEN_json := 2048
 FUZZ_MAX_LEN_sysfs := 8192
+FUZZ_MAX_LEN_smaps := 4096
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS)" LDFLAGS="$(FUZZ_FLAGS)" \
 	  $(FUZZ_TARGETS:%=build-fuzz/fuzzer/%)
