@@ -20,6 +20,15 @@ for corpus in "$CORPORA"/*/; do
     else
         FAIL=$((FAIL + 1)); echo "not ok - fuzz corpus $name (exit $rc)"
         printf '%s\n' "$out" | tail -n 30 | sed 's/^/    /'
+        # A sanitizer that stops the run may not say on which input: find them.
+        bad=0
+        for f in "$corpus"*; do
+            [ -f "$f" ] || continue
+            "$DIR/$name" "$f" >/dev/null 2>&1 && continue
+            echo "    fails on $f"
+            bad=$((bad + 1))
+            [ $bad -lt 5 ] || break
+        done
     fi
 done
 echo "fuzz: $PASS passed, $FAIL failed"

@@ -27,8 +27,9 @@ static void name_input(void)
     say("\n");
 }
 
-/* Under make check-asan the sanitizers report first and then exit without a
- * signal: they call this back (weak: absent from a normal build). */
+/* Under make check-asan AddressSanitizer reports first and then exits without a
+ * signal: it calls this back (weak: absent from a normal build). gcc's UBSan
+ * runtime does not; fuzz/replay_corpora.sh then finds the input itself. */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
