@@ -27,9 +27,16 @@ OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(shell find tests/unit -name '*.c' | sort)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
-DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+# Fuzz targets: fuzz/fuzz_NAME.c, corpus fuzz/corpus/NAME/. make check replays
+# every corpus through $(BUILD)/fuzz-replay/NAME (fuzz/replay_main.c, no clang).
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(sort $(wildcard fuzz/fuzz_*.c)))
+FUZZ_HELPER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out fuzz/fuzz_%.c fuzz/replay_main.c,$(wildcard fuzz/*.c)))
+FUZZ_OBJS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(FUZZ_HELPER_OBJS) $(BUILD)/fuzz/replay_main.o
+REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
+.SECONDARY: $(FUZZ_OBJS)
+DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -50,6 +57,17 @@ $(BUILD)/membench-tests: $(LIB_OBJS) $(TEST_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/fuzz-replay/%: $(LIB_OBJS) $(FUZZ_HELPER_OBJS) $(BUILD)/fuzz/replay_main.o $(BUILD)/fuzz/fuzz_%.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# libFuzzer binaries (make fuzz builds them with clang in build-fuzz).
+$(BUILD)/fuzzer/%: $(LIB_OBJS) $(FUZZ_HELPER_OBJS) $(BUILD)/fuzz/fuzz_%.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
 $(BUILD)/kernel_isa_ab: $(LIB_OBJS) $(BUILD)/bench/kernel_isa_ab.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -59,8 +77,8 @@ bench-isa: $(BUILD)/kernel_isa_ab
 run: membench
 	./membench -R
 
-check: membench $(BUILD)/membench-tests
-	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench
+check: membench $(BUILD)/membench-tests $(REPLAYS)
+	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench ./$(BUILD)/fuzz-replay
 
 check-unit: $(BUILD)/membench-tests
 	./$(BUILD)/membench-tests
@@ -68,11 +86,16 @@ check-unit: $(BUILD)/membench-tests
 check-cli: membench
 	bash tests/cli/run_cli_tests.sh ./membench
 
+# Every fuzz corpus through its target, built with $(CC) (part of make check).
+check-fuzz-replay: $(REPLAYS)
+	bash fuzz/replay_corpora.sh ./$(BUILD)/fuzz-replay
+
 # Every test again under AddressSanitizer and UndefinedBehaviorSanitizer; any report fails.
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-asan:
-	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests
-	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench
+	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests \
+	  $(FUZZ_TARGETS:%=build-asan/fuzz-replay/%)
+	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench ./build-asan/fuzz-replay
 
 # Every test again for aarch64, riscv64, ppc64le and s390x (big-endian): Debian's
 # cross compilers, static binaries, run under qemu-user. CROSS_ARCHES picks a subset.
@@ -85,15 +108,26 @@ check-cross:
 check-numa:
 	@bash tests/numa/run_numa_guest.sh
 
-# Fuzz the text parsers with libFuzzer (clang) for FUZZ_SECONDS, starting from the
-# corpus kept in fuzz/corpus (new interesting inputs are added there).
+# Every fuzz target (fuzz/fuzz_NAME.c) under libFuzzer with ASan and UBSan (clang and
+# its libFuzzer runtime, Debian's libclang-rt-NN-dev) for FUZZ_SECONDS each, one after
+# the other, starting from fuzz/corpus/NAME; new interesting inputs are added there and
+# a crash stops the run with the input in build-fuzz/NAME-crash-*. FUZZ_TARGETS picks
+# some; FUZZ_ARGS adds libFuzzer flags (-jobs, -dict...).
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := $(filter-out src/main.c,$(SRCS))
+FUZZ_ARGS ?=
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_MAX_LEN_parsers := 512
+FUZZ_MAX_LEN_json := 2048
+FUZZ_MAX_LEN_sysfs := 8192
+FUZZ_MAX_LEN_smaps := 4096
 fuzz:
-	@mkdir -p build-fuzz
-	clang $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread -Isrc \
-	  -DMEMBENCH_VERSION='"$(VERSION)"' -o build-fuzz/fuzz_parsers fuzz/fuzz_parsers.c $(FUZZ_SRCS) -lm
-	./build-fuzz/fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=build-fuzz/ fuzz/corpus
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS)" LDFLAGS="$(FUZZ_FLAGS)" \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzzer/%)
+	@set -e; $(foreach t,$(FUZZ_TARGETS), \
+	  mkdir -p fuzz/corpus/$(t); echo "== fuzz $(t) for $(FUZZ_SECONDS) s"; \
+	  ./build-fuzz/fuzzer/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=$(or $(FUZZ_MAX_LEN_$(t)),4096) $(if $(wildcard fuzz/dict/$(t).dict),-dict=fuzz/dict/$(t).dict) \
+	    -artifact_prefix=build-fuzz/$(t)- $(FUZZ_ARGS) fuzz/corpus/$(t);)
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

@@ -1,12 +1,15 @@
 /* libFuzzer target for everything that reads user text: CPU lists, sizes,
  * numbers, OMP_PLACES/OMP_PROC_BIND, and whole command lines of every mode.
  * The input is split at newlines: the first byte chooses the parser (0xC6: the
- * cgroup/mountinfo reader, its two texts separated by '|'). */
+ * cgroup/mountinfo reader, its two texts separated by '|'; 0xC5: the OpenMP
+ * environment, see omp_environment). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/omp_env.h"
 #include "cli/options.h"
+#include "fuzz.h"
 #include "modes/mode.h"
 #include "plan/omp_places.h"
 #include "plan/placement.h"
@@ -16,8 +19,6 @@
 #include "util/parse_number.h"
 #include "util/parse_size.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static topology topo;
 static int topo_loaded;
 
@@ -25,6 +26,106 @@ static const char *no_env(const char *name)
 {
     (void)name;
     return NULL;
+}
+
+/* The environment of one 0xC5 input; lookups of OMP_NUM_THREADS are counted. */
+static const char *omp_vars[3];
+static int num_threads_lookups;
+
+static const char *omp_getenv(const char *name)
+{
+    if (strcmp(name, "OMP_NUM_THREADS") == 0) {
+        num_threads_lookups++;
+        return omp_vars[0];
+    }
+    if (strcmp(name, "OMP_PROC_BIND") == 0)
+        return omp_vars[1];
+    if (strcmp(name, "OMP_PLACES") == 0)
+        return omp_vars[2];
+    return NULL;
+}
+
+/* n when text is a plain thread count ("8", or the outermost of "8,4") from 1 to
+ * MAX_THREADS, which every OMP_NUM_THREADS reader must take as n; else 0. */
+static int plain_count(const char *text)
+{
+    long first = 0;
+    const char *c = text;
+    for (int level = 0; level == 0 || *c == ','; level++) {
+        long v = 0;
+        c += level > 0;
+        if (*c < '1' || *c > '9')
+            return 0;
+        for (; *c >= '0' && *c <= '9'; c++)
+            if ((v = v * 10 + (*c - '0')) > MAX_THREADS)
+                return 0;
+        if (level == 0)
+            first = v;
+    }
+    return *c == '\0' ? (int)first : 0;
+}
+
+/* 0xC5: line 1 is OMP_NUM_THREADS, line 2 OMP_PROC_BIND, line 3 OMP_PLACES (a
+ * line "-" or a missing line: unset); the other lines are a command line of a
+ * mode that takes -p. omp_env_parse directly, then through the options. */
+static void omp_environment(char *text, size_t size)
+{
+    char *rest = text;
+    for (int i = 0; i < 3; i++) {
+        char *line = rest ? strsep(&rest, "\n") : NULL;
+        omp_vars[i] = line && strcmp(line, "-") != 0 ? line : NULL;
+    }
+    char err[512] = "";
+    const char *bind = "x", *places = "x";
+    int threads = -7;
+    num_threads_lookups = 0;
+    parse_result r = omp_env_parse(omp_getenv, &threads, &bind, &places, err, sizeof err);
+    const char *n = omp_vars[0];
+    FUZZ_CHECK(r == PARSE_OK || r == PARSE_ERROR, "omp_env_parse returned %d", (int)r);
+    if (r == PARSE_OK) {
+        FUZZ_CHECK(threads == -7 || (threads >= 1 && threads <= MAX_THREADS), "OMP_NUM_THREADS='%s': %d threads",
+                   n ? n : "(unset)", threads);
+        FUZZ_CHECK(n || threads == -7, "OMP_NUM_THREADS unset gave %d threads", threads);
+        FUZZ_CHECK(bind == omp_vars[1] && places == omp_vars[2], "OMP_PROC_BIND/OMP_PLACES not passed on as given");
+    } else {
+        FUZZ_CHECK(threads == -7, "OMP_NUM_THREADS='%s' refused but %d threads set", n ? n : "", threads);
+        FUZZ_CHECK(strstr(err, "OMP_NUM_THREADS") != NULL, "the error does not name OMP_NUM_THREADS: %s", err);
+    }
+    if (n && plain_count(n))
+        FUZZ_CHECK(r == PARSE_OK && threads == plain_count(n), "OMP_NUM_THREADS='%s' gave %d threads (%s)", n,
+                   threads, err);
+    if (n && !strpbrk(n, "0123456789"))
+        FUZZ_CHECK(r == PARSE_ERROR || threads == -7, "OMP_NUM_THREADS='%s' (no digit) gave %d threads", n, threads);
+    /* threads NULL (-p given): OMP_NUM_THREADS is not read at all */
+    num_threads_lookups = 0;
+    omp_env_parse(omp_getenv, NULL, &bind, &places, err, sizeof err);
+    FUZZ_CHECK(num_threads_lookups == 0, "OMP_NUM_THREADS read although -p was given");
+
+    /* Through a mode's options: -p wins over OMP_NUM_THREADS, which then is not read. */
+    size_t nmodes;
+    const mode_def *const *modes = mode_table(&nmodes);
+    const mode_def *m = modes[size % nmodes];
+    char *argv[64] = {"membench"};
+    int argc = 1;
+    for (char *tok = rest ? strtok(rest, "\n") : NULL; tok && argc < 63; tok = strtok(NULL, "\n"))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    void *opts = calloc(1, m->options_size);
+    if (!opts)
+        return;
+    num_threads_lookups = 0;
+    r = mode_parse_options(m, argc, argv, omp_getenv, opts, err, sizeof err);
+    const common_options *c = opts;
+    if (r == PARSE_OK && c->threads_used) {
+        FUZZ_CHECK(c->threads >= 0 && c->threads <= MAX_THREADS, "%s: %d threads", m->name, c->threads);
+        if (c->threads_from_p)
+            FUZZ_CHECK(num_threads_lookups == 0, "%s: OMP_NUM_THREADS read although -p was given", m->name);
+        else if (n && plain_count(n))
+            FUZZ_CHECK(c->threads == plain_count(n), "%s: OMP_NUM_THREADS='%s' gave %d threads", m->name, n,
+                       c->threads);
+    }
+    options_free(opts);
+    free(opts);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,6 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t u;
     double d;
     cpu_list l;
+    if (data[0] == 0xC5) {
+        omp_environment(text, size);
+        free(text);
+        return 0;
+    }
     if (data[0] == 0xC6) {
         static cgroup_dir dirs[16];
         char *bar = strchr(text, '|');

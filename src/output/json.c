@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 
 void json_init(json_writer *j, FILE *f)
 {
@@ -145,10 +146,17 @@ void json_string(json_writer *j, const char *key, const char *value)
 void json_number(json_writer *j, const char *key, double value)
 {
     prefix(j, key);
-    if (isfinite(value))
-        fprintf(j->f, "%.10g", value);
-    else
+    if (!isfinite(value)) {
         fputs("null", j->f);
+        return;
+    }
+    /* Ten digits are plenty, except next to DBL_MAX: rounded up there, the number
+     * reads back as infinite (Python: inf). All 17 digits then read back exactly. */
+    char text[32];
+    snprintf(text, sizeof text, "%.10g", value);
+    if (!isfinite(strtod(text, NULL)))
+        snprintf(text, sizeof text, "%.17g", value);
+    fputs(text, j->f);
 }
 
 void json_int(json_writer *j, const char *key, long long value)

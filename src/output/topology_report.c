@@ -13,10 +13,11 @@ static const char *type_name(cache_type t)
 static int compare_cache(const void *a, const void *b)
 {
     const cache_instance *x = *(const cache_instance *const *)a, *y = *(const cache_instance *const *)b;
+    /* Compared, not subtracted: sysfs may say any int is a level. */
     if (x->level != y->level)
-        return x->level - y->level;
+        return (x->level > y->level) - (x->level < y->level);
     int fx = x->shared.count ? x->shared.ids[0] : 0, fy = y->shared.count ? y->shared.ids[0] : 0;
-    return fx - fy;
+    return (fx > fy) - (fx < fy);
 }
 
 static const cache_instance **sorted_caches(const topology *t)

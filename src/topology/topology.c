@@ -97,6 +97,25 @@ static int compare_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The number of a directory named as the kernel names them: prefix then the
+ * decimal id, no sign, no leading zero ("cpu3", "node12"; not "cpu03", which
+ * would be CPU 3 a second time), at most CPU_LIST_MAX_ID. */
+static bool numbered_name(const char *name, const char *prefix, int *id)
+{
+    size_t n = strlen(prefix);
+    const char *d = name + n;
+    long v = 0;
+    if (strncmp(name, prefix, n) != 0 || *d < '0' || *d > '9' || (d[0] == '0' && d[1] != '\0'))
+        return false;
+    for (; *d >= '0' && *d <= '9'; d++)
+        if ((v = v * 10 + (*d - '0')) > CPU_LIST_MAX_ID)
+            return false;
+    if (*d != '\0')
+        return false;
+    *id = (int)v;
+    return true;
+}
+
 static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
 {
     cpu_list online;
@@ -111,8 +130,7 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
             int id;
-            char tail;
-            if (sscanf(e->d_name, "cpu%d%c", &id, &tail) == 1 && id >= 0) {
+            if (numbered_name(e->d_name, "cpu", &id)) {
                 if (online.count == cap) {
                     cap = cap ? cap * 2 : 64;
                     int *n = realloc(online.ids, cap * sizeof *n);
@@ -158,14 +176,16 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
         c->package_id = read_id(t, root, rel, c->id, "package");
         if (c->core_id < 0 || c->package_id < 0)
             missing_topology = true;
-        /* SMT rank: position among the CPUs of the same core (thread_siblings_list). */
+        /* SMT rank: position among the online CPUs of the same core (thread_siblings_list).
+         * A sibling that is not online does not count: each core's first online CPU
+         * has rank 0, so it is counted as a core. */
         cpu_list sib;
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/thread_siblings_list", c->id);
         c->smt_rank = 0;
         if (read_cpus(root, rel, &sib)) {
-            qsort(sib.ids, sib.count, sizeof(int), compare_int);
-            for (size_t k = 0; k < sib.count && sib.ids[k] < c->id; k++)
-                c->smt_rank++;
+            for (size_t k = 0; k < sib.count; k++)
+                if (sib.ids[k] < c->id && bsearch(&sib.ids[k], online.ids, online.count, sizeof(int), compare_int))
+                    c->smt_rank++;
             cpu_list_free(&sib);
         }
     }
@@ -233,8 +253,7 @@ static void load_nodes(const char *root, topology *t)
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL && n < 1024) {
         int id;
-        char tail;
-        if (sscanf(e->d_name, "node%d%c", &id, &tail) == 1 && id >= 0)
+        if (numbered_name(e->d_name, "node", &id))
             ids[n++] = id;
     }
     if (d)

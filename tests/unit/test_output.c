@@ -1,3 +1,4 @@
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,36 @@ TEST(json_writer_nests_escapes_and_nulls)
     fclose(f);
     CHECK_STR(text, "{\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"inf\": null,\n  \"x\": 1.5,\n  \"empty\": [],\n"
                     "  \"a\": [\n    -3,\n    true,\n    null\n  ],\n  \"o\": {\n    \"u\": 18446744073709551615\n  }\n}\n");
+    free(text);
+}
+
+/* A finite number is never written as one that reads back infinite: next to
+ * DBL_MAX, ten digits round up beyond it ("1.797693135e+308" is inf to Python's
+ * json and to strtod), so all 17 digits are written there. Found by fuzz_json. */
+TEST(json_numbers_next_to_dbl_max_stay_finite)
+{
+    static const double values[] = {DBL_MAX, -DBL_MAX, 1.7976931348e308, 1e308, DBL_TRUE_MIN};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char *text = NULL;
+        size_t len;
+        FILE *f = open_memstream(&text, &len);
+        json_writer j;
+        json_init(&j, f);
+        json_number(&j, NULL, values[i]);
+        fclose(f);
+        double back = strtod(text, NULL);
+        CHECK(isfinite(back));
+        CHECK(fabs(back - values[i]) <= 1e-9 * fabs(values[i]));
+        free(text);
+    }
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    json_writer j;
+    json_init(&j, f);
+    json_number(&j, NULL, 0.1); /* elsewhere ten digits, as before */
+    fclose(f);
+    CHECK_STR(text, "\n0.1");
     free(text);
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "fixtures.h"
+#include "output/topology_report.h"
 #include "platform/arch.h"
 #include "test.h"
 #include "topology/topology.h"
@@ -208,5 +209,82 @@ TEST(topology_absurd_ids_and_sizes_are_bounded_and_said)
     CHECK(has_warning(&t, "node1: MemTotal 18446744073709551615 kB is not believable"));
     CHECK_INT(topology_node(&t, 1)->mem_total, 0);
     CHECK_INT(topology_node(&t, 0)->mem_total, 64LL << 30);
+    topology_free(&t);
+}
+
+/* Without cpu/online the CPUs are the cpuN directories; a name the kernel never
+ * writes ("cpu01", "cpu+1", "node00") once made CPU 1 or node 0 a second time
+ * (found by fuzz/fuzz_sysfs.c). Only canonical names count. */
+TEST(topology_cpu_and_node_directories_count_once)
+{
+    const char *root = test_tempdir();
+    static const char *const dirs[] = {"cpu0", "cpu1", "cpu01", "cpu+1", "cpu 1", "cpu1x", "cpu99999999999", "cpufreq"};
+    char rel[128];
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(rel, sizeof rel, "devices/system/cpu/%s/uevent", dirs[i]);
+        test_write_file(root, rel, "\n");
+    }
+    test_write_file(root, "devices/system/node/node0/cpulist", "0-1\n");
+    test_write_file(root, "devices/system/node/node00/cpulist", "0-1\n");
+    test_write_file(root, "devices/system/node/node1/cpulist", "\n");
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncpus, 2);
+    CHECK_INT(t.cpus[0].id, 0);
+    CHECK_INT(t.cpus[1].id, 1);
+    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(t.nodes[0].id, 0);
+    CHECK_INT(t.nodes[1].id, 1);
+    topology_free(&t);
+}
+
+/* The SMT rank counts online siblings only: a thread_siblings_list naming an
+ * offline CPU once gave ranks as large as the CPU count and 0 cores (found by
+ * fuzz/fuzz_sysfs.c), and an empty list passed NULL to qsort. */
+TEST(topology_smt_rank_counts_online_siblings)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "1-3\n");
+    test_write_file(root, "devices/system/cpu/cpu1/topology/thread_siblings_list", "0-2\n");
+    test_write_file(root, "devices/system/cpu/cpu2/topology/thread_siblings_list", "0-2\n");
+    test_write_file(root, "devices/system/cpu/cpu3/topology/thread_siblings_list", "\n");
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncpus, 3);
+    CHECK_INT(topology_cpu(&t, 1)->smt_rank, 0); /* CPU 0 is offline */
+    CHECK_INT(topology_cpu(&t, 2)->smt_rank, 1);
+    CHECK_INT(topology_cpu(&t, 3)->smt_rank, 0);
+    CHECK_INT(t.ncores, 2);
+    topology_free(&t);
+}
+
+/* The report sorts caches by level: sysfs may claim any int as a level, and the
+ * comparison once subtracted them (signed overflow for INT_MAX against INT_MIN,
+ * found by fuzz/fuzz_sysfs.c under UBSan; the order came out wrong). */
+TEST(topology_report_sorts_any_cache_level)
+{
+    const char *root = test_tempdir();
+    static const char *const levels[] = {"2147483647", "1", "-2147483648"};
+    char rel[128];
+    test_write_file(root, "devices/system/cpu/online", "0\n");
+    for (int i = 0; i < 3; i++) {
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/level", i);
+        test_write_file(root, rel, levels[i]);
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/type", i);
+        test_write_file(root, rel, "Unified\n");
+        snprintf(rel, sizeof rel, "devices/system/cpu/cpu0/cache/index%d/size", i);
+        test_write_file(root, rel, "1024K\n");
+    }
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncaches, 3);
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    topology_report_text(f, &t);
+    fclose(f);
+    const char *lo = strstr(text, "  L-2147483648 "), *one = strstr(text, "  L1 "), *hi = strstr(text, "  L2147483647 ");
+    CHECK(lo && one && hi && lo < one && one < hi);
+    free(text);
     topology_free(&t);
 }
