@@ -150,12 +150,16 @@ void json_number(json_writer *j, const char *key, double value)
         fputs("null", j->f);
         return;
     }
-    /* Ten digits are plenty, except next to DBL_MAX: rounded up there, the number
-     * reads back as infinite (Python: inf). All 17 digits then read back exactly. */
+    /* The shortest text that reads back as the same double: a reader gets exactly
+     * the value the text outputs were printed from (rounded to fewer digits, a
+     * bandwidth could print differently with %.2f here and in the CSV, and a
+     * number next to DBL_MAX read back as infinite). */
     char text[32];
-    snprintf(text, sizeof text, "%.10g", value);
-    if (!isfinite(strtod(text, NULL)))
-        snprintf(text, sizeof text, "%.17g", value);
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
     fputs(text, j->f);
 }
 
