@@ -74,33 +74,33 @@ int session_bad_input(session *s, const char *fmt, ...)
     return 2;
 }
 
-static void error_text(session *s, const char *text)
+/* An error: said, kept for JSON, exit status 1; ends_run also marks the run ended
+ * by it (session_fail). */
+static void error_v(session *s, bool ends_run, const char *fmt, va_list ap)
 {
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
     clear_progress(s);
-    say(s, "error", text);
-    run_info_error(&s->info, text);
+    say(s, "error", buf);
+    run_info_error(&s->info, buf);
     s->status = 1;
+    s->failed = s->failed || ends_run;
 }
 
 void session_error(session *s, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    error_v(s, false, fmt, ap);
     va_end(ap);
-    error_text(s, buf);
 }
 
 void session_fail(session *s, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    error_v(s, true, fmt, ap);
     va_end(ap);
-    error_text(s, buf);
-    s->failed = true;
 }
 
 void session_check_huge_pages(session *s, const result_record *r, const char *what)
