@@ -58,7 +58,8 @@ typedef struct {
     sample_stats summary;     /* over samples: min, max, median, mean, stddev, cv */
     double bytes_per_sample;  /* bandwidth: bytes counted in one sample, all threads */
 
-    uint64_t iterations;      /* bandwidth: kernel passes per sample; latency: samples */
+    uint64_t iterations;      /* bandwidth: kernel passes per sample (0: samples are time
+                                 windows, the traffic modes); latency: samples */
     double elapsed_s;         /* sweep bandwidth: best sample; latency: whole point; stream: all iterations */
     bool has_cv_target;       /* an adaptive rule ran samples until CV < cv_target */
     double cv_target;

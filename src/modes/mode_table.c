@@ -2,12 +2,14 @@
 #include <string.h>
 
 #include "modes/latency_mode.h"
+#include "modes/loaded_latency_mode.h"
 #include "modes/mode.h"
+#include "modes/peak_mode.h"
 #include "modes/stream_mode.h"
 #include "modes/sweep.h"
 #include "modes/topology_mode.h"
 
-static const mode_def *const modes[] = {&sweep_mode, &latency_mode, &stream_mode, &topology_mode};
+static const mode_def *const modes[] = {&sweep_mode, &latency_mode, &stream_mode, &topology_mode, &peak_mode, &loaded_latency_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

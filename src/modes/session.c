@@ -239,9 +239,12 @@ static int act(session *s, option_action a)
         if (s->mode == mode_table(NULL)[0]) {
             size_t n;
             const mode_def *const *modes = mode_table(&n);
+            int width = 0; /* the longest name sets the column */
+            for (size_t i = 1; i < n; i++)
+                width = (int)strlen(modes[i]->name) > width ? (int)strlen(modes[i]->name) : width;
             fprintf(s->env.out, "\nModes (membench MODE --help for each):\n");
             for (size_t i = 1; i < n; i++)
-                fprintf(s->env.out, "  %-10s %s\n", modes[i]->name, modes[i]->summary);
+                fprintf(s->env.out, "  %-*s  %s\n", width, modes[i]->name, modes[i]->summary);
         }
         break;
     case ACTION_VERSION:

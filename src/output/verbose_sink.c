@@ -98,9 +98,12 @@ void verbose_write_record(FILE *f, const result_record *r, int verbosity)
                 r->summary.median, r->summary.stddev, r->nsamples,
                 !r->has_cv_target ? "none" : r->converged ? "met" : "NOT met");
     else
-        fprintf(f, "  %s %s: %s %s, %d thr, best %.0f median %.0f MB/s, CV %.2f%%, %llu passes/sample", size,
-                r->operation, r->kernel_isa, r->kernel_store, r->threads, r->summary.max, r->summary.median,
-                r->summary.cv * 100, (unsigned long long)r->iterations);
+    {
+        fprintf(f, "  %s %s: %s %s, %d thr, best %.0f median %.0f MB/s, CV %.2f%%", size, r->operation,
+                r->kernel_isa, r->kernel_store, r->threads, r->summary.max, r->summary.median, r->summary.cv * 100);
+        if (r->iterations) /* 0: samples are time windows (traffic modes) */
+            fprintf(f, ", %llu passes/sample", (unsigned long long)r->iterations);
+    }
     char pages[96];
     result_pages_text(r, pages, sizeof pages);
     fprintf(f, "; pages %s", pages);

@@ -7,7 +7,8 @@ import re
 import subprocess
 import sys
 
-MODES = ["", "latency", "stream", "topology"]
+# The modes: the sweep, then every name `membench --help` lists under "Modes".
+MODE_LINE = re.compile(r"^  ([a-z0-9-]+)  ")
 # An option line of the generated help: "  -s SIZE_KB   ...", "  -h, --help   ...",
 # "  --json FILE  ...".
 OPTION_LINE = re.compile(r"^  (-[A-Za-z0-9](?:, --[a-z0-9-]+)?|--[a-z0-9-]+)[ =]")
@@ -28,8 +29,18 @@ def mentioned(text, flag):
     return re.search(r"(?<![A-Za-z0-9-])" + re.escape(flag) + r"(?![A-Za-z0-9-])", text) is not None
 
 
+def modes(binary):
+    out = subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
+    listed = out.split("\nModes (", 1)[1].splitlines()[1:] if "\nModes (" in out else []
+    return [""] + [m.group(1) for m in map(MODE_LINE.match, listed) if m]
+
+
 def main():
     binary, readme, man = sys.argv[1:4]
+    MODES = modes(binary)
+    if len(MODES) < 2:
+        print("membench --help lists no modes")
+        return 1
     docs = {
         "README.md": open(readme).read(),
         # roff escapes minus signs: \- and \(hy

@@ -37,6 +37,9 @@ bad_input() {
 # What this binary says it runs on (checked against the build target in the unit
 # tests); the expectations below that differ by architecture key on it.
 THIS_CPU=$("$BIN" topology | grep '^This CPU: ')
+# Every mode: the sweep, then the modes `membench --help` lists.
+ALL_MODES="sweep $("$BIN" --help | sed -n '/^Modes (/,$s/^  \([a-z0-9-]*\)  .*/\1/p' | tr '\n' ' ')"
+check "membench --help lists the modes ($ALL_MODES)" bash -c "[[ ' $ALL_MODES ' == *' latency '* && ' $ALL_MODES ' == *' topology '* ]]"
 ARCH=$(sed -n 's/^This CPU: \([a-z0-9_]*\),.*/\1/p' <<<"$THIS_CPU")
 ISAS=$(sed -n 's/^This CPU: [a-z0-9_]*, kernels \([a-z0-9,]*\),.*/\1/p' <<<"$THIS_CPU")
 HAVE_NT=false
@@ -82,7 +85,7 @@ done <"$TABLE"
 BAD_ENV=()
 
 # Every flag in every mode's --help has at least one case in the table.
-for mode in sweep latency stream topology; do
+for mode in $ALL_MODES; do
     if [ $mode = sweep ]; then "$BIN" --help >"$TMP/help"; else "$BIN" $mode --help >"$TMP/help"; fi
     missing=""
     for flag in $(grep -oE '^ +(-[a-zA-Z]|--[a-z][a-z-]+)|\[(-[a-zA-Z]|--[a-z][a-z-]+)' "$TMP/help" | tr -d ' [' | sort -u); do
@@ -638,6 +641,15 @@ if command -v make >/dev/null; then
     check "make CFLAGS=-march=native keeps -std=c11, -Isrc and the warnings, and adds it last" has_flags
 fi
 
+# --- traffic modes: peak-bandwidth, loaded-latency ----------------------------------
+while IFS= read -r line; do
+    case "$line" in
+    "ok - "*) ok "${line#ok - }" ;;
+    "not ok - "*) not_ok "${line#not ok - }" ;;
+    *) echo "$line" ;;
+    esac
+done < <(python3 "$(dirname "$0")/check_traffic.py" "$BIN" "$TMP")
+
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in
 # README.md and the man page.
@@ -658,7 +670,8 @@ CHECK_SCHEMA=$(dirname "$0")/check_schema.py
 python3 "$CHECK_SCHEMA" "$SCHEMA" run /dev/null >/dev/null 2>&1
 if [ $? -ne 3 ]; then
     mapfile -t docs < <(find "$TMP" -name '*.json' ! -name 'topo.json' | sort)
-    for mode in sweep latency stream; do
+    for mode in $ALL_MODES; do
+        [ "$mode" = topology ] && continue # its --json is the topology object, checked below
         n=$(python3 -c "import json,sys; print(sum(1 for f in sys.argv[1:] if json.load(open(f)).get('mode')=='$mode'))" "${docs[@]}")
         check "schema 2: the tests above wrote $mode documents ($n)" test "$n" -ge 2
     done

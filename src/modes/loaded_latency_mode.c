@@ -1,0 +1,171 @@
+/* `membench loaded-latency`: MLC's loaded latency. Plan: the chaser's CPU (-c, or
+ * the first usable), the traffic threads on the other CPUs but the chaser's core,
+ * buffers on each thread's node, the delays; run: one idle phase (traffic quiet),
+ * then one phase per delay, each a record of latency samples with the bandwidth of
+ * the same window; analysis: idle latency, peak bandwidth, and the knee. */
+#include "modes/loaded_latency_mode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/curve_knee.h"
+#include "measure/spin_delay.h"
+#include "modes/traffic_layout.h"
+#include "output/traffic_sink.h"
+
+typedef struct {
+    traffic_layout layout;
+    const traffic_mix *mix;
+    const uint64_t *delays;
+    int ndelays;
+    int chaser_cpu;
+} loaded_state;
+
+static int loaded_plan(session *s)
+{
+    loaded_state *st = s->state;
+    const traffic_options *o = s->opts;
+    st->mix = o->nmixes ? o->mixes[0] : traffic_mix_find("R");
+    st->delays = o->ndelays ? o->delays : traffic_default_delays;
+    st->ndelays = o->ndelays ? o->ndelays : traffic_default_ndelays;
+    st->chaser_cpu = o->latency_cpu_given ? o->latency_cpu : s->topo.usable.ids[0];
+    const cpu_info *c = topology_cpu(&s->topo, st->chaser_cpu);
+    if (!c || !c->usable)
+        return session_bad_input(s, "--latency-cpu %d: not available to this process", st->chaser_cpu);
+    traffic_program p;
+    if (!traffic_layout_program(s, o, st->mix, 0, &p))
+        return 2; /* said */
+    int buffers = 1 + traffic_mix_uses_second_read(st->mix) + traffic_mix_uses_write(st->mix);
+    int rc = traffic_layout_plan(s, o, st->chaser_cpu, buffers, &st->layout);
+    if (rc)
+        return rc;
+    param_list *pl = &s->info.plan.values;
+    params_textf(pl, "method",
+                 "random chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s traffic (%s); %d delays; "
+                 "latency median of %d samples, bandwidth over the same window",
+                 (unsigned long long)(st->layout.chase_bytes >> 20), st->chaser_cpu, c->node, st->layout.ntraffic,
+                 st->layout.ntraffic == 1 ? "" : "s", st->mix->name, st->mix->description, st->ndelays, o->samples);
+    params_int(pl, "latency_cpu", st->chaser_cpu);
+    params_text(pl, "traffic", st->mix->name);
+    params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());
+    param_table *dt = section_table(&s->info.plan, "delays");
+    for (int i = 0; i < st->ndelays; i++) {
+        param_list *row = table_add_row(dt);
+        params_int(row, "delay", (long long)st->delays[i]);
+        params_number(row, "delay_ns", (double)st->delays[i] * spin_ns_per_iteration());
+    }
+    return 0;
+}
+
+static void loaded_open_sinks(session *s)
+{
+    const traffic_options *o = s->opts;
+    session_add_sink(s, traffic_sink_create(s->env.out, TRAFFIC_SINK_LOADED, o->csv, o->per_thread));
+}
+
+/* One phase: prog NULL is the idle phase (traffic quiet). */
+static measure_status phase(session *s, traffic_run *run, const traffic_program *prog, uint64_t delay)
+{
+    loaded_state *st = s->state;
+    const traffic_options *o = s->opts;
+    traffic_phase ph = {prog, delay, 0, o->samples, o->per_thread};
+    result_record r;
+    result_init(&r, "loaded-latency", prog ? "loaded-latency" : "idle-latency", METRIC_LATENCY);
+    measure_status ms = traffic_measure(run, &ph, &r);
+    if (ms == MEASURE_OK) {
+        session_record_placement(&st->layout.where, st->layout.where.n, &r);
+        session_emit(s, &r);
+    }
+    result_free(&r);
+    return ms;
+}
+
+static void loaded_run(session *s)
+{
+    loaded_state *st = s->state;
+    const traffic_options *o = s->opts;
+    team *t = session_team(s, &st->layout.where, st->layout.where.n);
+    if (!t)
+        return; /* said */
+    traffic_setup setup = traffic_layout_setup(&st->layout, true, traffic_mix_uses_second_read(st->mix),
+                                               traffic_mix_uses_write(st->mix));
+    setup.layout = (chase_layout){CHASE_RANDOM, (size_t)topology_cache_level(&s->topo, 1).line_size, 0, o->seed};
+    setup.chase_sample_s = o->sample_ms / 1000.0;
+    traffic_run *run = NULL;
+    session_progress(s, "allocating the chase chain and the buffers of %d traffic threads", st->layout.ntraffic);
+    measure_status ms = traffic_prepare(t, &setup, &run);
+    if (ms == MEASURE_NO_MEMORY)
+        session_fail(s, "the chase or traffic buffers could not be allocated (%d threads x %llu MiB, chase %llu MiB)",
+                     st->layout.ntraffic, (unsigned long long)(st->layout.buffer_bytes >> 20),
+                     (unsigned long long)(st->layout.chase_bytes >> 20));
+    if (ms == MEASURE_OK)
+        ms = phase(s, run, NULL, 0);
+    for (int i = 0; ms == MEASURE_OK && i < st->ndelays && !session_stopped(s); i++) {
+        session_progress(s, "[%d/%d] delay %llu", i + 1, st->ndelays, (unsigned long long)st->delays[i]);
+        traffic_program prog;
+        if (!traffic_layout_program(s, o, st->mix, st->delays[i], &prog))
+            break; /* checked in the plan */
+        ms = phase(s, run, &prog, st->delays[i]);
+    }
+    traffic_release(run);
+    team_destroy(t);
+}
+
+static void loaded_analyse(session *s)
+{
+    size_t n = s->results.n;
+    double *bw = calloc(n ? n : 1, sizeof *bw), *lat = calloc(n ? n : 1, sizeof *lat);
+    int *at = calloc(n ? n : 1, sizeof *at);
+    param_list *a = &s->info.analysis.values;
+    int m = 0, peak = -1;
+    for (size_t i = 0; bw && lat && at && i < n; i++) {
+        const result_record *r = &s->results.items[i];
+        if (strcmp(r->operation, "idle-latency") == 0) {
+            params_number(a, "idle_latency_ns", result_value(r));
+            continue;
+        }
+        bw[m] = params_get_number(&r->params, "bandwidth_mb_s", 0);
+        lat[m] = result_value(r);
+        at[m] = (int)i;
+        if (peak < 0 || bw[m] > bw[peak])
+            peak = m;
+        m++;
+    }
+    if (peak >= 0) {
+        const result_record *r = &s->results.items[at[peak]];
+        params_number(a, "peak_bandwidth_mb_s", bw[peak]);
+        params_number(a, "peak_delay", params_get_number(&r->params, "delay", 0));
+        params_number(a, "peak_latency_ns", lat[peak]);
+    }
+    int knee = bw && lat ? curve_knee(bw, lat, m) : -1;
+    if (knee >= 0) {
+        const result_record *r = &s->results.items[at[knee]];
+        params_number(a, "knee_bandwidth_mb_s", bw[knee]);
+        params_number(a, "knee_delay", params_get_number(&r->params, "delay", 0));
+        params_number(a, "knee_latency_ns", lat[knee]);
+    }
+    free(bw);
+    free(lat);
+    free(at);
+}
+
+static void loaded_release(session *s)
+{
+    loaded_state *st = s->state;
+    traffic_layout_free(&st->layout);
+}
+
+const mode_def loaded_latency_mode = {
+    .name = "loaded-latency",
+    .summary = "latency of a chasing thread under traffic at each injection delay, like MLC",
+    .options = &loaded_latency_option_table,
+    .options_size = sizeof(traffic_options),
+    .defaults = loaded_latency_options_defaults,
+    .check = loaded_latency_options_check,
+    .state_size = sizeof(loaded_state),
+    .plan = loaded_plan,
+    .open_sinks = loaded_open_sinks,
+    .run = loaded_run,
+    .analyse = loaded_analyse,
+    .release = loaded_release,
+};

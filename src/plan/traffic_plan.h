@@ -1,0 +1,37 @@
+/* Planning for the traffic modes: which CPUs make traffic, how big their buffers
+ * are, how many bytes a kernel call moves. Pure functions of the topology and the
+ * numbers given, so tests plan against recorded sysfs trees. */
+#ifndef MEMBENCH_TRAFFIC_PLAN_H
+#define MEMBENCH_TRAFFIC_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology/topology.h"
+#include "util/cpu_list.h"
+
+#define TRAFFIC_MIN_BUFFER ((uint64_t)64 << 20)
+#define TRAFFIC_UNIT_FAST ((size_t)16 << 10) /* bytes per call at delay 0 */
+#define TRAFFIC_UNIT_PACED ((size_t)256)     /* per call with a delay: 4 lines between two delays */
+
+/* Usable CPUs that make traffic, ascending: those of only (when not NULL), one per
+ * physical core with one_per_core (its first usable CPU), never chaser_cpu (-1:
+ * none) and, unless share_core, no CPU of the chaser's core. Returns the count. */
+size_t traffic_cpus(const topology *t, const cpu_list *only, bool one_per_core, int chaser_cpu, bool share_core,
+                    int *out, size_t cap);
+
+/* Bytes of all last-level cache instances together (the reported or default size
+ * when none is reported: one instance). */
+uint64_t traffic_llc_total(const topology *t);
+
+/* Each of a traffic thread's buffers: 4x the LLC shared out over the threads, at
+ * least TRAFFIC_MIN_BUFFER, so together they stream from memory and not from cache;
+ * then at most half the budget over all threads x buffers. A multiple of 1 MiB;
+ * 0 when even 1 MiB per buffer does not fit. */
+uint64_t traffic_buffer_default(uint64_t llc_total, int threads, int buffers, uint64_t budget);
+
+/* Bytes per stream per kernel call for a delay. */
+size_t traffic_unit(uint64_t delay);
+
+#endif

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Command-line checks of the traffic modes (peak-bandwidth, loaded-latency) on this
+machine: what each record says it measured (which mix, which CPUs, which bytes,
+which delay) and how the numbers relate. Prints TAP lines ("ok - ...") for
+run_cli_tests.sh to count; never asserts a timing.
+
+  check_traffic.py MEMBENCH TMPDIR"""
+import json
+import os
+import subprocess
+import sys
+
+BIN, TMP = sys.argv[1:3]
+QUICK = ["-b", "4M", "--window-ms", "5", "--samples", "2"]
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:300])
+
+
+def run(args, name, env=None):
+    path = os.path.join(TMP, name + ".json")
+    p = subprocess.run([BIN] + args + ["--json", path], capture_output=True, text=True, env=env)
+    doc = json.load(open(path)) if os.path.exists(path) else None
+    return p, doc
+
+
+def usable_cpus():
+    return sorted(os.sched_getaffinity(0))
+
+
+cpus = usable_cpus()
+
+# --- peak-bandwidth ---------------------------------------------------------------
+p, d = run(["peak-bandwidth", "--traffic", "R,W5,W11", "--per-thread"] + QUICK, "peak")
+check("peak-bandwidth exits 0 and writes one record per traffic type, in order",
+      p.returncode == 0 and d and [r["operation"] for r in d["results"]] == ["R", "W5", "W11"], p.stderr)
+if d and len(d["results"]) == 3:
+    R, W5, W11 = d["results"]
+    check("peak-bandwidth: every usable CPU makes traffic, each pinned and its own buffers on its node",
+          all([t["cpu"] for t in r["placement"]] == cpus and all(t["memory_node"] == t["node"] for t in r["placement"])
+              and r["threads"] == len(cpus) and
+              r["params"]["traffic_threads"] == len(cpus) and r["pins_verified"] == len(cpus)
+              for r in d["results"]), [r["placement"] for r in d["results"]])
+    check("peak-bandwidth: DRAM bytes add one write-allocate read per regular store (R x1, W5 x1.5, W11 x4/3)",
+          abs(R["params"]["dram_mb_s"] / R["value"] - 1) < 1e-9 and
+          abs(W5["params"]["dram_mb_s"] / W5["value"] - 1.5) < 1e-9 and
+          abs(W11["params"]["dram_mb_s"] / W11["value"] - 4 / 3) < 1e-9,
+          [(r["operation"], r["value"], r["params"]["dram_mb_s"]) for r in d["results"]])
+    check("peak-bandwidth: the value is the best window, 2 windows each, MB/s",
+          all(r["metric"] == "bandwidth" and r["statistic"] == "best" and len(r["samples"]) == 2 and
+              r["value"] == max(r["samples"]) for r in d["results"]))
+    check("peak-bandwidth: each record names its kernel and stores (R loads, W5 regular)",
+          R["kernel"]["stores"] == "loads" and W5["kernel"]["stores"] == "regular" and
+          W11["kernel"]["stores"] == "regular" and all(r["kernel"]["isa"] not in ("", "none") for r in d["results"]))
+    shares = [sum(v for k, v in r["params"].items() if k.startswith("thread_") and k.endswith("_mb_s"))
+              for r in d["results"]]
+    check("peak-bandwidth --per-thread: one share per thread, adding up to the window's bandwidth",
+          all(len([k for k in r["params"] if k.startswith("thread_")]) == len(cpus) for r in d["results"]) and
+          all(abs(s - r["params"]["window_mb_s"]) <= 1e-6 * r["params"]["window_mb_s"]
+              for s, r in zip(shares, d["results"])), shares)
+    check("peak-bandwidth: delay 0, buffers of -b 4M, plan says how many threads",
+          all(r["params"]["delay"] == 0 and r["params"]["buffer_bytes"] == 4 << 20 for r in d["results"]) and
+          d["plan"]["traffic_threads"] == len(cpus))
+
+if len(cpus) >= 2:
+    p, d = run(["peak-bandwidth", "--traffic", "R", "--cpus", str(cpus[-1])] + QUICK, "peak_cpus")
+    check("peak-bandwidth --cpus: traffic only on that CPU",
+          p.returncode == 0 and d and [t["cpu"] for t in d["results"][0]["placement"]] == [cpus[-1]], p.stderr)
+
+p, d = run(["peak-bandwidth", "--traffic", "W2", "-d", "300"] + QUICK, "peak_delay")
+check("peak-bandwidth -d: the delay and its ns on this CPU are in the record, paced in 256-byte units",
+      p.returncode == 0 and d and d["results"][0]["params"]["delay"] == 300 and
+      abs(d["results"][0]["params"]["delay_ns"] - 300 * d["plan"]["spin_ns_per_iteration"]) < 1e-6 and
+      d["results"][0]["params"]["unit_bytes"] == 256, p.stderr)
+
+p, d = run(["peak-bandwidth", "--traffic", "R", "--max"] + QUICK, "peak_max")
+if p.returncode == 0 and d:
+    r = d["results"][0]
+    tried = [tuple(map(float, t.split(":"))) for t in r["params"]["delays_tried"].split(",")]
+    best = max(tried, key=lambda t: t[1])
+    check("peak-bandwidth --max: the record is the best delay tried, starting from 0",
+          tried[0][0] == 0 and r["params"]["delay"] == best[0] and abs(r["value"] - best[1]) < 0.06, tried)
+else:
+    check("peak-bandwidth --max runs", False, p.stderr)
+
+p = subprocess.run([BIN, "peak-bandwidth", "--traffic", "R,W5", "--csv"] + QUICK, capture_output=True, text=True)
+rows = p.stdout.splitlines()
+check("peak-bandwidth --csv: header and one row per type",
+      p.returncode == 0 and rows[0] == "traffic,ratio,stores,delay,delay_ns,threads,mb_s,dram_mb_s,median_mb_s,cv,samples"
+      and [r.split(",")[0] for r in rows[1:]] == ["R", "W5"], p.stdout + p.stderr)
+
+# --- loaded-latency --------------------------------------------------------------
+LL = ["loaded-latency", "--delays", "0,1000", "--samples", "2", "--sample-ms", "1", "-b", "4M",
+      "--chase-buffer", "4M"]
+if len(cpus) >= 2:
+    p, d = run(LL, "loaded")
+    ok = p.returncode == 0 and d is not None
+    check("loaded-latency exits 0: the idle row, then one per delay in order", ok and
+          [(r["operation"], r["params"]["delay"]) for r in d["results"]] ==
+          [("idle-latency", 0), ("loaded-latency", 0), ("loaded-latency", 1000)], p.stderr)
+    if ok and len(d["results"]) == 3:
+        idle, d0, d1 = d["results"]
+        check("loaded-latency: the chaser is thread 0 on the first usable CPU, traffic on the others",
+              all([t["cpu"] for t in r["placement"]] == cpus and r["params"]["traffic_threads"] in (0, len(cpus) - 1)
+                  for r in d["results"]) and d["plan"]["latency_cpu"] == cpus[0], [r["placement"] for r in d["results"]])
+        check("loaded-latency: latency is the median of the samples in ns; bandwidth in params",
+              all(r["metric"] == "latency" and r["statistic"] == "median" and len(r["samples"]) == 2 and
+                  r["kernel"]["isa"] == "chase" for r in d["results"]))
+        check("loaded-latency: no traffic when idle, traffic at each delay",
+              idle["params"]["bandwidth_mb_s"] == 0 and idle["params"]["traffic"] == "none" and
+              max(d0["params"]["bandwidth_mb_s"], d1["params"]["bandwidth_mb_s"]) > 0 and
+              d0["params"]["traffic"] == d1["params"]["traffic"] == "R",
+              [(r["params"]["traffic"], r["params"]["bandwidth_mb_s"]) for r in d["results"]])
+        check("loaded-latency: each delay also in ns, from the plan's calibration",
+              abs(d1["params"]["delay_ns"] - 1000 * d["plan"]["spin_ns_per_iteration"]) < 1e-6)
+        a = d["analysis"]
+        check("loaded-latency: analysis has the idle latency and the peak of the rows",
+              a["idle_latency_ns"] == idle["value"] and
+              a["peak_bandwidth_mb_s"] == max(d0["params"]["bandwidth_mb_s"], d1["params"]["bandwidth_mb_s"]), a)
+
+    p, d = run(["loaded-latency", "-c", str(cpus[-1])] + LL[1:], "loaded_c")
+    check("loaded-latency -c: the chaser on that CPU, no traffic thread there",
+          p.returncode == 0 and d and d["results"][0]["placement"][0]["cpu"] == cpus[-1] and
+          all(t["cpu"] != cpus[-1] for t in d["results"][1]["placement"][1:]), p.stderr)
+
+    p = subprocess.run([BIN] + LL + ["--csv"], capture_output=True, text=True)
+    rows = p.stdout.splitlines()
+    check("loaded-latency --csv: header, idle row with an empty delay, one row per delay",
+          p.returncode == 0 and rows[0].startswith("traffic,delay,delay_ns,latency_ns,") and len(rows) == 4 and
+          rows[1].startswith("none,,") and rows[2].startswith("R,0,") and rows[3].startswith("R,1000,"),
+          p.stdout + p.stderr)
+
+    # -t: the rows measured by then, in a valid document that says why it ended
+    p, d = run(["loaded-latency", "-t", "0.5", "-b", "4M", "--chase-buffer", "4M"], "loaded_t")
+    check("loaded-latency -t 0.5: exit 0, stopped by the time limit, fewer rows than the 19 delays + idle",
+          p.returncode == 0 and d and d["stopped_by"] == "time limit" and d["complete"] is False and
+          len(d["results"]) < 20, p.stderr)
+
+# One usable CPU: nothing is left for traffic once the chaser has it.
+p = subprocess.run(["taskset", "-c", str(cpus[0]), BIN] + LL, capture_output=True, text=True)
+check("loaded-latency on one CPU: exit 2, one line saying there is no CPU left for traffic",
+      p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "no CPU is left for traffic" in p.stderr and
+      not p.stdout, p.stderr)
+
+sys.exit(0 if all(results) else 1)
