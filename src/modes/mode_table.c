@@ -1,6 +1,7 @@
 /* The one table of modes: adding a mode means adding its line here. */
 #include <string.h>
 
+#include "modes/latency_matrix_mode.h"
 #include "modes/latency_mode.h"
 #include "modes/loaded_latency_mode.h"
 #include "modes/mode.h"
@@ -9,7 +10,8 @@
 #include "modes/sweep.h"
 #include "modes/topology_mode.h"
 
-static const mode_def *const modes[] = {&sweep_mode, &latency_mode, &stream_mode, &topology_mode, &peak_mode, &loaded_latency_mode};
+static const mode_def *const modes[] = {&sweep_mode,     &latency_mode, &latency_matrix_mode, &stream_mode,
+                                        &topology_mode,  &peak_mode,    &loaded_latency_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

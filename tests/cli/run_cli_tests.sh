@@ -411,6 +411,63 @@ stop_with INT $pid
 check "latency SIGINT exits 130 with valid, incomplete JSON" \
     bash -c "[ '$STOP_RC' = 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/li.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\""
 
+# --- membench latency-matrix ---------------------------------------------------
+# On this machine's nodes: a row per node with a usable CPU, a column per node with
+# memory; each cell names its chaser CPU (checked in the thread) and the node its
+# pages are on. MQ keeps the cells small and short.
+MQ=(-b 8M --sample-ms 1)
+FIRST_CPU=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+NNODES=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+"$BIN" latency-matrix "${MQ[@]}" --json "$TMP/lm.json" >"$TMP/lm.txt" 2>"$TMP/lm.err"; rc=$?
+if [ "$NNODES" -le 1 ]; then
+    check "latency-matrix on one node: a 1x1 matrix, 'Numa node' header, the cell in ns with one decimal, its CPU" \
+        bash -c "[ $rc -eq 0 ] && grep -qE '^Numa node +0 +chaser$' '$TMP/lm.txt' && [ \$(grep -cE '^ +[0-9]+ ' '$TMP/lm.txt') -eq 1 ] &&
+            grep -qE '^ +0 +[0-9]+\.[0-9] +CPU $FIRST_CPU$' '$TMP/lm.txt'"
+    check "latency-matrix JSON: one latency-matrix record naming CPU $FIRST_CPU, node 0, memory node 0, pages on node 0, the pin verified" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/lm.json')); r=d['results']; p=r[0]['placement'][0]; q=r[0]['params']
+sys.exit(0 if d['mode']=='latency-matrix' and d['complete'] and len(r)==1 and r[0]['operation']=='latency' and (p['cpu'],p['node'],p['memory_node'])==($FIRST_CPU,0,0)
+    and q['observed_cpu']==$FIRST_CPU and (q['cpu_node'],q['mem_node'],q['row'],q['column'])==(0,0,0,0) and r[0]['node_local_fraction']==1 and r[0]['pins_verified']==1
+    and r[0]['size_bytes']==8<<20 and d['plan']['cells']==[{'row':0,'column':0,'cpu_node':0,'cpu':$FIRST_CPU,'mem_node':0}]
+    and d['analysis']['local_min_ns']==r[0]['value'] and d['analysis']['cells_unavailable']==0 and 'remote_min_ns' not in d['analysis'] else 1)"
+fi
+"$BIN" latency-matrix "${MQ[@]}" --csv --json "$TMP/lmc.json" >"$TMP/lm.csv" 2>/dev/null; rc=$?
+check "latency-matrix --csv: the header, a line per cell with its nodes, CPU, latency, samples, page node share, buffer" \
+    bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/lm.csv')\" = 'cpu_node,mem_node,cpu,latency_ns,latency_stddev_ns,latency_samples,cv_target_met,page_node_fraction,page_method,buffer_bytes' ] &&
+        python3 -c \"import json,sys; d=json.load(open('$TMP/lmc.json')); rows=[l.rstrip().split(',') for l in open('$TMP/lm.csv')][1:]
+sys.exit(0 if len(rows)==len(d['plan']['cells']) and all(len(x)==10 and [int(x[0]),int(x[1]),int(x[2])]==[c['cpu_node'],c['mem_node'],c['cpu']] and float(x[3])>0 and 7<=int(x[5])<=21 and x[7]=='1.000' and x[9]=='8388608' for x,c in zip(rows,d['plan']['cells'])) else 1)\""
+# --every-cpu: a row per usable CPU, each on its own CPU (taskset decides which).
+every_cpu_rows() { # json cpus...
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); want=[int(c) for c in sys.argv[2:]]
+r=d['results']; sys.exit(0 if [x['placement'][0]['cpu'] for x in r]==want and all(x['params']['observed_cpu']==x['placement'][0]['cpu'] and x['pins_verified']==1 and x['node_local_fraction']==1 for x in r) and d['analysis']['slowest_cpu'] in want else 1)" "$@"
+}
+ALL_CPUS=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')
+"$BIN" latency-matrix --every-cpu "${MQ[@]}" --json "$TMP/lme.json" >"$TMP/lme.txt" 2>/dev/null; rc=$?
+# shellcheck disable=SC2086
+check "latency-matrix --every-cpu: one row and one record per usable CPU ($ALL_CPUS), each chased on that CPU" \
+    bash -c "[ $rc -eq 0 ] && [ \$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ ' '$TMP/lme.txt') -eq $(wc -w <<<"$ALL_CPUS") ] && grep -q '^Slowest: CPU ' '$TMP/lme.txt'" &&
+    check "latency-matrix --every-cpu JSON: CPUs $ALL_CPUS in order" every_cpu_rows "$TMP/lme.json" $ALL_CPUS
+LAST_CPU=${ALL_CPUS##* }
+if command -v taskset >/dev/null; then
+    taskset -c "$LAST_CPU" "$BIN" latency-matrix --every-cpu "${MQ[@]}" --json "$TMP/lmt.json" >"$TMP/lmt.txt" 2>/dev/null; rc=$?
+    check "taskset -c $LAST_CPU latency-matrix --every-cpu: one row, CPU $LAST_CPU" \
+        bash -c "[ $rc -eq 0 ] && grep -qE '^ +$LAST_CPU +[0-9]+ +[0-9]+ +[0-9.]+ ' '$TMP/lmt.txt' && [ \$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ ' '$TMP/lmt.txt') -eq 1 ]" &&
+        check "taskset -c $LAST_CPU latency-matrix --every-cpu JSON: the one record is on CPU $LAST_CPU" every_cpu_rows "$TMP/lmt.json" "$LAST_CPU"
+fi
+# -v explains the placement: the chaser CPU per cell, the node, the policy, the buffer and why.
+"$BIN" latency-matrix --sample-ms 1 -v >/dev/null 2>"$TMP/lmv.err"; rc=$?
+check "latency-matrix -v: the cells (CPU, nodes), MPOL_BIND, the default buffer and its reason from the LLC" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^memory_policy: bind$' '$TMP/lmv.err' && grep -qE '^buffer_reason: 4x the [0-9]+ KiB L[0-9]' '$TMP/lmv.err' &&
+        grep -qE '^buffer_bytes: [0-9]+$' '$TMP/lmv.err' && [ \$(sed -n 's/^buffer_bytes: //p' '$TMP/lmv.err') -ge 67108864 ] &&
+        grep -q '^    row | column | cpu_node | cpu | mem_node$' '$TMP/lmv.err' && grep -q '^    0 | 0 | [0-9]* | $FIRST_CPU | ' '$TMP/lmv.err' &&
+        grep -q '^Threads: [0-9]*, one chasing thread per node with CPUs' '$TMP/lmv.err'"
+"$BIN" latency-matrix --every-cpu -b 8M --sample-ms 500 --json "$TMP/lmi.json" >"$TMP/lmi.txt" 2>/dev/null &
+pid=$!
+sleep 1
+stop_with INT $pid
+check "latency-matrix SIGINT exits 130 with valid, incomplete JSON and says which cells were not measured" \
+    bash -c "[ '$STOP_RC' = 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/lmi.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\" &&
+        grep -q '^# stopped: [0-9]* of [0-9]* cells not measured$' '$TMP/lmi.txt'"
+
 # --- membench stream -----------------------------------------------------------
 bad_input "stream -n 10" "'10'" stream -n 10
 bad_input "stream --ntimes 1" "'1'" stream --ntimes 1
@@ -510,12 +567,12 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
     # by qemu-user, which needs a thread of its own), there is nothing to test.
     if ! runuser -u nobody -- bash -c 'ulimit -u 1 && exec "$@"' _ "$BIN" --version >/dev/null 2>&1; then
         echo "# skipped: under ulimit -u 1 this binary does not start at all (an emulator needing threads?)"
-    else for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "stream -n 100000"; do
+    else for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "latency-matrix -b 8M" "stream -n 100000"; do
         runuser -u nobody -- env ASAN_OPTIONS=detect_leaks=0 bash -c 'ulimit -u 1 && exec "$@"' _ \
             "$BIN" $args --json "$TMP/nobody/thr.json" >"$TMP/nobody/thr.out" 2>"$TMP/nobody/thr.err"; rc=$?
         check "as user nobody with ulimit -u 1: membench $args: exit 1, one line says the threads cannot be created and why, JSON records it" \
             bash -c "[ $rc -eq 1 ] && [ \$(grep -vc ': warning: ' '$TMP/nobody/thr.err') -eq 1 ] &&
-                grep -qE '^membench( [a-z]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
+                grep -qE '^membench( [a-z-]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
                 python3 -c \"import json,sys; d=json.load(open('$TMP/nobody/thr.json')); e=[l.split(': error: ',1)[1].rstrip() for l in open('$TMP/nobody/thr.err') if ': error: ' in l]; sys.exit(0 if d['errors'] == e and d['exit_status'] == 1 and d['complete'] is False and d['stopped_by'] == 'error' and d['results'] == [] else 1)\""
     done; fi
 else
@@ -552,9 +609,9 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
     over_meminfo() { unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$@"; }
     budget_error() { # rc file needle
         [ "$1" -eq 1 ] && [ ! -s "$TMP/mi.out" ] && [ "$(wc -l <"$2")" -eq 1 ] &&
-            grep -qE "^membench( [a-z]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
+            grep -qE "^membench( [a-z-]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
     }
-    for args in "-s 64 -o read" "-o read" "latency" "stream"; do
+    for args in "-s 64 -o read" "-o read" "latency" "latency-matrix" "stream"; do
         # shellcheck disable=SC2086
         over_meminfo "$TMP/meminfo-empty" "$BIN" $args >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
         check "/proc/meminfo without MemAvailable: membench $args says so in one line, exit 1" \
@@ -591,11 +648,12 @@ warnings_match() {
     python3 -c "
 import json, re, sys
 w = json.load(open(sys.argv[1]))['warnings']
-said = [m.group(1) for l in open(sys.argv[2]).read().splitlines() for m in [re.match(r'membench(?: [a-z]+)?: warning: (.*)', l)] if m]
+said = [m.group(1) for l in open(sys.argv[2]).read().splitlines() for m in [re.match(r'membench(?: [a-z-]+)?: warning: (.*)', l)] if m]
 sys.exit(0 if w == said else 1)" "$1" "$2"
 }
 check "stream: JSON warnings are the ones said on stderr" warnings_match "$TMP/st.json" "$TMP/st.err"
 check "latency: JSON warnings are the ones said on stderr" warnings_match "$TMP/lat.json" "$TMP/lat.err"
+check "latency-matrix: JSON warnings are the ones said on stderr" warnings_match "$TMP/lm.json" "$TMP/lm.err"
 
 # Every mode loads the topology through the same session, CPUID cross-check
 # included (stream once skipped it): the same topology warnings in each JSON, and

@@ -147,6 +147,49 @@ TEST(session_latency_plan_refuses_a_node_without_memory)
     close_session(&s);
 }
 
+TEST(session_latency_matrix_plan_cells_buffer_and_chasers)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "latency-matrix", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    /* 4 x the 32 MiB L3, within the 4 GiB budget */
+    CHECK_INT(plan_int(&s, "buffer_bytes"), 128LL << 20);
+    CHECK_STR(params_get_text(&s.info.plan.values, "memory_policy"), "bind");
+    const param_table *cells = section_find_table(&s.info.plan, "cells");
+    CHECK(cells != NULL && cells->nrows == 4);
+    /* one chaser per row: the first CPU of each node */
+    CHECK_INT(s.info.placement.n, 2);
+    CHECK_STR(s.info.placement.threads[1].cpus, "4");
+    CHECK_INT(s.info.placement.threads[1].node, 1);
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "latency-matrix", "--every-cpu", "-b", "1M", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "buffer_bytes"), 1LL << 20);
+    CHECK_INT(s.info.placement.n, 4);
+    CHECK_INT(s.info.placement.threads[3].mem_node, 2);
+    close_session(&s);
+}
+
+TEST(session_latency_matrix_refuses_what_cannot_be_measured)
+{
+    static const char *const cases[][4] = {
+        {"--buffer", "8G", "--buffer 8192 MiB: more than can be allocated safely (4096 MiB", NULL},
+        {"--mem-node", "1", "membench latency-matrix: --mem-node 1: that NUMA node has no memory\n", NULL},
+        {"--cpu-of", "1=1", "membench latency-matrix: --cpu-of 1=1: that CPU is not on that node\n", NULL}};
+    const char *root = fixture_memoryless_node();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        session s;
+        CHECK_INT(open_on(&s, root, "latency-matrix", cases[i][0], cases[i][1], NULL), -1);
+        CHECK_INT(session_plan(&s), 2);
+        char *err = contents(s.env.err);
+        CHECK_CONTAINS(err, cases[i][2]);
+        CHECK(err && strchr(err, '\n') == err + strlen(err) - 1); /* one line */
+        free(err);
+        close_session(&s);
+    }
+}
+
 TEST(session_stream_plan_sizes_arrays_from_the_total_llc)
 {
     session s;
@@ -167,7 +210,8 @@ TEST(session_unreadable_memory_budget_is_one_error_naming_the_file)
 {
     static const char *const cmds[][6] = {
         {NULL, "-s", "64", NULL}, {NULL, "-o", "read", NULL}, {NULL, "-f", NULL}, {"latency", NULL},
-        {"latency", "--max", "64K", NULL}, {"stream", NULL}, {"stream", "-n", "100000", NULL}};
+        {"latency", "--max", "64K", NULL}, {"stream", NULL}, {"stream", "-n", "100000", NULL},
+        {"latency-matrix", NULL}};
     budget_of_open_on = meminfo_unreadable;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         const char *const *c = cmds[i];

@@ -1,0 +1,63 @@
+/* What `membench latency-matrix` measures, decided from the topology alone (so it
+ * is tested against recorded sysfs trees): which chaser CPU each row gets, which
+ * memory node each column is, the cells in the order they are measured, and the
+ * buffer size.
+ *
+ * Matrix: a row per NUMA node with usable CPUs (a node whose memory comes from
+ * elsewhere is still a row), a column per node with memory, CPU-less memory nodes
+ * (CXL, HBM) included; MLC cannot target those. Every CPU (MLC's -a): a row per
+ * usable CPU, one column: its node's memory (or the one asked for). */
+#ifndef MEMBENCH_NODE_MATRIX_H
+#define MEMBENCH_NODE_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology/topology.h"
+
+#define NODE_MATRIX_MIN_BYTES (64ULL << 20)
+#define NODE_MATRIX_LLC_FACTOR 4
+
+/* --cpu-of NODE=CPU */
+typedef struct {
+    int node, cpu;
+} node_cpu_choice;
+
+typedef struct {
+    bool every_cpu;
+    int mem_node;                 /* -1: every node with memory (matrix) or each CPU's own */
+    const node_cpu_choice *cpu_of; /* chasers chosen per node (matrix only) */
+    size_t ncpu_of;
+} node_matrix_request;
+
+/* One measurement: a chaser on cpu (of cpu_node) reading memory bound to mem_node. */
+typedef struct {
+    int cpu_node, cpu, mem_node;
+    size_t row, col;
+} node_matrix_cell;
+
+typedef struct {
+    int *row_nodes, *row_cpus; /* per row: the CPU's node and the chaser CPU */
+    size_t nrows;
+    int *col_nodes;            /* per column: the memory node */
+    size_t ncols;
+    node_matrix_cell *cells;   /* row-major, the order they are measured in */
+    size_t ncells;
+} node_matrix;
+
+/* Fills m (free with node_matrix_free). False with one line in err naming the bad
+ * value: a --mem-node that is not there or has no memory, a --cpu-of node without
+ * CPUs or a CPU that is not usable or not on that node, nothing to measure. */
+bool node_matrix_plan(const topology *t, const node_matrix_request *rq, node_matrix *m, char *err, size_t errlen);
+void node_matrix_free(node_matrix *m);
+
+/* The default buffer: NODE_MATRIX_LLC_FACTOR x the reported last-level cache
+ * instance (the one of the first usable CPU), at least NODE_MATRIX_MIN_BYTES, at
+ * most budget (whole 4 KiB pages). why says which rule decided. A random chase
+ * over 4x the LLC finds at most a quarter of its lines still cached (less with
+ * other levels' and the TLB's misses): DRAM latency, not a cache's, while each
+ * cell's chain stays quick to build; -b sets any other size. */
+uint64_t node_matrix_buffer_bytes(const topology *t, uint64_t budget, char *why, size_t whylen);
+
+#endif
