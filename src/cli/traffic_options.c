@@ -158,6 +158,44 @@ static const option_spec loaded_specs[] = {
     OPTION_END,
 };
 
+static const option_spec matrix_specs[] = {
+    OPTION_COMMON("help"),
+    ROW_TRAFFIC("one type, default R"),
+    {.short_name = 'd', .long_name = "delay", .value_name = "N", .kind = OPT_UINT, .key = "delay", .offset = F(delay),
+     .given = OPTION_GIVEN(traffic_options, delay_given), .min = 0, .max = (double)MAX_DELAY,
+     .bad = "must be a whole number from 0 to 100000000",
+     .help = "Injection delay: busy-loop iterations after every\nstep of traffic (default 0; MLC -d)"},
+    OPTION_COMMON("cpus"),
+    ROW_ONE_PER_CORE,
+    ROW_BUFFER,
+    {.long_name = "window-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "window_ms", .offset = F(window_ms),
+     .min = 1, .max = 100000, .bad = "must be a number from 1 to 100000",
+     .help = "One bandwidth sample (default 100), after one\ndiscarded warm-up window"},
+    {.long_name = "samples", .value_name = "N", .kind = OPT_INT, .key = "samples", .offset = F(samples), .min = 1,
+     .max = 1000, .bad = "must be a whole number from 1 to 1000", .help = "Samples per cell (default 5)"},
+    ROW_PER_THREAD,
+    ROW_TIME_LIMIT,
+    OPTION_COMMON("kernel"),
+    OPTION_COMMON("list-kernels"),
+    OPTION_COMMON("pages"),
+    ROW_CSV,
+    OPTION_COMMON("json"),
+    OPTION_COMMON("verbose"),
+    OPTION_END,
+};
+
+const option_table bandwidth_matrix_option_table = {
+    "membench bandwidth-matrix",
+    "Usage: membench bandwidth-matrix [options]\n"
+    "Bandwidth matrix (MLC --bandwidth_matrix): the threads of every NUMA node with\n"
+    "CPUs stream from memory bound to every node with memory in turn, CPU-less memory\n"
+    "nodes included. MB/s of application bytes and of DRAM traffic with the\n"
+    "write-allocate reads of regular stores.\n"
+    "\n",
+    NULL,
+    matrix_specs,
+};
+
 const option_table peak_option_table = {
     "membench peak-bandwidth",
     "Usage: membench peak-bandwidth [options]\n"
@@ -210,6 +248,14 @@ parse_result peak_options_check(void *opts, char *err, size_t errlen)
     traffic_options *o = opts;
     if (o->search_max && o->delay_given)
         return cli_fail(err, errlen, "--max and --delay conflict: --max searches the delays itself");
+    return PARSE_OK;
+}
+
+parse_result bandwidth_matrix_options_check(void *opts, char *err, size_t errlen)
+{
+    traffic_options *o = opts;
+    if (o->nmixes > 1)
+        return cli_fail(err, errlen, "--traffic: the bandwidth matrix takes one traffic type, not %d", o->nmixes);
     return PARSE_OK;
 }
 

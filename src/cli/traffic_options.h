@@ -1,6 +1,6 @@
 /* Options of the traffic modes: `membench peak-bandwidth` (MLC
- * --peak_injection_bandwidth and --max_bandwidth) and `membench loaded-latency`
- * (MLC --loaded_latency). One struct; each mode's table takes the rows that apply to
+ * --peak_injection_bandwidth and --max_bandwidth), `membench loaded-latency`
+ * (MLC --loaded_latency) and `membench bandwidth-matrix` (MLC --bandwidth_matrix). One struct; each mode's table takes the rows that apply to
  * it, so --help lists only those. */
 #ifndef MEMBENCH_TRAFFIC_OPTIONS_H
 #define MEMBENCH_TRAFFIC_OPTIONS_H
@@ -40,6 +40,8 @@ typedef struct {
 
 extern const option_table peak_option_table;
 extern const option_table loaded_latency_option_table;
+extern const option_table bandwidth_matrix_option_table;
+parse_result bandwidth_matrix_options_check(void *opts, char *err, size_t errlen);
 void peak_options_defaults(void *opts);
 void loaded_latency_options_defaults(void *opts);
 parse_result peak_options_check(void *opts, char *err, size_t errlen);

@@ -14,6 +14,7 @@
 #define CHECK_EVERY 8         /* traffic steps between two looks at the clock or the end flag */
 #define BUFFER_SEED 0x7a11ULL
 #define MAX_CHASE_STEPS (1ULL << 40)
+#define WARM_STEPS_MAX (1ULL << 22) /* ~0.5 s from DRAM */
 #define QUIET_NAP_NS 200000   /* a quiet traffic thread looks for the end this often */
 
 enum { READ_BUF, READ2_BUF, WRITE_BUF, NBUFS };
@@ -89,6 +90,11 @@ static void job_calibrate(team *t, int tid, void *arg)
     traffic_run *r = arg;
     if (!is_chaser(r, tid))
         return;
+    /* Once around the chain first (up to WARM_STEPS_MAX links): building it left
+     * lines out of the caches that later samples find in them, and a calibration on
+     * the cold chain would make every sample several times too short. */
+    uint64_t links = r->setup.chase_bytes / (r->setup.layout.node_bytes ? r->setup.layout.node_bytes : 64);
+    r->chase_pos = chase_run(r->chase_pos, links < WARM_STEPS_MAX ? links : WARM_STEPS_MAX);
     uint64_t steps = 1024;
     for (;;) {
         double t0 = clock_now();
@@ -97,10 +103,17 @@ static void job_calibrate(team *t, int tid, void *arg)
         if (stop_flagged() || dt >= r->setup.chase_sample_s / 4 || steps >= MAX_CHASE_STEPS) {
             double per = dt / (double)steps;
             r->chase_steps = per > 0 ? (uint64_t)(r->setup.chase_sample_s / per) + 1 : steps;
-            return;
+            break;
         }
         steps *= 4;
     }
+    /* One full sample to check: a first pass slowed by a cold TLB or a preemption
+     * makes samples short; rescale once when it is under half the length asked. */
+    double t0 = clock_now();
+    r->chase_pos = chase_run(r->chase_pos, r->chase_steps);
+    double dt = clock_now() - t0;
+    if (dt > 0 && dt < r->setup.chase_sample_s / 2 && !stop_flagged())
+        r->chase_steps = (uint64_t)((double)r->chase_steps * r->setup.chase_sample_s / dt) + 1;
 }
 
 static void inspect(traffic_run *r)

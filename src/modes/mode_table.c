@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "modes/latency_matrix_mode.h"
+#include "modes/bandwidth_matrix_mode.h"
 #include "modes/latency_mode.h"
 #include "modes/loaded_latency_mode.h"
 #include "modes/mode.h"
@@ -11,7 +12,7 @@
 #include "modes/topology_mode.h"
 
 static const mode_def *const modes[] = {&sweep_mode,     &latency_mode, &latency_matrix_mode, &stream_mode,
-                                        &topology_mode,  &peak_mode,    &loaded_latency_mode};
+                                        &topology_mode,  &peak_mode,    &loaded_latency_mode, &bandwidth_matrix_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

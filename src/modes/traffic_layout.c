@@ -21,7 +21,7 @@ static bool place(traffic_layout *L, const topology *t, int i, int cpu)
     return true;
 }
 
-static int check_cpus(session *s, const traffic_options *o)
+int traffic_check_cpus(session *s, const traffic_options *o)
 {
     for (size_t i = 0; o->common.cpus_given && i < o->common.cpus.count; i++) {
         const cpu_info *c = topology_cpu(&s->topo, o->common.cpus.ids[i]);
@@ -64,7 +64,7 @@ static int plan_memory(session *s, const traffic_options *o, int buffers, traffi
 int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, int buffers, traffic_layout *L)
 {
     memset(L, 0, sizeof *L);
-    int rc = check_cpus(s, o);
+    int rc = traffic_check_cpus(s, o);
     if (rc)
         return rc;
     const topology *t = &s->topo;

@@ -24,6 +24,8 @@ typedef struct {
 /* chaser_cpu < 0: no chaser. buffers: how many buffers each traffic thread needs.
  * Returns 0, or the exit status after saying why. */
 int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, int buffers, traffic_layout *L);
+/* Every CPU of --cpus is usable here: 0, or 2 after naming the one that is not. */
+int traffic_check_cpus(session *s, const traffic_options *o);
 /* The setup for traffic_prepare (pointers into L). */
 traffic_setup traffic_layout_setup(const traffic_layout *L, int read, int read2, int write);
 /* The kernels of mix for this delay; false after saying why (bad input). */

@@ -32,7 +32,7 @@ def buffers_expected(mode, r):
         return 3
     if mode == "latency" or r["operation"] == "latency":
         return 1
-    if mode in ("peak-bandwidth", "loaded-latency"):
+    if mode in ("peak-bandwidth", "loaded-latency", "bandwidth-matrix"):
         # each traffic thread's buffers for its mix (triads read two), plus the chase chain
         per_thread = {"none": 0, "R": 1, "W6": 1, "W10": 3, "W11": 3}.get(r["params"]["traffic"], 2)
         return r["params"]["traffic_threads"] * per_thread + (mode == "loaded-latency")

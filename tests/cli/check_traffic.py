@@ -94,6 +94,40 @@ check("peak-bandwidth --csv: header and one row per type",
       p.returncode == 0 and rows[0] == "traffic,ratio,stores,delay,delay_ns,threads,mb_s,dram_mb_s,median_mb_s,cv,samples"
       and [r.split(",")[0] for r in rows[1:]] == ["R", "W5"], p.stdout + p.stderr)
 
+# --- bandwidth-matrix ------------------------------------------------------------
+nodes = sorted(int(n[4:]) for n in os.listdir("/sys/devices/system/node") if n.startswith("node") and n[4:].isdigit()) \
+    if os.path.isdir("/sys/devices/system/node") else [0]
+p, d = run(["bandwidth-matrix", "--traffic", "W5"] + QUICK, "bwm")
+ok = p.returncode == 0 and d is not None
+check("bandwidth-matrix exits 0 with a cell per (node, memory node) measured", ok and len(d["results"]) >= 1, p.stderr)
+if ok and d["results"]:
+    r = d["results"][0]
+    row_cpus = [t["cpu"] for t in r["placement"]]
+    check("bandwidth-matrix: a cell names its nodes; its threads are its node's CPUs, memory bound to the column",
+          r["params"]["cpu_node"] == r["placement"][0]["node"] and
+          all(t["node"] == r["params"]["cpu_node"] and t["memory_node"] == r["params"]["mem_node"]
+              for t in r["placement"]) and set(row_cpus) <= set(cpus) and
+          (r["node_local_fraction"] is None or r["node_local_fraction"] >= 0.9), r["placement"])
+    check("bandwidth-matrix: W5 application and DRAM MB/s (x1.5), the plan's bind policy",
+          r["operation"] == "W5" and abs(r["params"]["dram_mb_s"] / r["value"] - 1.5) < 1e-9 and
+          d["plan"]["memory_policy"] == "bind")
+    p, d2 = run(["bandwidth-matrix", "--cpus", str(cpus[-1]), "--per-thread"] + QUICK, "bwm_cpus")
+    r2 = d2["results"][0] if p.returncode == 0 and d2 and d2["results"] else None
+    check("bandwidth-matrix --cpus --per-thread: the cell's one thread is on that CPU and has its share",
+          r2 and [t["cpu"] for t in r2["placement"]] == [cpus[-1]] and
+          abs(r2["params"]["thread_0_mb_s"] - r2["params"]["window_mb_s"]) <= 1e-6 * r2["params"]["window_mb_s"],
+          p.stderr)
+    p = subprocess.run([BIN, "bandwidth-matrix"] + QUICK, capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    check("bandwidth-matrix table: MLC's MB/s line, the Numa node header naming each memory node, a row per node",
+          p.returncode == 0 and "Bandwidths are in MB/sec (1 MB/sec = 1,000,000 Bytes/sec)" in lines and
+          any(l.startswith("Numa node\t") for l in lines), p.stdout)
+    p = subprocess.run([BIN, "bandwidth-matrix", "--csv"] + QUICK, capture_output=True, text=True)
+    rows = p.stdout.splitlines()
+    check("bandwidth-matrix --csv: header and one line per measured cell",
+          p.returncode == 0 and rows[0] == "cpu_node,mem_node,threads,traffic,mb_s,dram_mb_s,median_mb_s,cv,samples,"
+          "page_node_fraction" and len(rows) == 1 + len(d["results"]), p.stdout)
+
 # --- loaded-latency --------------------------------------------------------------
 LL = ["loaded-latency", "--delays", "0,1000", "--samples", "2", "--sample-ms", "1", "-b", "4M",
       "--chase-buffer", "4M"]
@@ -136,8 +170,9 @@ if len(cpus) >= 2:
           p.stdout + p.stderr)
 
     # -t: the rows measured by then, in a valid document that says why it ended
-    p, d = run(["loaded-latency", "-t", "0.5", "-b", "4M", "--chase-buffer", "4M"], "loaded_t")
-    check("loaded-latency -t 0.5: exit 0, stopped by the time limit, fewer rows than the 19 delays + idle",
+    p, d = run(["loaded-latency", "-t", "0.5", "-b", "4M", "--chase-buffer", "4M", "--sample-ms", "50"],
+               "loaded_t")
+    check("loaded-latency -t 0.5 (samples of 50 ms): exit 0, stopped by the time limit, fewer rows than 19 delays + idle",
           p.returncode == 0 and d and d["stopped_by"] == "time limit" and d["complete"] is False and
           len(d["results"]) < 20, p.stderr)
 

@@ -9,7 +9,7 @@
 #include "test.h"
 
 #define MAX_TESTS 512
-#define MAX_DIRS 64
+#define MAX_DIRS 256
 
 static struct {
     const char *name;

@@ -305,3 +305,76 @@ TEST(session_each_mode_runs_twice_in_one_process)
     free(first);
     free(second);
 }
+
+static const param_list *plan_cell(const session *s, size_t i)
+{
+    const param_table *cells = section_find_table(&s->info.plan, "cells");
+    return cells && i < cells->nrows ? &cells->rows[i] : NULL;
+}
+
+TEST(session_bandwidth_matrix_plan_rows_columns_and_threads)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "bandwidth-matrix", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    const param_table *cells = section_find_table(&s.info.plan, "cells");
+    CHECK(cells != NULL && cells->nrows == 4);
+    /* row-major: node 0 to memory 0 and 1, then node 1; all 8 CPUs of a node stream */
+    const int expect[4][2] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    for (size_t i = 0; cells && i < 4; i++) {
+        CHECK_INT(params_get_number(plan_cell(&s, i), "cpu_node", -1), expect[i][0]);
+        CHECK_INT(params_get_number(plan_cell(&s, i), "mem_node", -1), expect[i][1]);
+        CHECK_INT(params_get_number(plan_cell(&s, i), "threads", -1), 8);
+    }
+    /* 4 x 64 MiB of L3 over 8 threads is under the 64 MiB floor */
+    CHECK_INT(plan_int(&s, "buffer_bytes"), 64LL << 20);
+    CHECK_STR(params_get_text(&s.info.plan.values, "memory_policy"), "bind");
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "bandwidth-matrix", "--one-per-core", "--traffic", "W5", NULL),
+              -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(params_get_number(plan_cell(&s, 3), "threads", -1), 4);
+    CHECK_NEAR(params_get_number(&s.info.plan.values, "dram_factor", 0), 1.5, 1e-12);
+    close_session(&s);
+
+    /* node 1 has CPUs and no memory: a row; node 2 has memory and no CPUs: a column */
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "bandwidth-matrix", "-b", "1M", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    const param_table *cols = section_find_table(&s.info.plan, "columns");
+    CHECK(cols != NULL && cols->nrows == 2);
+    CHECK_INT(params_get_number(&cols->rows[1], "mem_node", -1), 2);
+    CHECK_INT(section_find_table(&s.info.plan, "cells")->nrows, 4);
+    CHECK_INT(params_get_number(plan_cell(&s, 2), "cpu_node", -1), 1);
+    close_session(&s);
+}
+
+TEST(session_loaded_latency_plan_keeps_the_chasers_core_free)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "loaded-latency", "-c", "1", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    /* the chaser first, on CPU 1; 14 traffic threads: neither 1 nor its sibling 9 */
+    CHECK_INT(s.info.placement.n, 15);
+    CHECK_STR(s.info.placement.threads[0].cpus, "1");
+    for (int i = 1; i < s.info.placement.n; i++)
+        CHECK(strcmp(s.info.placement.threads[i].cpus, "1") != 0 && strcmp(s.info.placement.threads[i].cpus, "9") != 0);
+    CHECK_INT(plan_int(&s, "traffic_threads"), 14);
+    CHECK_INT(plan_int(&s, "latency_cpu"), 1);
+    const param_table *delays = section_find_table(&s.info.plan, "delays");
+    CHECK(delays != NULL && delays->nrows == 19); /* MLC's list */
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "loaded-latency", "-c", "1", "--share-core", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "traffic_threads"), 15);
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "peak-bandwidth", "--one-per-core", "--cpus", "0-3,8-11", NULL),
+              -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "traffic_threads"), 4); /* node 0's four cores */
+    CHECK_INT(s.info.placement.n, 4);
+    CHECK_STR(s.info.placement.threads[3].cpus, "3");
+    close_session(&s);
+}
