@@ -27,6 +27,7 @@ typedef struct {
     page_plan pages;
     chase_layout layout;
     size_t unavailable;
+    bool said_unverified; /* move_pages could not say: once a run, not once a cell */
 } matrix_state;
 
 /* -b, or the LLC rule; never beyond the memory budget. */
@@ -43,6 +44,11 @@ static int choose_bytes(session *s, matrix_state *st, const latency_matrix_optio
     if (o->buffer_given)
         snprintf(why, whylen, "--buffer");
     st->bytes = o->buffer_given ? o->buffer_bytes : node_matrix_buffer_bytes(&s->topo, budget, why, whylen);
+    if (st->bytes < 4096) {
+        session_error(s, "the memory budget (%llu KiB) leaves no room for a buffer",
+                      (unsigned long long)(budget >> 10));
+        return 1;
+    }
     return 0;
 }
 
@@ -163,12 +169,19 @@ static bool measure_cell(session *s, matrix_state *st, team *t, size_t i)
         params_int(&r.params, "cpu_node", c->cpu_node);
         params_int(&r.params, "mem_node", c->mem_node);
         params_int(&r.params, "observed_cpu", team_observed_cpu(t, 0));
-        if (r.node_local_fraction < 0)
-            session_warn(s, "CPU %d x memory node %d: the pages' node could not be checked (move_pages)", c->cpu,
-                         c->mem_node);
-        else if (r.node_local_fraction < NODE_SHARE_WARN)
+        if (r.node_local_fraction < 0 && !st->said_unverified) {
+            st->said_unverified = true;
+            session_warn(s, "CPU %d x memory node %d: the pages' node could not be checked (move_pages); nor will "
+                            "the other cells' be",
+                         c->cpu, c->mem_node);
+        } else if (r.node_local_fraction < NODE_SHARE_WARN)
             session_warn(s, "CPU %d x memory node %d: only %.0f%% of the sampled pages are on node %d", c->cpu,
                          c->mem_node, r.node_local_fraction * 100, c->mem_node);
+        if (page_choice_wants_huge((page_choice)o->common.pages, r.size_bytes, st->pages.huge_size)) {
+            char what[64];
+            snprintf(what, sizeof what, "CPU %d x memory node %d", c->cpu, c->mem_node);
+            session_check_huge_pages(s, &r, what);
+        }
         session_emit(s, &r);
     }
     result_free(&r);

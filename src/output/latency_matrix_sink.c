@@ -80,9 +80,12 @@ static void write_cell(matrix_sink *m, size_t i, const result_record *r)
                     r->converged ? 1 : 0);
             if (r->node_local_fraction >= 0)
                 fprintf(m->f, "%.3f", r->node_local_fraction);
-            fprintf(m->f, ",%s,%llu\n", r->page_method ? r->page_method : "", (unsigned long long)r->size_bytes);
+            fprintf(m->f, ",%s,", r->page_method ? r->page_method : "");
+            if (r->huge_coverage >= 0)
+                fprintf(m->f, "%.3f", r->huge_coverage);
+            fprintf(m->f, ",%llu\n", (unsigned long long)r->size_bytes);
         } else {
-            fputs(",,,,,,\n", m->f);
+            fputs(",,,,,,,\n", m->f);
         }
     } else if (m->every_cpu) {
         fprintf(m->f, "%5d %6d %10d", c->cpu, c->cpu_node, c->mem_node);

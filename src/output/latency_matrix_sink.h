@@ -14,7 +14,7 @@
 
 #define LATENCY_MATRIX_CSV_HEADER                                                                                    \
     "cpu_node,mem_node,cpu,latency_ns,latency_stddev_ns,latency_samples,cv_target_met,page_node_fraction,page_"      \
-    "method,buffer_bytes"
+    "method,huge_coverage,buffer_bytes"
 
 sink *latency_matrix_sink_create(FILE *f, FILE *err, bool csv);
 

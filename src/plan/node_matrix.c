@@ -48,10 +48,10 @@ static bool check_choices(const topology *t, const node_matrix_request *rq, char
 static bool check_mem_node(const topology *t, int node, char *err, size_t errlen)
 {
     const numa_node *n = topology_node(t, node);
-    if (!n)
-        return fail(err, errlen, "--mem-node %d: no such NUMA node here", node, 0);
-    if (n->mem_total == 0)
-        return fail(err, errlen, "--mem-node %d: that NUMA node has no memory", node, 0);
+    if (!n || n->mem_total == 0) {
+        snprintf(err, errlen, "--mem-node %d: %s", node, n ? "that NUMA node has no memory" : "no such NUMA node here");
+        return false;
+    }
     return true;
 }
 
@@ -127,7 +127,7 @@ bool node_matrix_plan(const topology *t, const node_matrix_request *rq, node_mat
         plan_matrix(t, rq, m);
     if (m->ncells == 0) {
         node_matrix_free(m);
-        snprintf(err, errlen, "no NUMA node has both usable CPUs and memory to measure");
+        snprintf(err, errlen, "nothing to measure: no NUMA node with memory was found (node meminfo unreadable?)");
         return false;
     }
     return true;

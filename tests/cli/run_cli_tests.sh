@@ -431,10 +431,10 @@ sys.exit(0 if d['mode']=='latency-matrix' and d['complete'] and len(r)==1 and r[
     and d['analysis']['local_min_ns']==r[0]['value'] and d['analysis']['cells_unavailable']==0 and 'remote_min_ns' not in d['analysis'] else 1)"
 fi
 "$BIN" latency-matrix "${MQ[@]}" --csv --json "$TMP/lmc.json" >"$TMP/lm.csv" 2>/dev/null; rc=$?
-check "latency-matrix --csv: the header, a line per cell with its nodes, CPU, latency, samples, page node share, buffer" \
-    bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/lm.csv')\" = 'cpu_node,mem_node,cpu,latency_ns,latency_stddev_ns,latency_samples,cv_target_met,page_node_fraction,page_method,buffer_bytes' ] &&
+check "latency-matrix --csv: the header, a line per cell with its nodes, CPU, latency, samples, page node share, pages, buffer" \
+    bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/lm.csv')\" = 'cpu_node,mem_node,cpu,latency_ns,latency_stddev_ns,latency_samples,cv_target_met,page_node_fraction,page_method,huge_coverage,buffer_bytes' ] &&
         python3 -c \"import json,sys; d=json.load(open('$TMP/lmc.json')); rows=[l.rstrip().split(',') for l in open('$TMP/lm.csv')][1:]
-sys.exit(0 if len(rows)==len(d['plan']['cells']) and all(len(x)==10 and [int(x[0]),int(x[1]),int(x[2])]==[c['cpu_node'],c['mem_node'],c['cpu']] and float(x[3])>0 and 7<=int(x[5])<=21 and x[7]=='1.000' and x[9]=='8388608' for x,c in zip(rows,d['plan']['cells'])) else 1)\""
+sys.exit(0 if len(rows)==len(d['plan']['cells']) and all(len(x)==11 and [int(x[0]),int(x[1]),int(x[2])]==[c['cpu_node'],c['mem_node'],c['cpu']] and float(x[3])>0 and 7<=int(x[5])<=21 and x[7]=='1.000' and x[8] and x[10]=='8388608' for x,c in zip(rows,d['plan']['cells'])) else 1)\""
 # --every-cpu: a row per usable CPU, each on its own CPU (taskset decides which).
 every_cpu_rows() { # json cpus...
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); want=[int(c) for c in sys.argv[2:]]

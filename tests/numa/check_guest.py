@@ -67,7 +67,7 @@ def fractions(r):
 
 
 up = re.search(r"^=== GUEST UP (\S+) nodes=(\d+) cpus=(\d+)$", text, re.M)
-check("guest booted with 3 NUMA nodes and 6 CPUs", up is not None and up.group(2) == "3" and up.group(3) == "6",
+check("guest booted with 4 NUMA nodes and 6 CPUs", up is not None and up.group(2) == "4" and up.group(3) == "6",
       text[-1500:])
 check("guest ran to the end", "=== GUEST DONE" in text, text[-1500:])
 
@@ -79,11 +79,11 @@ try:
 except ValueError as e:
     check("topology --json is valid JSON", False, str(e))
 nodes = (r["json"] or {}).get("numa_nodes", [])
-check("topology: three nodes with CPUs 0-1, 2-3, 4-5",
-      [(n.get("id"), n.get("cpus")) for n in nodes] == [(0, "0-1"), (1, "2-3"), (2, "4-5")], str(nodes))
-check("topology: node 2 has no memory, nodes 0 and 1 do",
-      len(nodes) == 3 and nodes[2].get("memory_bytes") == 0 and all(n.get("memory_bytes", 0) > 0 for n in nodes[:2]),
-      str(nodes))
+check("topology: four nodes with CPUs 0-1, 2-3, 4-5 and none",
+      [(n.get("id"), n.get("cpus")) for n in nodes] == [(0, "0-1"), (1, "2-3"), (2, "4-5"), (3, "")], str(nodes))
+check("topology: node 2 has no memory, nodes 0, 1 and the CPU-less 3 do",
+      len(nodes) == 4 and nodes[2].get("memory_bytes") == 0
+      and all(nodes[i].get("memory_bytes", 0) > 0 for i in (0, 1, 3)), str(nodes))
 check("topology: memory-less node named with where its memory comes from",
       any("NUMA node 2 has CPUs but no memory: its threads' memory comes from node 0" in w
           for w in (r["json"] or {}).get("warnings", [])), str((r["json"] or {}).get("warnings")))
@@ -159,6 +159,73 @@ r = run("stream_nodes")
 exits("stream_nodes", 0, r)
 res = (r["json"] or {}).get("results", [])
 check("stream on 6 CPUs in 3 nodes validates", res and all(x["params"].get("validated") for x in res), str(res)[:300])
+
+# --- latency-matrix (a CPU-less memory node as a column) ---------------------------
+def lm_results(r):
+    return (r["json"] or {}).get("results", [])
+
+
+def lm_cell(x):
+    p = x["placement"][0]
+    return (p["node"], p["cpu"], p["memory_node"])
+
+
+def lm_verified(r):
+    """Every cell ran on its planned CPU (seen in the thread) with all sampled pages on its node."""
+    return all(x["params"].get("observed_cpu") == x["placement"][0]["cpu"] and x["pins_verified"] == 1
+               and x["node_local_fraction"] == 1 and x["params"].get("mem_node") == x["placement"][0]["memory_node"]
+               for x in lm_results(r))
+
+
+r = run("lm_matrix")
+exits("lm_matrix", 0, r)
+cells = [lm_cell(x) for x in lm_results(r)]
+check("latency-matrix: rows nodes 0, 1, 2 (memory-less: still a row) on CPUs 0, 2, 4; columns 0, 1, 3 (CPU-less)",
+      cells == [(n, c, m) for n, c in ((0, 0), (1, 2), (2, 4)) for m in (0, 1, 3)], str(cells))
+check("latency-matrix: every cell's CPU verified in the thread and every page on the column's node",
+      lm_results(r) and lm_verified(r), str([(lm_cell(x), x["params"], x["node_local_fraction"]) for x in lm_results(r)])[:600])
+check("latency-matrix: the text matrix has the columns 0 1 3 and a row per CPU node",
+      re.search(r"^Numa node +0 +1 +3 +chaser$", r["out"], re.M) is not None
+      and [l.split()[0] for l in r["out"].splitlines() if re.match(r"^ +\d+ +[\d.]+ ", l)] == ["0", "1", "2"], r["out"])
+check("latency-matrix: no cell unavailable, local and remote extremes in the analysis",
+      (r["json"] or {}).get("analysis", {}).get("cells_unavailable") == 0
+      and "local_min_ns" in (r["json"] or {}).get("analysis", {}) and "remote_max_ns" in (r["json"] or {}).get("analysis", {}),
+      str((r["json"] or {}).get("analysis")))
+
+r = run("lm_full")
+exits("lm_full", 0, r)
+an = (r["json"] or {}).get("analysis", {})
+check("latency-matrix 100 MiB: node 3 (128 MiB) cannot hold it: '-' in its column, nodes 0 and 1 measured",
+      re.search(r"^ +0 +\d+\.\d +\d+\.\d +- +CPU 0$", r["out"], re.M) is not None
+      and [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0), (0, 0, 1)], r["out"])
+check("latency-matrix 100 MiB: the unavailable cell is a warning naming node 3 and is in the JSON",
+      "x memory node 3: the node could not hold the 100 MiB buffer" in r["err"]
+      and [(u.get("cpu_node"), u.get("cpu"), u.get("mem_node")) for u in an.get("unavailable_cells", [])] == [(0, 0, 3)]
+      and an.get("cells_unavailable") == 1, r["err"] + str(an))
+check("latency-matrix 100 MiB: the measured cells' pages are on their nodes", lm_results(r) and lm_verified(r),
+      str(fractions(r)))
+
+r = run("lm_every")
+exits("lm_every", 0, r)
+check("latency-matrix --every-cpu: a row per CPU 0-5, memory on its node (node 2's CPUs: node 0)",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0), (0, 1, 0), (1, 2, 1), (1, 3, 1), (2, 4, 0), (2, 5, 0)],
+      str([lm_cell(x) for x in lm_results(r)]))
+check("latency-matrix --every-cpu: every CPU verified, every page on its node, the slowest CPU named",
+      lm_results(r) and lm_verified(r) and (r["json"] or {}).get("analysis", {}).get("slowest_cpu") in range(6),
+      str((r["json"] or {}).get("analysis")))
+r = run("lm_every_node3")
+exits("lm_every_node3", 0, r)
+check("latency-matrix --every-cpu --mem-node 3: every CPU reads the CPU-less node 3, pages there",
+      [lm_cell(x) for x in lm_results(r)] == [(n, c, 3) for n, c in ((0, 0), (0, 1), (1, 2), (1, 3), (2, 4), (2, 5))]
+      and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
+r = run("lm_cpu_of")
+exits("lm_cpu_of", 0, r)
+check("latency-matrix --cpu-of 1=3 --mem-node 1: node 1's chaser on CPU 3, one column",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 1), (1, 3, 1), (2, 4, 1)] and lm_verified(r),
+      str([lm_cell(x) for x in lm_results(r)]))
+bad_input("lm_memless", "--mem-node 2: that NUMA node has no memory")
+bad_input("lm_cpu_of_wrong", "--cpu-of 1=0: that CPU is not on that node")
+# --- end of latency-matrix
 
 # --- THP never, no huge pages
 r = run("thp_never_H")

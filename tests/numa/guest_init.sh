@@ -53,6 +53,19 @@ run latency_bind_full $M latency --cpu 0 --mem-node 1 --min 800M --max 800M --sa
 run latency_preferred_full $M latency --cpu 0 --mem-node 1 --mem-policy preferred --min 800M --max 800M --sample-ms 2 --json /tmp/latency_preferred_full.json
 run stream_nodes $M stream -n 2000000 --ntimes 3 --json /tmp/stream_nodes.json
 
+# --- latency-matrix: rows are nodes with CPUs (0, 1, and the memory-less 2), columns
+# nodes with memory (0, 1, and the CPU-less 3 of 128 MiB). 100 MiB (plus the 64 MiB
+# margin) fits the budget and nodes 0 and 1, not node 3: '-' there. taskset keeps
+# that run to one row, so the big chains stay few under TCG.
+run lm_matrix $M latency-matrix -b 16M --sample-ms 2 --json /tmp/lm_matrix.json
+run lm_full taskset -c 0 $M latency-matrix -b 100M --sample-ms 2 --json /tmp/lm_full.json
+run lm_every $M latency-matrix --every-cpu -b 16M --sample-ms 2 --json /tmp/lm_every.json
+run lm_every_node3 $M latency-matrix --every-cpu --mem-node 3 -b 16M --sample-ms 2 --json /tmp/lm_every_node3.json
+run lm_cpu_of $M latency-matrix --cpu-of 1=3 --mem-node 1 -b 16M --sample-ms 2 --json /tmp/lm_cpu_of.json
+run lm_memless $M latency-matrix --mem-node 2
+run lm_cpu_of_wrong $M latency-matrix --cpu-of 1=0
+# --- end of latency-matrix
+
 # THP "never" (kernel command line) and an empty hugetlb pool.
 run thp_never_H $M -H -s 8192 -o read $Q --json /tmp/thp_never_H.json
 run latency_pages_thp $M latency --pages thp --max 4M --sample-ms 2

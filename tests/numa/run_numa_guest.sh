@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make check-numa: boots small Linux guests with three NUMA nodes (two with memory
-# and CPUs, one memory-less with CPUs), one x86-64 and one arm64, under QEMU - KVM
+# make check-numa: boots small Linux guests with four NUMA nodes (two with memory
+# and CPUs, one memory-less with CPUs, one with 128 MiB of memory and no CPUs: a
+# CXL-style memory node), one x86-64 and one arm64, under QEMU - KVM
 # when it can run the guest, TCG otherwise - from Debian's kernel image and an
 # initramfs holding Debian's static busybox and a static membench, runs
 # tests/numa/guest_init.sh in each and checks what it printed with
@@ -60,10 +61,11 @@ boot() {
     rm -f "$dir/console.log"
     # In a subshell whose stderr is dropped: bash's "Aborted" notice when qemu dies
     # by a signal would otherwise land in the test output (the status says it).
-    (timeout 900 "${qemu[@]}" "${machine[@]}" -accel "$accel" -cpu $cpu -m 1536 -smp 6,sockets=3,cores=2,threads=1 \
+    (timeout 900 "${qemu[@]}" "${machine[@]}" -accel "$accel" -cpu $cpu -m 1664 -smp 6,sockets=3,cores=2,threads=1 \
         -object memory-backend-ram,id=m0,size=768M -object memory-backend-ram,id=m1,size=768M \
+        -object memory-backend-ram,id=m3,size=128M \
         -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
-        -numa node,nodeid=2,cpus=4-5 \
+        -numa node,nodeid=2,cpus=4-5 -numa node,nodeid=3,memdev=m3 \
         -kernel "$dir/vmlinuz" -initrd "$dir/initramfs.gz" \
         -append "console=$console quiet loglevel=3 panic=-1 transparent_hugepage=never hugepages=0" \
         -display none -monitor none -serial stdio -no-reboot </dev/null >"$dir/console.log" 2>"$dir/qemu.err"
@@ -118,7 +120,7 @@ guest() {
     chmod 755 "$root/init" "$root/bin/membench" "$root/bin/busybox"
     (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/initramfs.gz"
 
-    local start rc=125 what="$(cat "$dir/kernel-package"), 6 CPUs in 3 nodes (node 2 memory-less)"
+    local start rc=125 what="$(cat "$dir/kernel-package"), 6 CPUs in 4 nodes (node 2 memory-less, node 3 CPU-less)"
     start=$(date +%s)
     if [ "$(uname -m)" = "$arch" ] && [ -e /dev/kvm ] && (exec 3<>/dev/kvm) 2>/dev/null; then
         echo "# numa guest ($arch): $what, trying KVM"

@@ -36,7 +36,7 @@ static result_record cell(int i, double ns)
     result_set_samples(&r, s, 3);
     r.size_bytes = 1 << 20;
     r.node_local_fraction = 1;
-    r.page_method = "normal";
+    result_add_buffer(&r, "normal", 1 << 20, 0.25);
     params_int(&r.params, "cell", i);
     return r;
 }
@@ -79,10 +79,10 @@ TEST(latency_matrix_sink_csv_a_line_per_cell_empty_when_not_measured)
 {
     char *text = render(true, true, 3);
     CHECK_STR(text, LATENCY_MATRIX_CSV_HEADER "\n"
-                                              "0,0,0,,,,,,,\n"
-                                              "0,3,0,101.000,0.000,3,0,1.000,normal,1048576\n"
-                                              "1,0,4,,,,,,,\n"
-                                              "1,3,4,103.000,0.000,3,0,1.000,normal,1048576\n");
+                                              "0,0,0,,,,,,,,\n"
+                                              "0,3,0,101.000,0.000,3,0,1.000,normal,0.250,1048576\n"
+                                              "1,0,4,,,,,,,,\n"
+                                              "1,3,4,103.000,0.000,3,0,1.000,normal,0.250,1048576\n");
     free(text);
 }
 
@@ -91,8 +91,8 @@ TEST(latency_matrix_sink_a_stopped_run_leaves_unreached_cells_out)
     /* stopped after cell 1: cells 2 and 3 were never tried, so no line for them */
     char *text = render(true, false, 1);
     CHECK_STR(text, LATENCY_MATRIX_CSV_HEADER "\n"
-                                              "0,0,0,,,,,,,\n"
-                                              "0,3,0,101.000,0.000,3,0,1.000,normal,1048576\n"
+                                              "0,0,0,,,,,,,,\n"
+                                              "0,3,0,101.000,0.000,3,0,1.000,normal,0.250,1048576\n"
                                               "# stopped: 2 of 4 cells not measured\n");
     free(text);
 }
