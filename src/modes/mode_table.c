@@ -1,13 +1,14 @@
 /* The one table of modes: adding a mode means adding its line here. */
 #include <string.h>
 
+#include "modes/c2c_mode.h"
 #include "modes/latency_mode.h"
 #include "modes/mode.h"
 #include "modes/stream_mode.h"
 #include "modes/sweep.h"
 #include "modes/topology_mode.h"
 
-static const mode_def *const modes[] = {&sweep_mode, &latency_mode, &stream_mode, &topology_mode};
+static const mode_def *const modes[] = {&sweep_mode, &latency_mode, &stream_mode, &c2c_mode, &topology_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

@@ -32,6 +32,8 @@ def buffers_expected(mode, r):
         return 3
     if mode == "latency" or r["operation"] == "latency":
         return 1
+    if mode == "c2c":
+        return 1  # one buffer of windows per pair, shared by writer and reader
     return r["threads"] * (2 if r["operation"].startswith("copy") or r["operation"] == "memcpy" else 1)
 
 
