@@ -6,7 +6,7 @@
 
 #define F(field) offsetof(c2c_options, field)
 #define MIN_WINDOW 4096
-#define MAX_WINDOW (256ULL << 20)
+#define MAX_WINDOW (4ULL << 30)
 
 static parse_result parse_cpus(void *opts, const char *arg, char *err, size_t errlen)
 {
@@ -41,7 +41,7 @@ static const option_spec specs[] = {
     {.long_name = "cpus", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "cpus", .custom = parse_cpus,
      .help = "With --matrix: these CPUs (default: every usable CPU)"},
     {.long_name = "window", .value_name = "SIZE", .kind = OPT_SIZE, .key = "window", .offset = F(window),
-     .min = MIN_WINDOW, .max = (double)MAX_WINDOW, .bad = "not a size from 4K to 256M (e.g. 64K, 2M)",
+     .min = MIN_WINDOW, .max = (double)MAX_WINDOW, .bad = "not a size from 4K to 4G (e.g. 64K, 2M)",
      .help = "Lines per sample (default: half the writer's L2, 16K to\n1M); SIZE takes K, M or G, a bare number is "
              "KiB"},
     {.long_name = "csv", .kind = OPT_FLAG, .key = "csv", .offset = F(csv), .help = "CSV instead of a table"},

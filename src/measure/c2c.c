@@ -120,10 +120,12 @@ static void writer(c2c_ctx *c)
             fail(c, C2C_STOPPED, "writer", HANDOFF_STOPPED);
             return;
         }
+        handoff_beat(&c->h);
     }
     buffer_inspect(&c->b);
     if (rq->state == C2C_HIT)
         make_clean(c, nwin);
+    handoff_beat(&c->h);
     for (int k = 0; k < nwin; k++) {
         handoff_result hr = handoff_wait(&c->h, &c->h.done, (unsigned)k, rq->timeout_s);
         if (hr != HANDOFF_OK) {

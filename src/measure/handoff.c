@@ -25,6 +25,12 @@ void handoff_init(handoff *h)
     atomic_init(&h->ready, 0);
     atomic_init(&h->done, 0);
     atomic_init(&h->abort, 0);
+    atomic_init(&h->beat, 0);
+}
+
+void handoff_beat(handoff *h)
+{
+    atomic_fetch_add_explicit(&h->beat, 1, memory_order_relaxed);
 }
 
 void handoff_post(atomic_uint *flag, unsigned value)
@@ -40,6 +46,7 @@ void handoff_abort(handoff *h)
 handoff_result handoff_wait(handoff *h, atomic_uint *flag, unsigned want, double timeout_s)
 {
     double start = clock_now();
+    unsigned beat = atomic_load_explicit(&h->beat, memory_order_relaxed);
     for (unsigned n = 0;; n++) {
         if (atomic_load_explicit(flag, memory_order_acquire) >= want)
             return HANDOFF_OK;
@@ -51,6 +58,11 @@ handoff_result handoff_wait(handoff *h, atomic_uint *flag, unsigned want, double
             return HANDOFF_ABORTED;
         if (stop_flagged())
             return HANDOFF_STOPPED;
+        unsigned now_beat = atomic_load_explicit(&h->beat, memory_order_relaxed);
+        if (now_beat != beat) {
+            beat = now_beat;
+            start = clock_now();
+        }
         double waited = clock_now() - start;
         if (waited > timeout_s)
             return HANDOFF_TIMEOUT;

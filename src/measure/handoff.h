@@ -7,8 +7,10 @@
  *
  * Every wait has a deadline and never hangs: it spins briefly (a handoff is
  * microseconds on real hardware), then yields, then sleeps in short naps, so a
- * guest whose vCPUs outnumber the host's CPUs still makes progress. A side that
- * fails raises abort and the other stops waiting at once. */
+ * guest whose vCPUs outnumber the host's CPUs still makes progress. The deadline
+ * counts from the partner's last sign of life (a post or a beat), so long setup
+ * work (linking gigabytes of windows) is not taken for silence. A side that fails
+ * raises abort and the other stops waiting at once. */
 #ifndef MEMBENCH_HANDOFF_H
 #define MEMBENCH_HANDOFF_H
 
@@ -19,6 +21,7 @@ typedef struct {
     _Alignas(128) atomic_uint ready; /* windows the writer has prepared */
     _Alignas(128) atomic_uint done;  /* windows the reader has chased */
     _Alignas(128) atomic_int abort;  /* a side failed or gave up */
+    atomic_uint beat;                /* bumped by a side busy for long (building windows) */
 } handoff;
 
 typedef enum {
@@ -34,5 +37,7 @@ void handoff_post(atomic_uint *flag, unsigned value);
 /* Waits until *flag >= want (acquire), at most timeout_s seconds. */
 handoff_result handoff_wait(handoff *h, atomic_uint *flag, unsigned want, double timeout_s);
 void handoff_abort(handoff *h);
+/* A sign of life during long work: restarts the partner's deadline. */
+void handoff_beat(handoff *h);
 
 #endif

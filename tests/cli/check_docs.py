@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-MODES = ["", "latency", "stream", "topology"]
+MODES = ["", "latency", "stream", "c2c", "topology"]
 # An option line of the generated help: "  -s SIZE_KB   ...", "  -h, --help   ...",
 # "  --json FILE  ...".
 OPTION_LINE = re.compile(r"^  (-[A-Za-z0-9](?:, --[a-z0-9-]+)?|--[a-z0-9-]+)[ =]")

@@ -291,3 +291,31 @@ TEST(c2c_handoff_sees_a_partner_post)
     pthread_join(th, NULL);
     CHECK_INT(handoff_wait(&h, &h.ready, 2, 0), HANDOFF_OK); /* already past: no wait */
 }
+
+typedef struct {
+    handoff *h;
+    int beats;
+} beater;
+
+static void *beat_then_post(void *arg)
+{
+    beater *b = arg;
+    for (int i = 0; i < b->beats; i++) {
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+        handoff_beat(b->h);
+    }
+    handoff_post(&b->h->ready, 1);
+    return NULL;
+}
+
+TEST(c2c_handoff_deadline_counts_from_the_partners_last_beat)
+{
+    /* 10 beats 20 ms apart: 200 ms of work, each gap within the 100 ms deadline */
+    handoff h;
+    handoff_init(&h);
+    beater b = {&h, 10};
+    pthread_t th;
+    CHECK_INT(pthread_create(&th, NULL, beat_then_post, &b), 0);
+    CHECK_INT(handoff_wait(&h, &h.ready, 1, 0.1), HANDOFF_OK);
+    pthread_join(th, NULL);
+}
