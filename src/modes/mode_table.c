@@ -1,8 +1,9 @@
 /* The one table of modes: adding a mode means adding its line here. */
 #include <string.h>
 
-#include "modes/latency_matrix_mode.h"
 #include "modes/bandwidth_matrix_mode.h"
+#include "modes/c2c_mode.h"
+#include "modes/latency_matrix_mode.h"
 #include "modes/latency_mode.h"
 #include "modes/loaded_latency_mode.h"
 #include "modes/mode.h"
@@ -11,8 +12,9 @@
 #include "modes/sweep.h"
 #include "modes/topology_mode.h"
 
-static const mode_def *const modes[] = {&sweep_mode,     &latency_mode, &latency_matrix_mode, &stream_mode,
-                                        &topology_mode,  &peak_mode,    &loaded_latency_mode, &bandwidth_matrix_mode};
+static const mode_def *const modes[] = {&sweep_mode,   &latency_mode,        &latency_matrix_mode,  &stream_mode,
+                                        &c2c_mode,     &topology_mode,       &peak_mode,            &loaded_latency_mode,
+                                        &bandwidth_matrix_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

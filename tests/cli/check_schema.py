@@ -36,6 +36,8 @@ def buffers_expected(mode, r):
         # each traffic thread's buffers for its mix (triads read two), plus the chase chain
         per_thread = {"none": 0, "R": 1, "W6": 1, "W10": 3, "W11": 3}.get(r["params"]["traffic"], 2)
         return r["params"]["traffic_threads"] * per_thread + (mode == "loaded-latency")
+    if mode == "c2c":
+        return 1  # one buffer of windows per pair, shared by writer and reader
     return r["threads"] * (2 if r["operation"].startswith("copy") or r["operation"] == "memcpy" else 1)
 
 

@@ -467,6 +467,37 @@ stop_with INT $pid
 check "latency-matrix SIGINT exits 130 with valid, incomplete JSON and says which cells were not measured" \
     bash -c "[ '$STOP_RC' = 130 ] && python3 -c \"import json,sys; d=json.load(open('$TMP/lmi.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIGINT' else 1)\" &&
         grep -q '^# stopped: [0-9]* of [0-9]* cells not measured$' '$TMP/lmi.txt'"
+# --- membench c2c -------------------------------------------------------------
+# This machine: every pair is CPU 0 and CPU 1 when there are two; small windows.
+if [ "$NCPU" -ge 2 ]; then
+    C2C=(--window 16K)
+    "$BIN" c2c --writer 0 --reader 1 "${C2C[@]}" --json "$TMP/c2c.json" >"$TMP/c2c.txt" 2>"$TMP/c2c.err"; rc=$?
+    check "c2c --writer 0 --reader 1: JSON names writer CPU 0, reader CPU 1, home node 0, HITM, pins verified" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/c2c.json')); r=d['results']; p=r[0]['placement']; q=r[0]['params']; sys.exit(0 if $rc==0 and d['mode']=='c2c' and d['complete'] and len(r)==1 and [t['cpu'] for t in p]==[0,1] and [t['memory_node'] for t in p]==[0,0] and q['home_node']==0 and q['state']=='HITM' and q['window_bytes']==16384 and q['lines']==256 and r[0]['pins_verified']==2 and 7<=len(r[0]['samples'])<=21 and q['home_verified'] in (None, 1) else 1)"
+    check "c2c table says HITM, the home node and where lines may come from" \
+        bash -c "grep -qE '^pair +CPU 0 \(node 0\) +CPU 1 \(node 0\) +HITM +node 0 ' '$TMP/c2c.txt' && grep -q 'another CCX or socket' '$TMP/c2c.txt' && ! grep -q 'L2->L2' '$TMP/c2c.txt'"
+    "$BIN" c2c --writer 1 --reader 0 --clean "${C2C[@]}" --csv --json "$TMP/c2c-clean.json" >"$TMP/c2c.csv" 2>"$TMP/c2c.err"; rc=$?
+    check "c2c --clean: HIT, writer CPU 1, reader CPU 0, in CSV and JSON" \
+        bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/c2c.csv')\" = 'kind,writer_cpu,writer_node,reader_cpu,reader_node,state,home_node,home_of,home_verified,window_bytes,latency_ns,latency_stddev_ns,samples,cv_target_met,reader_own_ns' ] && [ \$(wc -l <'$TMP/c2c.csv') -eq 2 ] && tail -1 '$TMP/c2c.csv' | grep -qE '^pair,1,0,0,0,HIT,0,writer,[0-9.]*,16384,' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-clean.json'))['results'][0]; sys.exit(0 if r['params']['state']=='HIT' and r['params']['hit_method'] in ('clflush','eviction by reading') else 1)\""
+    "$BIN" c2c --matrix --cpus 0,1 "${C2C[@]}" --json "$TMP/c2c-matrix.json" >"$TMP/c2c-m.txt" 2>"$TMP/c2c.err"; rc=$?
+    check "c2c --matrix on 2 CPUs: 2 cells, '-' on the diagonal" \
+        bash -c "[ $rc -eq 0 ] && grep -qE '^0 +- +[0-9]+\.[0-9]$' '$TMP/c2c-m.txt' && grep -qE '^1 +[0-9]+\.[0-9] +-$' '$TMP/c2c-m.txt' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-matrix.json'))['results']; sys.exit(0 if [(x['placement'][0]['cpu'],x['placement'][1]['cpu']) for x in r]==[(0,1),(1,0)] and all(len(x['samples'])==5 for x in r) else 1)\""
+    "$BIN" c2c "${C2C[@]}" --json "$TMP/c2c-default.json" >"$TMP/c2c-d.txt" 2>"$TMP/c2c.err"; rc=$?
+    check "c2c default: the local pair, HITM then HIT" \
+        python3 -c "import json,sys; r=json.load(open('$TMP/c2c-default.json'))['results']; sys.exit(0 if $rc==0 and [x['params']['state'] for x in r[:2]]==['HITM','HIT'] and all(x['params']['kind']=='local' for x in r[:2]) else 1)"
+    taskset -c 0 "$BIN" c2c >"$TMP/out" 2>"$TMP/err"; rc=$?
+    check "c2c on one CPU (taskset -c 0): exit 2, one line saying it needs two CPUs" \
+        bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'needs two CPUs' '$TMP/err' && [ ! -s '$TMP/out' ]"
+    # 32 MiB windows: about 2.5 s here, long past the signal even on a fast idle machine
+    "$BIN" c2c --matrix --window 32M --json "$TMP/c2c-int.json" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.3
+    kill -INT $pid; wait $pid; rc=$?
+    check "c2c SIGINT exits 130 with valid, incomplete JSON" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/c2c-int.json')); sys.exit(0 if $rc==130 and d['mode']=='c2c' and not d['complete'] else 1)"
+else
+    echo "# skipped: c2c runs need two CPUs"
+fi
 
 # --- membench stream -----------------------------------------------------------
 bad_input "stream -n 10" "'10'" stream -n 10
@@ -525,6 +556,8 @@ if [ -n "$CG" ]; then
         bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/cg.err') -eq 1 ] && n=\$(sed -n 's/.*only \([0-9]*\) MiB can be allocated safely.*/\1/p' '$TMP/cg.err') && [ -n \"\$n\" ] && [ \$n -lt 256 ]"
     in_cg "$BIN" stream -n 20000000 >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
     check "256 MiB cgroup: stream's 458 MiB of arrays refused" bash -c "[ $rc -eq 2 ] && grep -q 'can be allocated safely' '$TMP/cg.err'"
+    in_cg "$BIN" c2c --window 64M >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
+    check "256 MiB cgroup: c2c --window 64M (22 windows) refused" bash -c "[ $rc -eq 2 ] && grep -q 'can be allocated safely' '$TMP/cg.err'"
     in_cg "$BIN" latency --max 512M >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
     check "256 MiB cgroup: latency --max 512M refused" bash -c "[ $rc -eq 2 ] && grep -q 'can be allocated safely' '$TMP/cg.err'"
     in_cg "$BIN" -f -p 1 -o read -r 1 --sample-ms 1 --json "$TMP/cg.json" >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?

@@ -295,6 +295,68 @@ else:
         check(name + ": the budget named is below the cgroup's 256 MiB", m is not None and int(m.group(1)) < 256,
               runs.get(name, {}).get("err", ""))
 
+# --- c2c (membench c2c): begin ---------------------------------------------------
+def c2c_results(r):
+    return (r["json"] or {}).get("results", [])
+
+
+def c2c_cell(x):
+    """(writer cpu, reader cpu, writer node, reader node, home, state, home_of, verified, pins)"""
+    p, q = x["placement"], x["params"]
+    return (p[0]["cpu"], p[1]["cpu"], p[0]["node"], p[1]["node"], q["home_node"], q["state"], q["home_of"],
+            q["home_verified"], x["pins_verified"])
+
+
+r = run("c2c_pair")
+exits("c2c_pair", 0, r)
+cells = [c2c_cell(x) for x in c2c_results(r)]
+check("c2c --writer 0 --reader 2: writer CPU 0 on node 0, reader CPU 2 on node 1, HITM homed on node 0, all "
+      "pages there, both pins held", cells == [(0, 2, 0, 1, 0, "HITM", "writer", 1, 2)], str(cells))
+r = run("c2c_pair_clean")
+exits("c2c_pair_clean", 0, r)
+cells = [c2c_cell(x) for x in c2c_results(r)]
+check("c2c --clean --home 0, writer CPU 2 (node 1): HIT homed on node 0, all pages there",
+      cells == [(2, 0, 1, 0, 0, "HIT", "--home", 1, 2)], str(cells))
+
+r = run("c2c_default")
+exits("c2c_default", 0, r)
+res = c2c_results(r)
+local = [c2c_cell(x) for x in res if x["params"]["kind"] == "local"]
+node = [c2c_cell(x) for x in res if x["params"]["kind"] == "node"]
+check("c2c default: a local pair on one node (CPUs 0 and 1), HITM then HIT, homed on node 0",
+      [c[:6] for c in local] == [(0, 1, 0, 0, 0, "HITM"), (0, 1, 0, 0, 0, "HIT")], str(local))
+# one CPU per node (0, 2, 4), 6 ordered pairs x 2 states x 2 homings
+check("c2c default: node matrices cover every ordered node pair in both states and both homings",
+      sorted((c[2], c[3], c[5], c[6]) for c in node) ==
+      sorted((w, d, st, h) for w in range(3) for d in range(3) if w != d for st in ("HITM", "HIT")
+             for h in ("writer", "reader")), str(node))
+has_mem = {n["id"]: n.get("memory_bytes", 0) > 0 for n in
+           (r["json"] or {}).get("topology", {}).get("numa_nodes", [])}
+
+
+def c2c_home_ok(node_id, home):
+    """A node with memory is its own home; a memory-less one gets another node that has memory."""
+    return home == node_id if has_mem.get(node_id) else (home != node_id and has_mem.get(home, False))
+
+
+check("c2c default: each cell homed on its writer's or reader's node (the memory-less node 2 on a node with "
+      "memory), every page verified there, both pins held",
+      len(node) == 24 and all(c2c_home_ok(c[2] if c[6] == "writer" else c[3], c[4]) and c[7] == 1 and c[8] == 2
+                              for c in node), str(node) + " " + str(has_mem))
+check("c2c default: the table prints the matrices with '-' on the diagonal",
+      r["out"].count("memory homed on the writer's node") == 2 and
+      r["out"].count("memory homed on the reader's node") == 2 and re.search(r"^0 +- ", r["out"], re.M) is not None,
+      r["out"][-1500:])
+
+r = run("c2c_matrix")
+exits("c2c_matrix", 0, r)
+cells = [c2c_cell(x) for x in c2c_results(r)]
+check("c2c --matrix --cpus 0,2,4: 6 ordered pairs, each homed on its writer's node",
+      [(c[0], c[1]) for c in cells] == [(0, 2), (0, 4), (2, 0), (2, 4), (4, 0), (4, 2)] and
+      all(c2c_home_ok(c[2], c[4]) and c[7] == 1 for c in cells), str(cells))
+bad_input("c2c_home_memless", "--home 2: that NUMA node has no memory")
+# --- c2c: end --------------------------------------------------------------------
+
 # --- SIGTERM on a multi-node run
 r = run("sigterm")
 exits("sigterm", 143, r)

@@ -105,6 +105,17 @@ else
     echo "=== NOTE cgroup v2 memory controller not available in the guest"
 fi
 
+# --- c2c (membench c2c, cache-to-cache latency): begin ---------------------------
+# Writer and reader on different nodes, memory homed on each side and on --home,
+# modified and clean lines, the node matrices and a CPU matrix; 6 vCPUs on 2 host
+# CPUs under TCG: every handshake must finish (or fail) instead of hanging.
+run c2c_pair $M c2c --writer 0 --reader 2 --window 16K --json /tmp/c2c_pair.json
+run c2c_pair_clean $M c2c --writer 2 --reader 0 --home 0 --clean --window 16K --json /tmp/c2c_pair_clean.json
+run c2c_default $M c2c --window 16K --json /tmp/c2c_default.json
+run c2c_matrix $M c2c --matrix --cpus 0,2,4 --window 16K --json /tmp/c2c_matrix.json
+run c2c_home_memless $M c2c --writer 0 --reader 2 --home 2
+# --- c2c: end ----------------------------------------------------------------------
+
 # SIGTERM in the middle of a run, on several nodes.
 echo "=== BEGIN sigterm"
 $M -p 4 $Q --json /tmp/sigterm.json >/tmp/out 2>/tmp/err &
