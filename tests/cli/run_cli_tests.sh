@@ -600,12 +600,13 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
     # by qemu-user, which needs a thread of its own), there is nothing to test.
     if ! runuser -u nobody -- bash -c 'ulimit -u 1 && exec "$@"' _ "$BIN" --version >/dev/null 2>&1; then
         echo "# skipped: under ulimit -u 1 this binary does not start at all (an emulator needing threads?)"
-    else for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "latency-matrix -b 8M" "stream -n 100000"; do
+    else for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "latency-matrix -b 8M" "stream -n 100000" \
+        "peak-bandwidth -b 4M" "loaded-latency -b 4M --chase-buffer 4M" "bandwidth-matrix -b 4M" "c2c"; do
         runuser -u nobody -- env ASAN_OPTIONS=detect_leaks=0 bash -c 'ulimit -u 1 && exec "$@"' _ \
             "$BIN" $args --json "$TMP/nobody/thr.json" >"$TMP/nobody/thr.out" 2>"$TMP/nobody/thr.err"; rc=$?
         check "as user nobody with ulimit -u 1: membench $args: exit 1, one line says the threads cannot be created and why, JSON records it" \
             bash -c "[ $rc -eq 1 ] && [ \$(grep -vc ': warning: ' '$TMP/nobody/thr.err') -eq 1 ] &&
-                grep -qE '^membench( [a-z-]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
+                grep -qE '^membench( [a-z0-9-]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
                 python3 -c \"import json,sys; d=json.load(open('$TMP/nobody/thr.json')); e=[l.split(': error: ',1)[1].rstrip() for l in open('$TMP/nobody/thr.err') if ': error: ' in l]; sys.exit(0 if d['errors'] == e and d['exit_status'] == 1 and d['complete'] is False and d['stopped_by'] == 'error' and d['results'] == [] else 1)\""
     done; fi
 else
@@ -642,7 +643,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
     over_meminfo() { unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$@"; }
     budget_error() { # rc file needle
         [ "$1" -eq 1 ] && [ ! -s "$TMP/mi.out" ] && [ "$(wc -l <"$2")" -eq 1 ] &&
-            grep -qE "^membench( [a-z-]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
+            grep -qE "^membench( [a-z0-9-]+)?: error: the memory budget is unknown, so nothing is allocated: $3\$" "$2"
     }
     for args in "-s 64 -o read" "-o read" "latency" "latency-matrix" "stream"; do
         # shellcheck disable=SC2086
