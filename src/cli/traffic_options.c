@@ -93,32 +93,37 @@ bad:
      .help = "Maximum runtime, 0 = unlimited: the rows measured\nby then are kept"}
 #define ROW_CSV {.long_name = "csv", .kind = OPT_FLAG, .key = "csv", .offset = F(csv), .help = "CSV instead of a table"}
 
+#define ROW_DELAY                                                                                                  \
+    {.short_name = 'd', .long_name = "delay", .value_name = "N", .kind = OPT_UINT, .key = "delay", .offset = F(delay), \
+     .given = OPTION_GIVEN(traffic_options, delay_given), .min = 0, .max = (double)MAX_DELAY,                      \
+     .bad = "must be a whole number from 0 to 100000000",                                                          \
+     .help = "Injection delay: busy-loop iterations after every\nstep of traffic (default 0; MLC -d)"}
+#define ROW_WINDOW                                                                                                 \
+    {.long_name = "window-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "window_ms", .offset = F(window_ms), \
+     .min = 1, .max = 100000, .bad = "must be a number from 1 to 100000",                                          \
+     .help = "One bandwidth sample (default 100), after one\ndiscarded warm-up window"}
+#define ROW_SAMPLES(text)                                                                                          \
+    {.long_name = "samples", .value_name = "N", .kind = OPT_INT, .key = "samples", .offset = F(samples), .min = 1, \
+     .max = 1000, .bad = "must be a whole number from 1 to 1000", .help = (text)}
+/* The rows every traffic table ends with. */
+#define ROWS_END                                                                                                   \
+    OPTION_COMMON("kernel"), OPTION_COMMON("list-kernels"), OPTION_COMMON("pages"), ROW_CSV, OPTION_COMMON("json"), \
+        OPTION_COMMON("verbose"), OPTION_END
+
 static const option_spec peak_specs[] = {
     OPTION_COMMON("help"),
     ROW_TRAFFIC("default R,W3,W2,W5,W10\n(W11 where there are no non-temporal stores)"),
     {.long_name = "max", .kind = OPT_FLAG, .key = "max", .offset = F(search_max),
      .help = "Best over a search of injection delays, not only\ndelay 0 (MLC --max_bandwidth)"},
-    {.short_name = 'd', .long_name = "delay", .value_name = "N", .kind = OPT_UINT, .key = "delay", .offset = F(delay),
-     .given = OPTION_GIVEN(traffic_options, delay_given), .min = 0, .max = (double)MAX_DELAY,
-     .bad = "must be a whole number from 0 to 100000000",
-     .help = "Injection delay: busy-loop iterations after every\nstep of traffic (default 0; MLC -d)"},
+    ROW_DELAY,
     OPTION_COMMON("cpus"),
     ROW_ONE_PER_CORE,
     ROW_BUFFER,
-    {.long_name = "window-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "window_ms", .offset = F(window_ms),
-     .min = 1, .max = 100000, .bad = "must be a number from 1 to 100000",
-     .help = "One bandwidth sample (default 100), after one\ndiscarded warm-up window"},
-    {.long_name = "samples", .value_name = "N", .kind = OPT_INT, .key = "samples", .offset = F(samples), .min = 1,
-     .max = 1000, .bad = "must be a whole number from 1 to 1000", .help = "Samples per traffic type (default 5)"},
+    ROW_WINDOW,
+    ROW_SAMPLES("Samples per traffic type (default 5)"),
     ROW_PER_THREAD,
     ROW_TIME_LIMIT,
-    OPTION_COMMON("kernel"),
-    OPTION_COMMON("list-kernels"),
-    OPTION_COMMON("pages"),
-    ROW_CSV,
-    OPTION_COMMON("json"),
-    OPTION_COMMON("verbose"),
-    OPTION_END,
+    ROWS_END,
 };
 
 static const option_spec loaded_specs[] = {
@@ -143,45 +148,26 @@ static const option_spec loaded_specs[] = {
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
      .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
      .help = "One latency sample with the traffic quiet (default 10;\nlonger under load)"},
-    {.long_name = "samples", .value_name = "N", .kind = OPT_INT, .key = "samples", .offset = F(samples), .min = 1,
-     .max = 1000, .bad = "must be a whole number from 1 to 1000", .help = "Latency samples per delay (default 9)"},
+    ROW_SAMPLES("Latency samples per delay (default 9)"),
     ROW_PER_THREAD,
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random chase (default 1)"},
     ROW_TIME_LIMIT,
-    OPTION_COMMON("kernel"),
-    OPTION_COMMON("list-kernels"),
-    OPTION_COMMON("pages"),
-    ROW_CSV,
-    OPTION_COMMON("json"),
-    OPTION_COMMON("verbose"),
-    OPTION_END,
+    ROWS_END,
 };
 
 static const option_spec matrix_specs[] = {
     OPTION_COMMON("help"),
     ROW_TRAFFIC("one type, default R"),
-    {.short_name = 'd', .long_name = "delay", .value_name = "N", .kind = OPT_UINT, .key = "delay", .offset = F(delay),
-     .given = OPTION_GIVEN(traffic_options, delay_given), .min = 0, .max = (double)MAX_DELAY,
-     .bad = "must be a whole number from 0 to 100000000",
-     .help = "Injection delay: busy-loop iterations after every\nstep of traffic (default 0; MLC -d)"},
+    ROW_DELAY,
     OPTION_COMMON("cpus"),
     ROW_ONE_PER_CORE,
     ROW_BUFFER,
-    {.long_name = "window-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "window_ms", .offset = F(window_ms),
-     .min = 1, .max = 100000, .bad = "must be a number from 1 to 100000",
-     .help = "One bandwidth sample (default 100), after one\ndiscarded warm-up window"},
-    {.long_name = "samples", .value_name = "N", .kind = OPT_INT, .key = "samples", .offset = F(samples), .min = 1,
-     .max = 1000, .bad = "must be a whole number from 1 to 1000", .help = "Samples per cell (default 5)"},
+    ROW_WINDOW,
+    ROW_SAMPLES("Samples per cell (default 5)"),
     ROW_PER_THREAD,
     ROW_TIME_LIMIT,
-    OPTION_COMMON("kernel"),
-    OPTION_COMMON("list-kernels"),
-    OPTION_COMMON("pages"),
-    ROW_CSV,
-    OPTION_COMMON("json"),
-    OPTION_COMMON("verbose"),
-    OPTION_END,
+    ROWS_END,
 };
 
 const option_table bandwidth_matrix_option_table = {

@@ -227,6 +227,65 @@ bad_input("lm_memless", "--mem-node 2: that NUMA node has no memory")
 bad_input("lm_cpu_of_wrong", "--cpu-of 1=0: that CPU is not on that node")
 # --- end of latency-matrix
 
+# --- traffic modes (peak-bandwidth, loaded-latency, bandwidth-matrix) ---------------
+def tr_results(r):
+    return (r["json"] or {}).get("results", [])
+
+
+r = run("tr_peak")
+exits("tr_peak", 0, r)
+res = tr_results(r)
+check("peak-bandwidth: a traffic thread on each CPU 0-5, memory on its node (node 2's CPUs: a node with memory)",
+      [x["operation"] for x in res] == ["R", "W5"] and
+      all([t["cpu"] for t in x["placement"]] == [0, 1, 2, 3, 4, 5] and
+          all(t["memory_node"] == t["node"] if t["node"] in (0, 1) else t["memory_node"] in (0, 1, 3)
+              for t in x["placement"]) for x in res), str([x["placement"] for x in res])[:600])
+check("peak-bandwidth: every buffer's pages on its thread's memory node, every pin verified",
+      res and all(x["node_local_fraction"] == 1 and x["pins_verified"] == 6 for x in res),
+      str([(x["node_local_fraction"], x["pins_verified"]) for x in res]))
+
+r = run("tr_loaded")
+exits("tr_loaded", 0, r)
+res = tr_results(r)
+check("loaded-latency -c 2: the chaser on CPU 2, traffic on 0,1,3,4,5 (never the chaser's CPU)",
+      len(res) == 3 and all([t["cpu"] for t in x["placement"]] == [2, 0, 1, 3, 4, 5] for x in res) and
+      res[1]["params"]["traffic_threads"] == 5 and (r["json"] or {}).get("plan", {}).get("latency_cpu") == 2,
+      str([x["placement"] for x in res])[:600])
+check("loaded-latency: idle, then delays 0 and 100, each with its bandwidth; no hang on 6 vCPUs",
+      [(x["operation"], x["params"]["delay"]) for x in res] == [("idle-latency", 0), ("loaded-latency", 0),
+                                                               ("loaded-latency", 100)] and
+      res[0]["params"]["bandwidth_mb_s"] == 0 and res[1]["params"]["bandwidth_mb_s"] > 0,
+      str([(x["operation"], x["params"]) for x in res])[:600])
+
+
+def tr_cell(x):
+    return (x["params"]["cpu_node"], x["params"]["mem_node"])
+
+
+r = run("tr_bwm")
+exits("tr_bwm", 0, r)
+res = tr_results(r)
+check("bandwidth-matrix: rows nodes 0, 1, 2 (memory-less: a row), columns 0, 1, 3 (CPU-less)",
+      [tr_cell(x) for x in res] == [(n, m) for n in (0, 1, 2) for m in (0, 1, 3)], str([tr_cell(x) for x in res]))
+check("bandwidth-matrix: a cell's threads are its node's two CPUs, buffers bound to the column's node, pages there",
+      res and all([t["cpu"] for t in x["placement"]] == {0: [0, 1], 1: [2, 3], 2: [4, 5]}[x["params"]["cpu_node"]] and
+                  all(t["memory_node"] == x["params"]["mem_node"] for t in x["placement"]) and
+                  x["node_local_fraction"] == 1 and x["pins_verified"] == 2 for x in res),
+      str([(tr_cell(x), [t["cpu"] for t in x["placement"]], x["node_local_fraction"]) for x in res])[:600])
+check("bandwidth-matrix: the text has the columns 0 1 3",
+      re.search(r"^Numa node\t +0\t +1\t +3$", r["out"], re.M) is not None, r["out"])
+
+r = run("tr_bwm_full")
+exits("tr_bwm_full", 0, r)
+res = tr_results(r)
+un = (r["json"] or {}).get("analysis", {}).get("unavailable_cells", [])
+check("bandwidth-matrix 2 x 64 MiB: node 3 (128 MiB) cannot hold them: '-' in its column, reported, not measured",
+      [tr_cell(x) for x in res] == [(n, m) for n in (0, 1, 2) for m in (0, 1)] and
+      sorted(u["mem_node"] for u in un) == [3, 3, 3] and
+      len(re.findall(r"^ +\d\t +[\d.]+\t +[\d.]+\t +-$", r["out"], re.M)) == 3,
+      r["out"] + str(un))
+# --- end of traffic modes
+
 # --- THP never, no huge pages
 r = run("thp_never_H")
 exits("thp_never_H", 0, r)

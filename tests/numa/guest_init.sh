@@ -65,6 +65,14 @@ run lm_cpu_of $M latency-matrix --cpu-of 1=3 --mem-node 1 -b 16M --sample-ms 2 -
 run lm_memless $M latency-matrix --mem-node 2
 run lm_cpu_of_wrong $M latency-matrix --cpu-of 1=0
 # --- end of latency-matrix
+# --- traffic modes: peak-bandwidth, loaded-latency, bandwidth-matrix (6 vCPUs on
+# whatever the host has: windows are wall time, so nothing waits on a descheduled CPU)
+TQ="-b 8M --window-ms 5 --samples 2"
+run tr_peak $M peak-bandwidth --traffic R,W5 $TQ --json /tmp/tr_peak.json
+run tr_loaded $M loaded-latency -c 2 --delays 0,100 --samples 2 --sample-ms 2 -b 8M --chase-buffer 8M --json /tmp/tr_loaded.json
+run tr_bwm $M bandwidth-matrix $TQ --json /tmp/tr_bwm.json
+run tr_bwm_full $M bandwidth-matrix -b 64M --window-ms 5 --samples 2 --json /tmp/tr_bwm_full.json
+# --- end of traffic modes
 
 # THP "never" (kernel command line) and an empty hugetlb pool.
 run thp_never_H $M -H -s 8192 -o read $Q --json /tmp/thp_never_H.json
