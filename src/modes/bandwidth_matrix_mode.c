@@ -96,7 +96,7 @@ static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int 
         return 1; /* said */
     st->bytes = o->buffer_bytes ? o->buffer_bytes
                                 : traffic_buffer_default(traffic_llc_total(&s->topo), most, st->buffers, budget);
-    st->bytes -= st->bytes % TRAFFIC_UNIT_FAST;
+    st->bytes -= st->bytes % 4096;
     double need = (double)st->bytes * most * st->buffers;
     if (st->bytes < ((uint64_t)1 << 20) || need > (double)budget)
         return session_bad_input(s,
@@ -222,7 +222,7 @@ static void measure_cell(session *s, bwm_state *st, team *t, size_t i)
     char why[200];
     uint64_t delay = o->delay_given ? o->delay : 0;
     if (ms == MEASURE_OK &&
-        traffic_program_make(&prog, st->mix, o->common.kernel_isa, traffic_unit(delay), why, sizeof why)) {
+        traffic_program_make(&prog, st->mix, o->common.kernel_isa, traffic_unit(delay, st->bytes), why, sizeof why)) {
         traffic_phase ph = {&prog, delay, o->window_ms / 1000.0, o->samples, o->per_thread};
         result_record r;
         result_init(&r, "bandwidth-matrix", st->mix->name, METRIC_BANDWIDTH);

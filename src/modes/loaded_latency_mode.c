@@ -33,7 +33,7 @@ static int loaded_plan(session *s)
     if (!c || !c->usable)
         return session_bad_input(s, "--latency-cpu %d: not available to this process", st->chaser_cpu);
     traffic_program p;
-    if (!traffic_layout_program(s, o, st->mix, 0, &p))
+    if (!traffic_layout_program(s, o, st->mix, 0, 0, &p))
         return 2; /* said */
     int buffers = 1 + traffic_mix_uses_second_read(st->mix) + traffic_mix_uses_write(st->mix);
     int rc = traffic_layout_plan(s, o, st->chaser_cpu, buffers, &st->layout);
@@ -103,7 +103,7 @@ static void loaded_run(session *s)
     for (int i = 0; ms == MEASURE_OK && i < st->ndelays && !session_stopped(s); i++) {
         session_progress(s, "[%d/%d] delay %llu", i + 1, st->ndelays, (unsigned long long)st->delays[i]);
         traffic_program prog;
-        if (!traffic_layout_program(s, o, st->mix, st->delays[i], &prog))
+        if (!traffic_layout_program(s, o, st->mix, st->delays[i], st->layout.buffer_bytes, &prog))
             break; /* checked in the plan */
         ms = phase(s, run, &prog, st->delays[i]);
     }

@@ -47,7 +47,7 @@ static int peak_plan(session *s)
     bool r2 = false, w = false;
     traffic_program p;
     for (int i = 0; i < st->nmixes; i++) {
-        if (!traffic_layout_program(s, o, st->mixes[i], 0, &p))
+        if (!traffic_layout_program(s, o, st->mixes[i], 0, 0, &p))
             return 2; /* said */
         r2 = r2 || traffic_mix_uses_second_read(st->mixes[i]);
         w = w || traffic_mix_uses_write(st->mixes[i]);
@@ -89,7 +89,7 @@ static measure_status measure_at(session *s, traffic_run *run, const traffic_mix
     const traffic_options *o = s->opts;
     peak_state *st = s->state;
     traffic_program prog;
-    if (!traffic_layout_program(s, o, m, delay, &prog))
+    if (!traffic_layout_program(s, o, m, delay, st->layout.buffer_bytes, &prog))
         return MEASURE_WRONG_RESULT; /* checked in the plan: cannot happen */
     traffic_phase ph = {&prog, delay, o->window_ms / 1000.0, o->samples, o->per_thread};
     result_init(r, "peak-bandwidth", m->name, METRIC_BANDWIDTH);

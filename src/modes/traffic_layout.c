@@ -38,7 +38,7 @@ static int plan_memory(session *s, const traffic_options *o, int buffers, traffi
         return 1; /* said */
     uint64_t llc = traffic_llc_total(&s->topo);
     L->buffer_bytes = o->buffer_bytes ? o->buffer_bytes : traffic_buffer_default(llc, L->ntraffic, buffers, budget);
-    L->buffer_bytes -= L->buffer_bytes % TRAFFIC_UNIT_FAST;
+    L->buffer_bytes -= L->buffer_bytes % 4096;
     if (L->chaser)
         L->chase_bytes = o->chase_bytes ? o->chase_bytes : 4 * llc < TRAFFIC_MIN_BUFFER ? TRAFFIC_MIN_BUFFER : 4 * llc;
     L->chase_bytes -= L->chase_bytes % 4096;
@@ -129,10 +129,10 @@ traffic_setup traffic_layout_setup(const traffic_layout *L, int read, int read2,
 }
 
 bool traffic_layout_program(session *s, const traffic_options *o, const traffic_mix *m, uint64_t delay,
-                            traffic_program *p)
+                            uint64_t buffer_bytes, traffic_program *p)
 {
     char why[200];
-    if (traffic_program_make(p, m, o->common.kernel_isa, traffic_unit(delay), why, sizeof why))
+    if (traffic_program_make(p, m, o->common.kernel_isa, traffic_unit(delay, buffer_bytes), why, sizeof why))
         return true;
     session_bad_input(s, "--traffic %s: %s", m->name, why);
     return false;

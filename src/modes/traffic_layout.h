@@ -28,9 +28,10 @@ int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, in
 int traffic_check_cpus(session *s, const traffic_options *o);
 /* The setup for traffic_prepare (pointers into L). */
 traffic_setup traffic_layout_setup(const traffic_layout *L, int read, int read2, int write);
-/* The kernels of mix for this delay; false after saying why (bad input). */
+/* The kernels of mix for this delay and buffer size (0: not planned yet); false
+ * after saying why (bad input). */
 bool traffic_layout_program(session *s, const traffic_options *o, const traffic_mix *m, uint64_t delay,
-                            traffic_program *p);
+                            uint64_t buffer_bytes, traffic_program *p);
 void traffic_layout_free(traffic_layout *L);
 
 #endif

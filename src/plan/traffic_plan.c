@@ -49,7 +49,12 @@ uint64_t traffic_buffer_default(uint64_t llc_total, int threads, int buffers, ui
     return s - s % mib;
 }
 
-size_t traffic_unit(uint64_t delay)
+size_t traffic_unit(uint64_t delay, uint64_t buffer_bytes)
 {
-    return delay == 0 ? TRAFFIC_UNIT_FAST : TRAFFIC_UNIT_PACED;
+    size_t unit = delay == 0 ? TRAFFIC_UNIT_FAST : TRAFFIC_UNIT_PACED;
+    uint64_t fit = buffer_bytes / TRAFFIC_MAX_UNITS_PER_STEP;
+    fit -= fit % TRAFFIC_UNIT_PACED;
+    if (buffer_bytes && fit < unit)
+        unit = fit > TRAFFIC_UNIT_PACED ? (size_t)fit : TRAFFIC_UNIT_PACED;
+    return unit;
 }
