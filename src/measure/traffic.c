@@ -14,6 +14,7 @@
 #define CHECK_EVERY 8         /* traffic steps between two looks at the clock or the end flag */
 #define BUFFER_SEED 0x7a11ULL
 #define MAX_CHASE_STEPS (1ULL << 40)
+#define SETTLE_S 0.05 /* loaded latency: traffic runs this long before a phase is measured */
 #define WARM_STEPS_MAX (1ULL << 22) /* ~0.5 s from DRAM */
 #define QUIET_NAP_NS 200000   /* a quiet traffic thread looks for the end this often */
 
@@ -252,7 +253,10 @@ static void chase_phase(traffic_run *r)
 {
     const traffic_phase *ph = r->ph;
     uint64_t steps = r->chase_steps;
-    void *pos = chase_run(r->chase_pos, steps); /* discarded: the traffic settles */
+    /* discarded, at least SETTLE_S: the traffic threads reach their pace */
+    void *pos = r->chase_pos;
+    for (double start = clock_now(); clock_now() - start < SETTLE_S && !stop_flagged();)
+        pos = chase_run(pos, steps);
     r->t0 = clock_now();
     snapshot(r, r->snap0);
     while (r->got < ph->samples && !stop_flagged()) {
