@@ -110,6 +110,15 @@ bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, i
 
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
 {
+    /* Without NUMA in the kernel (or under an emulator) there is one node and nothing
+     * to bind: node 0's memory is all there is; any other node cannot be given. */
+    if (!platform_numa_supported()) {
+        if (node != 0) {
+            memset(b, 0, sizeof *b);
+            return false;
+        }
+        return alloc_on(b, len, req, huge_size, -1, false);
+    }
     /* A bound allocation the node cannot hold ends in the OOM killer, not in an error. */
     uint64_t free_bytes = platform_node_free_bytes(node);
     if (node < 0 || free_bytes < (uint64_t)len + MEMORY_MARGIN_FIXED) {

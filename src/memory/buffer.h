@@ -34,7 +34,9 @@ typedef struct {
  * node >= 0 asks for memory on that node (preferred policy). Nothing is touched. */
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 /* The same with the node bound (strict, numactl --membind): refused, rather than
- * left to the OOM killer, when the node has not that much memory free. */
+ * left to the OOM killer, when the node has not that much memory free. Where the
+ * kernel has no NUMA (platform_numa_supported), node 0 is all memory: allocated
+ * unbound; other nodes are refused. */
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 
 /* Writes every byte (first touch happens in the calling thread, so pages land on

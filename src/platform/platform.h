@@ -35,6 +35,10 @@ bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n);
  * it is full) or, with strict, bound (numactl --membind). False if not supported. */
 bool platform_bind_to_node(void *addr, size_t len, int node, bool strict);
 
+/* The kernel takes memory policies at all (get_mempolicy works): false for a kernel
+ * built without NUMA and for emulators that do not pass the calls on. */
+bool platform_numa_supported(void);
+
 /* Free memory on a NUMA node (its sysfs meminfo), 0 when unknown. */
 uint64_t platform_node_free_bytes(int node);
 

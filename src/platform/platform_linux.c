@@ -173,6 +173,16 @@ bool platform_bind_to_node(void *addr, size_t len, int node, bool strict)
 #endif
 }
 
+bool platform_numa_supported(void)
+{
+#ifdef SYS_get_mempolicy
+    int mode = 0;
+    return syscall(SYS_get_mempolicy, &mode, NULL, 0UL, NULL, 0UL) == 0;
+#else
+    return false;
+#endif
+}
+
 uint64_t platform_node_free_bytes(int node)
 {
     char path[96], buf[4096];
