@@ -48,24 +48,6 @@ static int row_cpus(const topology *t, const traffic_options *o, int node, int *
     return k;
 }
 
-static bool make_row(const topology *t, placement *p, const int *cpus, int n)
-{
-    p->places = calloc((size_t)n, sizeof *p->places);
-    p->n = n;
-    p->pinned = true;
-    for (int i = 0; p->places && i < n; i++) {
-        thread_place *tp = &p->places[i];
-        tp->cpus.ids = malloc(sizeof *tp->cpus.ids);
-        if (!tp->cpus.ids)
-            return false;
-        tp->cpus.ids[0] = tp->cpu = cpus[i];
-        tp->cpus.count = 1;
-        tp->node = topology_cpu(t, cpus[i])->node;
-        tp->mem_node = -1;
-    }
-    return p->places != NULL;
-}
-
 static int plan_rows(session *s, bwm_state *st, const traffic_options *o, int *most)
 {
     int *cpus = calloc(s->topo.ncpus + 1, sizeof *cpus);
@@ -77,7 +59,7 @@ static int plan_rows(session *s, bwm_state *st, const traffic_options *o, int *m
     *most = 0;
     for (size_t r = 0; r < st->m.nrows; r++) {
         int n = row_cpus(&s->topo, o, st->m.row_nodes[r], cpus, (int)s->topo.ncpus);
-        if (n > 0 && !make_row(&s->topo, &st->rows[r], cpus, n)) {
+        if (n > 0 && !placement_one_per_cpu(&s->topo, cpus, n, &st->rows[r])) {
             free(cpus);
             return session_bad_input(s, "out of memory planning the threads");
         }

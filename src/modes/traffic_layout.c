@@ -6,21 +6,6 @@
 #include "plan/traffic_plan.h"
 #include "util/format_bytes.h"
 
-static bool place(traffic_layout *L, const topology *t, int i, int cpu)
-{
-    thread_place *p = &L->where.places[i];
-    p->cpus.ids = malloc(sizeof *p->cpus.ids);
-    if (!p->cpus.ids)
-        return false;
-    p->cpus.ids[0] = cpu;
-    p->cpus.count = 1;
-    p->cpu = cpu;
-    p->node = topology_cpu(t, cpu)->node;
-    p->mem_node = topology_memory_node(t, p->node);
-    L->nodes[i] = p->mem_node;
-    return true;
-}
-
 int traffic_check_cpus(session *s, const traffic_options *o)
 {
     for (size_t i = 0; o->common.cpus_given && i < o->common.cpus.count; i++) {
@@ -84,18 +69,17 @@ int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, in
     L->chaser = chaser_cpu >= 0;
     L->ntraffic = (int)n;
     int total = (int)n + (L->chaser ? 1 : 0);
-    L->where.places = calloc((size_t)total, sizeof *L->where.places);
+    if (L->chaser) { /* thread 0: the chaser */
+        memmove(cpus + 1, cpus, n * sizeof *cpus);
+        cpus[0] = chaser_cpu;
+    }
     L->nodes = calloc((size_t)total, sizeof *L->nodes);
-    L->where.n = total;
-    L->where.pinned = true;
-    bool ok = L->where.places && L->nodes;
-    if (ok && L->chaser)
-        ok = place(L, t, 0, chaser_cpu);
-    for (size_t i = 0; ok && i < n; i++)
-        ok = place(L, t, (int)i + (L->chaser ? 1 : 0), cpus[i]);
+    bool ok = L->nodes && placement_one_per_cpu(t, cpus, total, &L->where);
     free(cpus);
     if (!ok)
         return session_bad_input(s, "out of memory planning the threads");
+    for (int i = 0; i < total; i++)
+        L->nodes[i] = L->where.places[i].mem_node;
     snprintf(L->where.policy, sizeof L->where.policy, "%s%s on %s%s; memory on each CPU's node",
              L->chaser ? "chaser, then " : "", o->one_per_core ? "one traffic thread per core" : "traffic threads",
              o->common.cpus_given ? "--cpus" : "usable CPUs", L->chaser && !o->share_core ? " off its core" : "");

@@ -209,6 +209,26 @@ void placement_free(placement *p)
     p->n = 0;
 }
 
+bool placement_one_per_cpu(const topology *t, const int *cpus, int n, placement *out)
+{
+    out->places = calloc((size_t)(n > 0 ? n : 1), sizeof *out->places);
+    out->n = out->places ? n : 0;
+    out->pinned = true;
+    for (int i = 0; i < out->n; i++) {
+        thread_place *p = &out->places[i];
+        p->cpus.ids = malloc(sizeof *p->cpus.ids);
+        if (!p->cpus.ids) {
+            placement_free(out);
+            return false;
+        }
+        p->cpus.ids[0] = p->cpu = cpus[i];
+        p->cpus.count = 1;
+        p->node = topology_cpu(t, cpus[i])->node;
+        p->mem_node = topology_memory_node(t, p->node);
+    }
+    return out->places != NULL;
+}
+
 void placement_primary_cpus(const placement *p, int *out)
 {
     for (int i = 0; i < p->n; i++)

@@ -41,6 +41,11 @@ void placement_free(placement *p);
 /* Usable CPUs in spread order (nodes round-robin, cores before SMT siblings). */
 size_t placement_spread_order(const topology *t, int *out, size_t cap);
 
+/* One thread pinned to each of cpus[0..n) (usable CPUs of t), in that order, memory
+ * on each CPU's memory node (topology_memory_node); for modes that choose their CPUs
+ * themselves. False when out of memory (out is freed). */
+bool placement_one_per_cpu(const topology *t, const int *cpus, int n, placement *out);
+
 /* First CPU of each place, in thread order (n entries written to out). */
 void placement_primary_cpus(const placement *p, int *out);
 

@@ -206,3 +206,24 @@ TEST(placement_cpus_text_is_whole_on_many_cpus)
     placement_free(&p);
     topology_free(&t);
 }
+
+TEST(placement_one_per_cpu_keeps_the_order_and_each_cpus_memory_node)
+{
+    topology t;
+    CHECK(topology_load(fixture_memoryless_node(), NULL, &t)); /* node 1: CPUs 2-3, no memory */
+    placement p;
+    const int cpus[] = {2, 0};
+    CHECK(placement_one_per_cpu(&t, cpus, 2, &p));
+    CHECK_INT(p.n, 2);
+    CHECK(p.pinned);
+    CHECK_INT(p.places[0].cpu, 2);
+    CHECK_INT(p.places[0].cpus.count, 1);
+    CHECK_INT(p.places[0].cpus.ids[0], 2);
+    CHECK_INT(p.places[0].node, 1);
+    CHECK_INT(p.places[0].mem_node, topology_memory_node(&t, 1));
+    CHECK(p.places[0].mem_node != 1);
+    CHECK_INT(p.places[1].cpu, 0);
+    CHECK_INT(p.places[1].mem_node, 0);
+    placement_free(&p);
+    topology_free(&t);
+}
