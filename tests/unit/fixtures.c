@@ -151,3 +151,17 @@ const char *fixture_many_cpus(void)
     pages(root, "always [madvise] never\n");
     return root;
 }
+
+const char *fixture_no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+bool fixture_four_gib(uint64_t *bytes, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    *bytes = 4ULL << 30;
+    return true;
+}

@@ -5,11 +5,21 @@
 #ifndef MEMBENCH_TEST_FIXTURES_H
 #define MEMBENCH_TEST_FIXTURES_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 /* Each returns the root of a new tree (pass to topology_load). */
 const char *fixture_two_socket_smt(void);   /* 16 CPUs: 2 pkg x 4 cores x 2 SMT, 2 nodes */
 const char *fixture_arm_no_l3(void);        /* 4 CPUs, L1 64K, L2 1M, no L3 */
 const char *fixture_vm_odd_caches(void);    /* 2 CPUs, no topology/ and no node/, L3 105 MiB */
 const char *fixture_memoryless_node(void);  /* 4 CPUs, node1 has CPUs 2-3 and no memory */
 const char *fixture_many_cpus(void);        /* 256 CPUs, 2 nodes of 128, no SMT */
+
+
+/* What a session opened on a recorded tree sees of this process: no OMP_*
+ * variables, and a memory budget of 4 GiB (session_env's getenv and memory_budget). */
+const char *fixture_no_env(const char *name);
+bool fixture_four_gib(uint64_t *bytes, char *why, size_t whylen);
 
 #endif

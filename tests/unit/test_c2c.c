@@ -126,19 +126,6 @@ TEST(c2c_window_is_half_the_writers_l2_within_bounds)
 
 /* --- the mode's plan against recorded trees ------------------------------- */
 
-static const char *no_env(const char *name)
-{
-    (void)name;
-    return NULL;
-}
-
-static bool four_gib(uint64_t *bytes, char *why, size_t whylen)
-{
-    (void)why;
-    (void)whylen;
-    *bytes = 4ULL << 30;
-    return true;
-}
 
 static int plan_on(session *s, const char *root, ...)
 {
@@ -148,7 +135,7 @@ static int plan_on(session *s, const char *root, ...)
     int argc = test_argv(argv + 1, 30, "c2c", ap) + 1;
     va_end(ap);
     argv[0] = "membench";
-    session_env env = {root, false, no_env, four_gib, tmpfile(), tmpfile()};
+    session_env env = {root, false, fixture_no_env, fixture_four_gib, tmpfile(), tmpfile()};
     int rc = session_open(s, mode_find("c2c"), argc, argv, &env);
     return rc == -1 ? session_plan(s) : rc;
 }

@@ -9,19 +9,6 @@
 #include "modes/session.h"
 #include "test.h"
 
-static const char *no_env(const char *name)
-{
-    (void)name;
-    return NULL;
-}
-
-static bool four_gib(uint64_t *bytes, char *why, size_t whylen)
-{
-    (void)why;
-    (void)whylen;
-    *bytes = 4ULL << 30;
-    return true;
-}
 
 /* What the platform says under ulimit -n 3 (every open fails). */
 static bool meminfo_unreadable(uint64_t *bytes, char *why, size_t whylen)
@@ -58,7 +45,7 @@ static const mode_def *command_line(char **argv, int *argc, char *mode, va_list 
 }
 
 /* The memory budget sessions opened by open_on see. */
-static bool (*budget_of_open_on)(uint64_t *, char *, size_t) = four_gib;
+static bool (*budget_of_open_on)(uint64_t *, char *, size_t) = fixture_four_gib;
 
 /* A session opened on a recorded tree (not this machine), with output in files.
  * Returns session_open's status; args end with NULL. */
@@ -70,7 +57,7 @@ static int open_on(session *s, const char *root, char *mode, ...)
     va_start(ap, mode);
     const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    session_env env = {root, false, no_env, budget_of_open_on, tmpfile(), tmpfile()};
+    session_env env = {root, false, fixture_no_env, budget_of_open_on, tmpfile(), tmpfile()};
     return session_open(s, m, argc, argv, &env);
 }
 
@@ -232,7 +219,7 @@ TEST(session_unreadable_memory_budget_is_one_error_naming_the_file)
         CHECK_INT(s.info.nerrors, 1);
         close_session(&s);
     }
-    budget_of_open_on = four_gib;
+    budget_of_open_on = fixture_four_gib;
 }
 
 TEST(session_options_reach_the_run_information)
