@@ -39,12 +39,4 @@ print(r, "ll_delay0_ns", rows[0]["value"])
 print(r, "ll_knee_mb_s", d["analysis"].get("knee_bandwidth_mb_s", 0))
 PY
 done
-python3 - "$OUT/raw" <<'PY'
-import statistics as st, sys, collections
-v = collections.OrderedDict()
-for line in open(sys.argv[1]):
-    r, k, x = line.split()
-    v.setdefault(k, []).append(float(x))
-for k, xs in v.items():
-    print("%-18s median %10.1f   min %10.1f   max %10.1f   (n=%d)" % (k, st.median(xs), min(xs), max(xs), len(xs)))
-PY
+python3 bench/medians.py "$OUT/raw"

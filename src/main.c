@@ -4,7 +4,8 @@
 
 int main(int argc, char **argv)
 {
-    const mode_def *m = argc > 1 ? mode_find(argv[1]) : NULL;
+    int words;
+    const mode_def *m = mode_find_argv(argc, argv, &words);
     session_env env = session_env_live();
     return session_run(m ? m : mode_table(NULL)[0], argc, argv, &env);
 }

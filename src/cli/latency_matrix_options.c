@@ -42,6 +42,9 @@ static const option_spec specs[] = {
     {.long_name = "every-cpu", .kind = OPT_FLAG, .key = "every_cpu", .offset = F(every_cpu),
      .help = "A row per usable CPU instead of per node (MLC's -a):\nlatency to its own node's memory, to find a slow "
              "core"},
+    {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),
+     .given = OPTION_GIVEN(latency_matrix_options, cpu_given), .min = 0, .max = CPU_LIST_MAX_ID,
+     .bad = "not a CPU number", .help = "One row: CPU N to its own node's memory (or --mem-node's);\nMLC's idle latency"},
     {.long_name = "mem-node", .value_name = "N", .kind = OPT_INT, .key = "mem_node", .offset = F(mem_node),
      .given = OPTION_GIVEN(latency_matrix_options, mem_node_given), .min = 0, .max = 4095,
      .bad = "not a NUMA node number", .help = "Only memory on NUMA node N (one column; with --every-cpu:\nevery CPU "
@@ -49,6 +52,9 @@ static const option_spec specs[] = {
     {.long_name = "cpu-of", .value_name = "NODE=CPU", .kind = OPT_CUSTOM, .key = "cpu_of", .custom = parse_cpu_of,
      .help = "Chase from CPU on NODE's row (default: the node's first\nusable CPU); repeatable"},
     OPTION_COMMON("pages"),
+    {.long_name = "stride", .value_name = "BYTES", .kind = OPT_UINT, .key = "stride", .offset = F(stride), .min = 8,
+     .max = 1 << 20, .bad = "must be a multiple of 8 bytes from 8 to 1048576",
+     .help = "Bytes between chased nodes, visited in random order\n(default: the cache line)"},
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random order (default 1)"},
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
@@ -78,6 +84,7 @@ void latency_matrix_options_defaults(void *opts)
 {
     latency_matrix_options *o = opts;
     o->mem_node = -1;
+    o->cpu = -1;
     o->seed = 1;
     o->sample_ms = 20;
 }
@@ -87,5 +94,11 @@ parse_result latency_matrix_options_check(void *opts, char *err, size_t errlen)
     latency_matrix_options *o = opts;
     if (o->every_cpu && o->ncpu_of > 0)
         return cli_fail(err, errlen, "--cpu-of and --every-cpu conflict: --every-cpu runs on every CPU");
+    if (o->stride % 8)
+        return cli_fail(err, errlen, "--stride %llu: must be a multiple of 8 bytes from 8 to 1048576",
+                        (unsigned long long)o->stride);
+    if (o->cpu_given && (o->every_cpu || o->ncpu_of > 0))
+        return cli_fail(err, errlen, "--cpu %d conflicts with %s: --cpu measures one CPU", o->cpu,
+                        o->every_cpu ? "--every-cpu" : "--cpu-of");
     return PARSE_OK;
 }

@@ -16,10 +16,13 @@ typedef struct {
     uint64_t buffer_bytes;   /* -b; 0 = from the LLC (node_matrix_buffer_bytes) */
     bool buffer_given;
     bool every_cpu;
+    int cpu;                 /* --cpu: only this CPU's row (-1: none) */
+    bool cpu_given;
     int mem_node;            /* -1 = every node with memory / each CPU's own */
     bool mem_node_given;
     node_cpu_choice cpu_of[LATENCY_MATRIX_MAX_CPU_OF];
     size_t ncpu_of;
+    uint64_t stride;         /* bytes between chased nodes; 0 = the line size */
     uint64_t seed;
     double sample_ms;
     bool csv;

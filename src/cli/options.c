@@ -13,6 +13,7 @@
 
 #define MAX_SPECS 64
 #define HELP_COLUMN 25
+#define NEGATED 1024 /* getopt codes of --no-NAME: NEGATED + the spec's index */
 
 #define COMMON(field) offsetof(common_options, field)
 
@@ -218,7 +219,8 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
     c->threads_used = takes(t, "threads");
 
     char optstring[2 * MAX_SPECS + 2] = ":";
-    struct option longs[MAX_SPECS + 1];
+    struct option longs[2 * MAX_SPECS + 1];
+    char negated[MAX_SPECS][72]; /* "no-NAME" of negatable flags */
     size_t nlong = 0, len = 1;
     for (size_t i = 0; i < n; i++) {
         if (specs[i]->short_name) {
@@ -230,6 +232,10 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
             longs[nlong++] = (struct option){specs[i]->long_name,
                                              specs[i]->value_name ? required_argument : no_argument, NULL,
                                              specs[i]->short_name ? specs[i]->short_name : 256 + (int)i};
+        if (specs[i]->negatable && specs[i]->kind == OPT_FLAG && specs[i]->long_name) {
+            snprintf(negated[i], sizeof negated[i], "no-%s", specs[i]->long_name);
+            longs[nlong++] = (struct option){negated[i], no_argument, NULL, NEGATED + (int)i};
+        }
     }
     optstring[len] = '\0';
     longs[nlong] = (struct option){NULL, 0, NULL, 0};
@@ -239,6 +245,13 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
     int ch;
     while ((ch = getopt_long(argc, argv, optstring, longs, NULL)) != -1) {
         const option_spec *s = NULL;
+        if (ch >= NEGATED && (size_t)(ch - NEGATED) < n) { /* --no-NAME */
+            s = specs[ch - NEGATED];
+            *(bool *)field(opts, s) = false;
+            if (s->given)
+                *(bool *)((char *)opts + s->given - 1) = true;
+            continue;
+        }
         if (ch >= 256 && (size_t)(ch - 256) < n)
             s = specs[ch - 256];
         for (size_t i = 0; !s && i < n && ch > 0 && ch < 256; i++)

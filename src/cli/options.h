@@ -52,6 +52,7 @@ struct option_spec {
      * e.g. the ISAs of this build); NULL: none. Writes into buf and returns it. */
     const char *(*help_more)(char *buf, size_t len);
     const char *heading;    /* starts a --help section (also on an OPT_COMMON entry) */
+    bool negatable;         /* OPT_FLAG with a long name: --no-NAME sets it false (perf's style) */
 };
 
 #define OPTION_GIVEN(type, field) (offsetof(type, field) + 1)

@@ -86,6 +86,9 @@ bad:
 #define ROW_PER_THREAD                                                                                             \
     {.long_name = "per-thread", .kind = OPT_FLAG, .key = "per_thread", .offset = F(per_thread),                    \
      .help = "Each traffic thread's bandwidth too (MLC -B)"}
+#define ROW_RANDOM                                                                                                 \
+    {.long_name = "random", .kind = OPT_FLAG, .key = "random", .offset = F(random),                                \
+     .help = "Random-access traffic: 256-byte blocks at random places\n(MLC -U), not sequential streams"}
 #define ROW_TIME_LIMIT                                                                                             \
     {.short_name = 't', .long_name = "time-limit", .value_name = "SECONDS", .kind = OPT_DOUBLE,                    \
      .key = "max_runtime_s", .offset = F(max_runtime), .min = 0, .max = 1e9,                                       \
@@ -122,6 +125,7 @@ static const option_spec peak_specs[] = {
     ROW_WINDOW,
     ROW_SAMPLES("Samples per traffic type (default 5)"),
     ROW_PER_THREAD,
+    ROW_RANDOM,
     ROW_TIME_LIMIT,
     ROWS_END,
 };
@@ -150,6 +154,7 @@ static const option_spec loaded_specs[] = {
      .help = "One latency sample with the traffic quiet (default 10;\nlonger under load)"},
     ROW_SAMPLES("Latency samples per delay (default 9)"),
     ROW_PER_THREAD,
+    ROW_RANDOM,
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random chase (default 1)"},
     ROW_TIME_LIMIT,
@@ -166,6 +171,7 @@ static const option_spec matrix_specs[] = {
     ROW_WINDOW,
     ROW_SAMPLES("Samples per cell (default 5)"),
     ROW_PER_THREAD,
+    ROW_RANDOM,
     ROW_TIME_LIMIT,
     ROWS_END,
 };

@@ -23,6 +23,7 @@ typedef struct {
     double window_ms;
     int samples;
     bool per_thread;       /* MLC -B */
+    bool random;           /* MLC -U: random-access traffic */
     uint64_t delay;        /* MLC -d: one delay (peak-bandwidth) */
     bool delay_given;
     bool search_max;       /* --max: best over a search of delays (MLC --max_bandwidth) */

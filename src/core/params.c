@@ -118,6 +118,13 @@ const char *params_get_text(const param_list *l, const char *key)
 void params_copy(param_list *dst, const param_list *src)
 {
     memset(dst, 0, sizeof *dst);
+    params_merge(dst, src);
+}
+
+void params_merge(param_list *dst, const param_list *src)
+{
+    if (!dst)
+        return;
     for (size_t i = 0; i < src->n; i++) {
         const param *s = &src->items[i];
         param *d = slot(dst, s->key);

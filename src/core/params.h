@@ -41,6 +41,8 @@ double params_get_number(const param_list *l, const char *key, double fallback);
 const char *params_get_text(const param_list *l, const char *key);
 
 void params_copy(param_list *dst, const param_list *src);
+/* Adds every key of src to dst (replacing a value dst already has), after dst's own. */
+void params_merge(param_list *dst, const param_list *src);
 void params_free(param_list *l);
 
 /* A named table of rows (the sweep's sizes, latency steps, STREAM configurations). */

@@ -122,6 +122,29 @@ void result_free(result_record *r)
     memset(r, 0, sizeof *r);
 }
 
+bool result_copy(result_record *dst, const result_record *src)
+{
+    *dst = *src;
+    dst->samples = NULL;
+    dst->placement = NULL;
+    dst->nsamples = 0;
+    memset(&dst->params, 0, sizeof dst->params);
+    bool ok = result_set_placement(dst, src->placement, src->placement ? src->threads : 0);
+    if (ok && src->nsamples > 0) {
+        dst->samples = malloc(sizeof *dst->samples * (size_t)src->nsamples);
+        ok = dst->samples != NULL;
+        if (ok) {
+            memcpy(dst->samples, src->samples, sizeof *dst->samples * (size_t)src->nsamples);
+            dst->nsamples = src->nsamples;
+        }
+    }
+    params_copy(&dst->params, &src->params);
+    if (ok && dst->params.n == src->params.n)
+        return true;
+    result_free(dst);
+    return false;
+}
+
 void result_move(result_record *dst, result_record *src)
 {
     *dst = *src;

@@ -90,6 +90,9 @@ const char *result_unit(const result_record *r);
 double result_sample_seconds(const result_record *r, int i);
 /* Frees owned memory and leaves r empty. */
 void result_free(result_record *r);
+/* A deep copy of src into dst (dst must be free). False when out of memory (dst
+ * is left empty). */
+bool result_copy(result_record *dst, const result_record *src);
 /* Moves src into dst (dst must be free); src is left empty. */
 void result_move(result_record *dst, result_record *src);
 

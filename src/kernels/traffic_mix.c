@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/splitmix64.h"
 
 #define L STORE_LOADS_ONLY
 #define RG STORE_REGULAR
@@ -153,12 +154,20 @@ static size_t take(size_t *pos, size_t n, size_t bytes)
     return at;
 }
 
+/* Random traffic: the n bytes start at a random multiple of unit that fits. */
+static size_t take_random(uint64_t *rng, size_t n, size_t unit, size_t bytes)
+{
+    size_t places = n <= bytes ? (bytes - n) / unit + 1 : 1;
+    return (size_t)(splitmix64_next(rng) % places) * unit;
+}
+
 uint64_t traffic_step(const traffic_program *p, traffic_cursor *c)
 {
     const traffic_mix *m = p->mix;
     size_t u = p->unit;
-    size_t r = take(&c->rpos, (size_t)(m->copies + m->reads + m->triad) * u, c->bytes);
-    size_t w = take(&c->wpos, (size_t)(m->copies + m->writes + m->triad) * u, c->bytes);
+    size_t rn = (size_t)(m->copies + m->reads + m->triad) * u, wn = (size_t)(m->copies + m->writes + m->triad) * u;
+    size_t r = p->random ? take_random(&c->rng, rn, u, c->bytes) : take(&c->rpos, rn, c->bytes);
+    size_t w = p->random ? take_random(&c->rng, wn, u, c->bytes) : take(&c->wpos, wn, c->bytes);
     kernel_args a = {.bytes = u, .pattern = WRITE_PATTERN, .scalar = TRIAD_SCALAR};
     for (unsigned i = 0; i < m->copies; i++, r += u, w += u) {
         a.out = c->write + w;
@@ -176,7 +185,7 @@ uint64_t traffic_step(const traffic_program *p, traffic_cursor *c)
     if (m->triad) {
         a.out = c->write + w;
         a.in[0] = c->read + r;
-        a.in[1] = c->read2 + take(&c->r2pos, u, c->bytes);
+        a.in[1] = c->read2 + (p->random ? take_random(&c->rng, u, u, c->bytes) : take(&c->r2pos, u, c->bytes));
         p->triad->fn(&a);
     }
     return traffic_step_bytes(p);

@@ -55,6 +55,7 @@ typedef struct {
     const traffic_mix *mix;
     const kernel *copy, *read, *write, *triad; /* NULL where the mix calls none */
     size_t unit;                               /* bytes per stream per call: multiple of 256 */
+    bool random; /* each call at a random unit-aligned place (MLC -U), not the next one */
 } traffic_program;
 
 /* Chooses the kernels (isa: NULL for the best, else --kernel's). False, with why
@@ -69,6 +70,7 @@ typedef struct {
     size_t bytes;               /* of each buffer: at least one step's worth */
     size_t rpos, r2pos, wpos;
     uint64_t xor_sink;          /* what the reads returned: kept so they cannot go */
+    uint64_t rng;               /* random traffic: this thread's generator (splitmix64) */
 } traffic_cursor;
 
 /* Runs one step on c; returns the application bytes it moved. */

@@ -80,7 +80,8 @@ static void job_prepare(team *t, int tid, void *arg)
                 return; /* stopped: nothing will be measured */
         }
     r->cur[tid] = (traffic_cursor){.read = r->bufs[tid][READ_BUF].ptr, .read2 = r->bufs[tid][READ2_BUF].ptr,
-                                   .write = r->bufs[tid][WRITE_BUF].ptr, .bytes = s->bytes};
+                                   .write = r->bufs[tid][WRITE_BUF].ptr, .bytes = s->bytes,
+                                   .rng = BUFFER_SEED + (uint64_t)tid};
 }
 
 /* Chase steps for one sample of chase_sample_s, found with the traffic quiet; the
@@ -371,8 +372,10 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
     params_number(p, "delay_ns", (double)ph->delay * spin_ns_per_iteration());
     params_int(p, "traffic_threads", ph->prog ? traffic_threads : 0);
     params_int(p, "buffer_bytes", (long long)r->setup.bytes);
-    if (ph->prog)
+    if (ph->prog) {
         params_int(p, "unit_bytes", (long long)ph->prog->unit);
+        params_text(p, "access", ph->prog->random ? "random" : "sequential");
+    }
     if (r->setup.chaser) {
         params_number(p, "bandwidth_mb_s", mbs);
         params_number(p, "dram_bandwidth_mb_s", ph->prog ? traffic_mix_dram_bytes(ph->prog->mix, mbs) : 0);

@@ -18,10 +18,12 @@ static uintptr_t align_up(uintptr_t v, uintptr_t a)
     return (v + a - 1) & ~(a - 1);
 }
 
+/* extra_flags may hold MAP_SHARED, which then replaces MAP_PRIVATE. */
 static bool map_anonymous(buffer *b, size_t len, size_t align, int extra_flags)
 {
     size_t map_len = len + (align > SMALL_PAGE ? align : 0);
-    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+    int sharing = extra_flags & MAP_SHARED ? 0 : MAP_PRIVATE;
+    void *m = mmap(NULL, map_len, PROT_READ | PROT_WRITE, sharing | MAP_ANONYMOUS | extra_flags, -1, 0);
     if (m == MAP_FAILED)
         return false;
     b->map = m;
@@ -59,7 +61,8 @@ static bool map_hugetlb(buffer *b, size_t len, uint64_t huge_size)
 #endif
 }
 
-static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, bool strict)
+static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, bool strict,
+                     int share)
 {
     memset(b, 0, sizeof *b);
     b->huge_coverage = -1;
@@ -72,7 +75,7 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
     bool try_thp = huge_ok && ((req == PAGES_HUGE_AUTO && len >= 2 * huge_size) || req == PAGES_HUGE ||
                                req == PAGES_THP);
     size_t span = len; /* what the node binding covers: whole huge pages when asked */
-    if (try_hugetlb && map_hugetlb(b, len, huge_size)) {
+    if (try_hugetlb && !share && map_hugetlb(b, len, huge_size)) {
         span = b->map_len;
     } else if (req == PAGES_HUGETLB) {
         return false;
@@ -81,7 +84,7 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
          * a buffer smaller than one huge page can sit in one. */
         size_t align = try_thp ? huge_size : KERNEL_ALIGN_BYTES;
         span = try_thp ? (size_t)align_up(len, huge_size) : len;
-        if (!map_anonymous(b, span, align < SMALL_PAGE ? SMALL_PAGE : align, 0))
+        if (!map_anonymous(b, span, align < SMALL_PAGE ? SMALL_PAGE : align, share))
             return false;
         b->len = len;
         b->method = "normal";
@@ -105,7 +108,12 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
 
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
 {
-    return alloc_on(b, len, req, huge_size, node, false);
+    return alloc_on(b, len, req, huge_size, node, false, 0);
+}
+
+bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_size)
+{
+    return alloc_on(b, len, req == PAGES_HUGETLB ? PAGES_THP : req, huge_size, -1, false, MAP_SHARED);
 }
 
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
@@ -117,7 +125,7 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
             memset(b, 0, sizeof *b);
             return false;
         }
-        return alloc_on(b, len, req, huge_size, -1, false);
+        return alloc_on(b, len, req, huge_size, -1, false, 0);
     }
     /* A bound allocation the node cannot hold ends in the OOM killer, not in an error. */
     uint64_t free_bytes = platform_node_free_bytes(node);
@@ -125,7 +133,7 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
         memset(b, 0, sizeof *b);
         return false;
     }
-    return alloc_on(b, len, req, huge_size, node, true);
+    return alloc_on(b, len, req, huge_size, node, true, 0);
 }
 
 uint64_t pattern_word(uint64_t seed, size_t index)
@@ -151,7 +159,7 @@ bool buffer_fill(buffer *b, uint64_t seed)
     return true;
 }
 
-static void inspect_pages(buffer *b)
+void buffer_inspect_nodes(buffer *b)
 {
     enum { SAMPLES = 64 };
     const void *addrs[SAMPLES];
@@ -186,7 +194,7 @@ void buffer_inspect_all(buffer *const *bufs, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (have)
             bufs[i]->huge_coverage = smaps_index_huge_fraction(&ix, (uintptr_t)bufs[i]->ptr, bufs[i]->len);
-        inspect_pages(bufs[i]);
+        buffer_inspect_nodes(bufs[i]);
     }
     smaps_index_free(&ix);
 }

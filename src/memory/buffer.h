@@ -39,6 +39,10 @@ bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, i
  * unbound; other nodes are refused. */
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
 
+/* Shared between the processes forked after it (MAP_SHARED): perf bench numa mem's
+ * global memory. Never MAP_HUGETLB (PAGES_HUGETLB becomes THP); unbound: the pages
+ * land where they are first touched. */
+bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_size);
 /* Writes every byte (first touch happens in the calling thread, so pages land on
  * its node) with a pattern derived from seed; word i gets pattern_word(seed, i).
  * False when a stop was requested before the end (the rest is untouched). */
@@ -52,6 +56,8 @@ void buffer_inspect(buffer *b);
  * huge_coverage stays -1 when smaps cannot be read. */
 void buffer_inspect_all(buffer *const *bufs, size_t n);
 
+/* Only node and node_fraction (move_pages on sampled pages; no smaps read). */
+void buffer_inspect_nodes(buffer *b);
 void buffer_free(buffer *b);
 
 #endif

@@ -101,12 +101,13 @@ static void describe(session *s, bwm_state *st, const traffic_options *o)
              o->one_per_core ? "one traffic thread per core" : "every usable CPU");
     s->info.placement.pinned = true;
     params_textf(p, "method",
-                 "%s traffic (%s) from every node with CPUs to memory bound (MPOL_BIND) to every node with memory; "
+                 "%s %s traffic (%s) from every node with CPUs to memory bound (MPOL_BIND) to every node with memory; "
                  "%d buffer%s of %llu MiB per thread; best of %d windows of %g ms",
-                 st->mix->name, st->mix->description, st->buffers, st->buffers == 1 ? "" : "s",
+                 o->random ? "random-access" : "sequential", st->mix->name, st->mix->description, st->buffers, st->buffers == 1 ? "" : "s",
                  (unsigned long long)(st->bytes >> 20), o->samples,
                  o->window_ms);
     params_text(p, "traffic", st->mix->name);
+    params_text(p, "access", o->random ? "random 256-byte blocks" : "sequential");
     params_number(p, "dram_factor", traffic_mix_dram_bytes(st->mix, 1));
     params_int(p, "buffer_bytes", (long long)st->bytes);
     params_text(p, "memory_policy", "bind");
@@ -134,7 +135,7 @@ static int bwm_plan(session *s)
     int rc = traffic_check_cpus(s, o);
     if (rc)
         return rc;
-    node_matrix_request rq = {false, -1, NULL, 0};
+    node_matrix_request rq = {false, -1, -1, NULL, 0};
     if (!node_matrix_plan(&s->topo, &rq, &st->m, err, sizeof err))
         return session_bad_input(s, "%s", err);
     st->mix = o->nmixes ? o->mixes[0] : traffic_mix_find("R");
@@ -203,8 +204,9 @@ static void measure_cell(session *s, bwm_state *st, team *t, size_t i)
     traffic_program prog;
     char why[200];
     uint64_t delay = o->delay_given ? o->delay : 0;
-    if (ms == MEASURE_OK &&
-        traffic_program_make(&prog, st->mix, o->common.kernel_isa, traffic_unit(delay, st->bytes), why, sizeof why)) {
+    size_t unit = o->random ? TRAFFIC_UNIT_RANDOM : traffic_unit(delay, st->bytes);
+    if (ms == MEASURE_OK && traffic_program_make(&prog, st->mix, o->common.kernel_isa, unit, why, sizeof why)) {
+        prog.random = o->random;
         traffic_phase ph = {&prog, delay, o->window_ms / 1000.0, o->samples, o->per_thread};
         result_record r;
         result_init(&r, "bandwidth-matrix", st->mix->name, METRIC_BANDWIDTH);

@@ -11,6 +11,7 @@
 #include "cli/latency_matrix_options.h"
 #include "measure/latency.h"
 #include "measure/matrix_summary.h"
+#include "measure/ref_counter.h"
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
 #include "output/latency_matrix_sink.h"
@@ -64,14 +65,17 @@ static int choose_pages(session *s, matrix_state *st, const latency_matrix_optio
 static void describe_plan(session *s, const matrix_state *st, const latency_matrix_options *o, const char *why)
 {
     const node_matrix *m = &st->m;
+    bool per_cpu = o->every_cpu || o->cpu_given; /* --cpu: one row of --every-cpu */
     snprintf(s->info.placement.policy, sizeof s->info.placement.policy, "one chasing thread per %s, in turn",
-             o->every_cpu ? "usable CPU" : "node with CPUs (its first usable CPU unless --cpu-of)");
+             o->cpu_given    ? "CPU given (--cpu)"
+             : o->every_cpu ? "usable CPU"
+                            : "node with CPUs (its first usable CPU unless --cpu-of)");
     s->info.placement.pinned = true;
     run_thread *th = run_info_set_threads(&s->info, (int)m->nrows);
     for (size_t r = 0; th && r < m->nrows; r++) {
         th[r].cpus = cpu_list_format_alloc(&m->row_cpus[r], 1);
         th[r].node = m->row_nodes[r];
-        th[r].mem_node = o->every_cpu ? m->cells[r].mem_node : -1; /* matrix: every column in turn */
+        th[r].mem_node = per_cpu ? m->cells[r].mem_node : -1; /* matrix: every column in turn */
     }
     param_list *p = &s->info.plan.values;
     params_textf(p, "method",
@@ -79,12 +83,18 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
                  "cell's node (MPOL_BIND), pages %s",
                  st->layout.node_bytes, (unsigned long long)o->seed, (unsigned long long)(st->bytes >> 20), why,
                  st->pages.name);
-    params_bool(p, "every_cpu", o->every_cpu);
+    params_bool(p, "every_cpu", per_cpu);
     params_int(p, "buffer_bytes", (long long)st->bytes);
     params_text(p, "buffer_reason", why);
     params_text(p, "memory_policy", "bind");
     params_text(p, "pages", st->pages.name);
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
+    params_text(p, "counter", ref_counter_name());
+    double hz = ref_counter_hz();
+    if (hz > 0)
+        params_number(p, "counter_hz", hz); /* ns to reference-counter ticks (MLC's "base frequency clocks") */
+    else
+        params_null(p, "counter_hz");
     params_int(p, "rows", (long long)m->nrows);
     params_int(p, "columns", (long long)m->ncols);
     param_table *cols = section_table(&s->info.plan, "columns");
@@ -106,7 +116,7 @@ static int matrix_plan(session *s)
     matrix_state *st = s->state;
     const latency_matrix_options *o = s->opts;
     char why[160], err[256];
-    node_matrix_request rq = {o->every_cpu, o->mem_node, o->cpu_of, o->ncpu_of};
+    node_matrix_request rq = {o->every_cpu, o->cpu, o->mem_node, o->cpu_of, o->ncpu_of};
     if (!node_matrix_plan(&s->topo, &rq, &st->m, err, sizeof err))
         return session_bad_input(s, "%s", err);
     int rc = choose_bytes(s, st, o, why, sizeof why);
@@ -115,7 +125,7 @@ static int matrix_plan(session *s)
     if (rc)
         return rc;
     st->layout.order = CHASE_RANDOM;
-    st->layout.node_bytes = (size_t)topology_cache_level(&s->topo, 1).line_size;
+    st->layout.node_bytes = o->stride ? (size_t)o->stride : (size_t)topology_cache_level(&s->topo, 1).line_size;
     st->layout.page_bytes = st->pages.chase_page_bytes;
     st->layout.seed = o->seed;
     st->bytes -= st->bytes % st->layout.node_bytes;

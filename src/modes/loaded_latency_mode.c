@@ -41,12 +41,14 @@ static int loaded_plan(session *s)
         return rc;
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
-                 "random chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s traffic (%s); %d delays; "
+                 "random chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s%s traffic (%s); %d delays; "
                  "latency median of %d samples, bandwidth over the same window",
                  (unsigned long long)(st->layout.chase_bytes >> 20), st->chaser_cpu, c->node, st->layout.ntraffic,
-                 st->layout.ntraffic == 1 ? "" : "s", st->mix->name, st->mix->description, st->ndelays, o->samples);
+                 st->layout.ntraffic == 1 ? "" : "s", o->random ? "random-access " : "", st->mix->name,
+                 st->mix->description, st->ndelays, o->samples);
     params_int(pl, "latency_cpu", st->chaser_cpu);
     params_text(pl, "traffic", st->mix->name);
+    params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");
     params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());
     param_table *dt = section_table(&s->info.plan, "delays");
     for (int i = 0; i < st->ndelays; i++) {

@@ -19,6 +19,7 @@ enum {
 
 typedef struct mode_def {
     const char *name;            /* JSON "mode" and the subcommand */
+    const char *command;         /* the subcommand's words when not the name ("numa mem"); NULL: the name */
     const char *summary;         /* one line for the top-level help */
     const option_table *options;
     size_t options_size;         /* the options struct; it starts with a common_options */
@@ -49,5 +50,8 @@ parse_result mode_parse_options(const mode_def *m, int argc, char **argv, env_lo
 const mode_def *const *mode_table(size_t *count);
 /* The mode named by a subcommand, or NULL. */
 const mode_def *mode_find(const char *subcommand);
+/* The mode argv names after the program: its name, or its command's words ("numa
+ * mem"); *words says how many argv entries that took. NULL: none (the default). */
+const mode_def *mode_find_argv(int argc, char **argv, int *words);
 
 #endif

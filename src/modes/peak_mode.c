@@ -57,14 +57,16 @@ static int peak_plan(session *s)
         return rc;
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
-                 "%d traffic thread%s, each streaming its own buffers of %llu MiB on its node; %s; samples of %g ms "
+                 "%d traffic thread%s, each %s its own buffers of %llu MiB on its node; %s; samples of %g ms "
                  "after one warm-up window, best reported",
                  st->layout.ntraffic, st->layout.ntraffic == 1 ? "" : "s",
+                 o->random ? "at random places in (256-byte blocks)" : "streaming",
                  (unsigned long long)(st->layout.buffer_bytes >> 20),
                  o->search_max ? "best over a search of injection delays" : "no injection delay unless -d",
                  o->window_ms);
     params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());
     params_bool(pl, "max_search", o->search_max);
+    params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");
     return 0;
 }
 

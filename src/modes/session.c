@@ -271,12 +271,17 @@ static bool load_topology(session *s)
     return s->have_topo;
 }
 
-int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env)
+/* The part of opening every session shares: options parsed and checked. who NULL:
+ * "membench[ MODE]". Returns -1 to go on, else the exit status. */
+static int open_options(session *s, const mode_def *m, int argc, char **argv, const session_env *env, int skip,
+                        const char *who)
 {
-    memset(s, 0, sizeof *s);
     s->mode = m;
-    snprintf(s->who, sizeof s->who, "membench%s%s", m == mode_table(NULL)[0] ? "" : " ",
-             m == mode_table(NULL)[0] ? "" : m->name);
+    if (who)
+        snprintf(s->who, sizeof s->who, "%s", who);
+    else
+        snprintf(s->who, sizeof s->who, "membench%s%s", m == mode_table(NULL)[0] ? "" : " ",
+                 m == mode_table(NULL)[0] ? "" : m->command ? m->command : m->name);
     s->env = *env;
     s->argc = argc;
     s->argv = argv;
@@ -286,31 +291,127 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
         say(s, "error", "out of memory");
         return 1;
     }
-    /* A subcommand's parser sees the subcommand as its argv[0]. */
-    int skip = m == mode_table(NULL)[0] ? 0 : 1;
     char err[512];
     parse_result pr = mode_parse_options(m, argc - skip, argv + skip, env->getenv, s->opts, err, sizeof err);
     if (pr == PARSE_ERROR)
         return session_bad_input(s, "%s", err);
     if (pr == PARSE_EXIT_OK)
         return act(s, session_common(s)->action);
-    if (m->flags & MODE_STANDALONE)
-        return -1;
+    return -1;
+}
+
+/* The run's description, once the topology is there. */
+static void open_info(session *s)
+{
     const common_options *c = session_common(s);
+    run_info_start(&s->info, s->mode->name, s->argc, s->argv, &s->topo);
+    s->info.isa_list = isa_usable_list();
+    s->info.arch = arch_name();
+    s->info.ref_counter = ref_counter_name();
+    s->info.results = &s->results;
+    options_to_params(s->mode->options, s->opts, &s->info.options);
+    s->progress = s->env.live && isatty(fileno(s->env.err)) && !c->verbose;
+}
+
+int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env)
+{
+    memset(s, 0, sizeof *s);
+    /* A subcommand's parser sees the subcommand (its last word) as its argv[0]. */
+    int words = 0;
+    if (m != mode_table(NULL)[0] && mode_find_argv(argc, argv, &words) != m)
+        words = 1;
+    int rc = open_options(s, m, argc, argv, env, words, NULL);
+    if (rc >= 0 || (m->flags & MODE_STANDALONE))
+        return rc;
+    const common_options *c = session_common(s);
+    char err[512];
     if (c->json_path && !json_path_check(c->json_path, err, sizeof err))
         return session_bad_input(s, "%s", err); /* before anything else is said */
     if (!load_topology(s)) {
         say(s, NULL, "cannot find any CPU (sysfs and affinity unreadable)");
         return 1;
     }
-    run_info_start(&s->info, m->name, argc, argv, &s->topo);
-    s->info.isa_list = isa_usable_list();
-    s->info.arch = arch_name();
-    s->info.ref_counter = ref_counter_name();
-    s->info.results = &s->results;
-    options_to_params(m->options, s->opts, &s->info.options);
-    s->progress = env->live && isatty(fileno(env->err)) && !c->verbose;
+    open_info(s);
     return -1;
+}
+
+/* A step's records go to its parent too. */
+typedef struct {
+    sink base;
+    session *parent;
+} forward_sink;
+
+static void forward_record(sink *k, const run_info *info, const result_record *r)
+{
+    (void)info;
+    result_record copy;
+    if (result_copy(&copy, r))
+        session_emit(((forward_sink *)k)->parent, &copy);
+}
+
+static void forward_destroy(sink *k)
+{
+    free(k);
+}
+
+static const sink_ops forward_ops = {NULL, forward_record, NULL, forward_destroy};
+
+int session_open_step(session *step, session *parent, const mode_def *m, int argc, char **argv, sink **sinks,
+                      int nsinks)
+{
+    memset(step, 0, sizeof *step);
+    for (int i = 0; i < nsinks; i++)
+        session_add_sink(step, sinks[i]);
+    forward_sink *f = calloc(1, sizeof *f);
+    if (f) {
+        f->base.ops = &forward_ops;
+        f->parent = parent;
+        session_add_sink(step, &f->base);
+    }
+    int rc = open_options(step, m, argc, argv, &parent->env, 0, parent->who);
+    if (rc >= 0)
+        return rc;
+    if (!f) {
+        say(step, "error", "out of memory");
+        return 1;
+    }
+    step->parent = parent;
+    step->topo = parent->topo; /* borrowed: have_topo stays false, so it is not freed twice */
+    open_info(step);
+    return -1;
+}
+
+/* The step's section as a row of the parent's "steps" table, its tables as
+ * "MODE/TABLE" with the step's index in every row. */
+static void merge_section(param_section *dst, const param_section *src, int index, const char *mode)
+{
+    param_list *row = table_add_row(section_table(dst, "steps"));
+    params_int(row, "step", index);
+    params_text(row, "mode", mode);
+    params_merge(row, &src->values);
+    for (size_t t = 0; t < src->ntables; t++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s/%s", mode, src->tables[t].name);
+        param_table *dt = section_table(dst, name);
+        for (size_t i = 0; i < src->tables[t].nrows; i++) {
+            param_list *r = table_add_row(dt);
+            params_int(r, "step", index);
+            params_merge(r, &src->tables[t].rows[i]);
+        }
+    }
+}
+
+void session_step_done(session *step, int index)
+{
+    session *p = step->parent;
+    for (size_t i = 0; i < step->info.nwarnings; i++)
+        run_info_warn(&p->info, step->info.warnings[i]);
+    for (size_t i = 0; i < step->info.nerrors; i++)
+        run_info_error(&p->info, step->info.errors[i]);
+    p->status = step->status > p->status ? step->status : p->status;
+    p->failed = p->failed || step->failed;
+    merge_section(&p->info.plan, &step->info.plan, index, step->mode->name);
+    merge_section(&p->info.analysis, &step->info.analysis, index, step->mode->name);
 }
 
 int session_plan(session *s)
@@ -343,7 +444,7 @@ int session_measure(session *s)
     size_t nplanned = s->info.nwarnings;
     s->info.warnings = NULL;
     s->info.nwarnings = 0;
-    for (size_t i = 0; i < s->topo.nwarnings; i++) {
+    for (size_t i = 0; !s->parent && i < s->topo.nwarnings; i++) { /* a step's parent said them */
         if (!c->verbose) { /* -v prints them with the topology */
             say(s, "warning", s->topo.warnings[i]);
         }
@@ -352,16 +453,19 @@ int session_measure(session *s)
     for (size_t i = 0; i < nplanned; i++)
         run_info_warn(&s->info, planned[i]);
     if (c->verbose)
-        session_add_sink(s, verbose_sink_create(s->env.err, c->verbose));
-    if (s->mode->open_sinks)
+        session_add_sink(s, s->parent ? verbose_step_sink_create(s->env.err, c->verbose)
+                                      : verbose_sink_create(s->env.err, c->verbose));
+    if (s->mode->open_sinks && !s->parent) /* a step writes through its parent's sinks */
         s->mode->open_sinks(s);
-    if (c->json_path)
+    if (c->json_path && !s->parent)
         session_add_sink(s, json_sink_create(c->json_path, s->env.err, s->who));
-    stop_reset();
-    stop_install_signal_handlers();
+    if (!s->parent) { /* a step runs under its parent's signals and deadline */
+        stop_reset();
+        stop_install_signal_handlers();
+    }
     s->start = clock_now();
     double max_runtime = params_get_number(&s->info.options, "max_runtime_s", 0);
-    if (max_runtime > 0)
+    if (max_runtime > 0 && !s->parent)
         stop_set_deadline(s->start + max_runtime);
     for (int i = 0; i < s->nsinks; i++)
         sink_begin(s->sinks[i], &s->info);
@@ -375,7 +479,8 @@ int session_measure(session *s)
     free(planned);
 
     s->mode->run(s);
-    stop_disarm(); /* a deadline reached from here on cut nothing */
+    if (!s->parent)
+        stop_disarm(); /* a deadline reached from here on cut nothing */
 
     clear_progress(s);
     if (s->results.n == 0 && stop_deadline_passed())

@@ -54,6 +54,7 @@ struct session {
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool said_pages_unverified;
+    session *parent;    /* this session is a step of parent's run (session_open_step) */
 };
 
 session_env session_env_live(void);
@@ -61,6 +62,19 @@ session_env session_env_live(void);
 /* Parses, checks and loads the topology. Returns -1 to go on, or the exit status
  * (0 after --help/--version/--list-kernels, 2 bad input, 1 no CPU). */
 int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env);
+/* A step of parent's run (the mlc front end runs native modes as steps): mode m
+ * parses argv (argv[0] is its name) as its own command line, then uses the parent's
+ * topology (not loaded or warned about again) and name in messages, writes through
+ * sinks (taken, even on failure) instead of its own formats, and hands every record
+ * to the parent as well (the parent's JSON has them all). Then session_plan,
+ * session_measure, session_step_done, session_close. Returns -1 to go on, else the
+ * exit status (2 after saying what is wrong). */
+int session_open_step(session *step, session *parent, const mode_def *m, int argc, char **argv, sink **sinks,
+                      int nsinks);
+/* After a step's session_measure: its warnings, errors and status become the
+ * parent's, and its plan and analysis rows of the parent's "steps" tables (the
+ * step's own tables as "MODE/TABLE", each row with the step's index). */
+void session_step_done(session *step, int index);
 /* The mode's plan. 0 to go on, else the exit status. */
 int session_plan(session *s);
 /* Sinks, signals, deadline, the mode's run and analysis, the end. Returns the exit status. */

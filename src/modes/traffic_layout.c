@@ -116,8 +116,11 @@ bool traffic_layout_program(session *s, const traffic_options *o, const traffic_
                             uint64_t buffer_bytes, traffic_program *p)
 {
     char why[200];
-    if (traffic_program_make(p, m, o->common.kernel_isa, traffic_unit(delay, buffer_bytes), why, sizeof why))
+    size_t unit = o->random ? TRAFFIC_UNIT_RANDOM : traffic_unit(delay, buffer_bytes);
+    if (traffic_program_make(p, m, o->common.kernel_isa, unit, why, sizeof why)) {
+        p->random = o->random;
         return true;
+    }
     session_bad_input(s, "--traffic %s: %s", m->name, why);
     return false;
 }

@@ -12,6 +12,7 @@ typedef struct {
     sink base;
     FILE *f;
     int verbosity;
+    bool step; /* a step of another run: its plan only */
 } verbose_sink;
 
 static void write_value(FILE *f, const param *p)
@@ -62,9 +63,16 @@ static void begin(sink *s, const run_info *info)
 {
     verbose_sink *v = (verbose_sink *)s;
     FILE *f = v->f;
-    fprintf(f, "membench %s %s\n", MEMBENCH_VERSION, info->mode);
-    fprintf(f, "CPU: %s; kernel ISAs usable: %s\n", info->cpu_model, info->isa_list ? info->isa_list : "?");
-    if (info->topo) {
+    if (v->step) {
+        fputs("Step:", f);
+        for (int i = 0; i < info->argc; i++)
+            fprintf(f, " %s", info->argv[i]);
+        fputc('\n', f);
+    } else {
+        fprintf(f, "membench %s %s\n", MEMBENCH_VERSION, info->mode);
+        fprintf(f, "CPU: %s; kernel ISAs usable: %s\n", info->cpu_model, info->isa_list ? info->isa_list : "?");
+    }
+    if (info->topo && !v->step) {
         topology_report_text(f, info->topo);
         topology_report_warnings(f, "", info->topo);
     }
@@ -128,6 +136,8 @@ static void record(sink *s, const run_info *info, const result_record *r)
 {
     (void)info;
     verbose_sink *v = (verbose_sink *)s;
+    if (v->step)
+        return; /* the run's own verbose sink writes it */
     verbose_write_record(v->f, r, v->verbosity);
     fflush(v->f);
 }
@@ -135,6 +145,8 @@ static void record(sink *s, const run_info *info, const result_record *r)
 static void end(sink *s, const run_info *info)
 {
     verbose_sink *v = (verbose_sink *)s;
+    if (v->step)
+        return;
     if (info->stopped_by)
         fprintf(v->f, "Stopped early (%s)\n", info->stopped_by);
     fprintf(v->f, "Total runtime: %.1f seconds\n", info->elapsed_s);
@@ -147,6 +159,14 @@ static void destroy(sink *s)
 }
 
 static const sink_ops ops = {begin, record, end, destroy};
+
+sink *verbose_step_sink_create(FILE *f, int verbosity)
+{
+    sink *s = verbose_sink_create(f, verbosity);
+    if (s)
+        ((verbose_sink *)s)->step = true;
+    return s;
+}
 
 sink *verbose_sink_create(FILE *f, int verbosity)
 {

@@ -12,5 +12,8 @@
 void verbose_write_record(FILE *f, const result_record *r, int verbosity);
 
 sink *verbose_sink_create(FILE *f, int verbosity);
+/* For a step of another run (session_open_step): its command line, placement and
+ * plan; the run's own verbose sink has the topology and writes the records. */
+sink *verbose_step_sink_create(FILE *f, int verbosity);
 
 #endif

@@ -91,7 +91,7 @@ static void plan_every_cpu(const topology *t, const node_matrix_request *rq, nod
 {
     for (size_t i = 0; i < t->usable.count; i++) {
         const cpu_info *ci = topology_cpu(t, t->usable.ids[i]);
-        if (!ci || !ci->usable)
+        if (!ci || !ci->usable || (rq->only_cpu >= 0 && ci->id != rq->only_cpu))
             continue;
         int mem = rq->mem_node >= 0 ? rq->mem_node : topology_memory_node(t, ci->node);
         size_t col = 0;
@@ -113,15 +113,21 @@ bool node_matrix_plan(const topology *t, const node_matrix_request *rq, node_mat
         return false;
     if (!check_choices(t, rq, err, errlen))
         return false;
+    const cpu_info *only = rq->only_cpu >= 0 ? topology_cpu(t, rq->only_cpu) : NULL;
+    if (rq->only_cpu >= 0 && (!only || !only->usable)) {
+        snprintf(err, errlen, "--cpu %d: that CPU is not available to this process", rq->only_cpu);
+        return false;
+    }
+    bool per_cpu = rq->every_cpu || rq->only_cpu >= 0;
     /* every CPU: a row per usable CPU, at most as many columns; matrix: nodes x nodes */
-    size_t rows = rq->every_cpu ? t->usable.count : t->nnodes;
-    size_t cols = rq->every_cpu ? t->usable.count : t->nnodes;
-    if (!allocate(m, rows, cols, rq->every_cpu ? rows : rows * cols)) {
+    size_t rows = per_cpu ? t->usable.count : t->nnodes;
+    size_t cols = per_cpu ? t->usable.count : t->nnodes;
+    if (!allocate(m, rows, cols, per_cpu ? rows : rows * cols)) {
         node_matrix_free(m);
         snprintf(err, errlen, "out of memory planning the matrix");
         return false;
     }
-    if (rq->every_cpu)
+    if (per_cpu)
         plan_every_cpu(t, rq, m);
     else
         plan_matrix(t, rq, m);

@@ -6,7 +6,8 @@
  * Matrix: a row per NUMA node with usable CPUs (a node whose memory comes from
  * elsewhere is still a row), a column per node with memory, CPU-less memory nodes
  * (CXL, HBM) included; MLC cannot target those. Every CPU (MLC's -a): a row per
- * usable CPU, one column: its node's memory (or the one asked for). */
+ * usable CPU, one column: its node's memory (or the one asked for). One CPU (MLC's
+ * idle latency): that CPU's row of every CPU. */
 #ifndef MEMBENCH_NODE_MATRIX_H
 #define MEMBENCH_NODE_MATRIX_H
 
@@ -26,6 +27,7 @@ typedef struct {
 
 typedef struct {
     bool every_cpu;
+    int only_cpu;                 /* >= 0: one row, this CPU (as every_cpu otherwise) */
     int mem_node;                 /* -1: every node with memory (matrix) or each CPU's own */
     const node_cpu_choice *cpu_of; /* chasers chosen per node (matrix only) */
     size_t ncpu_of;
@@ -47,7 +49,7 @@ typedef struct {
 } node_matrix;
 
 /* Fills m (free with node_matrix_free). False with one line in err naming the bad
- * value: a --mem-node that is not there or has no memory, a --cpu-of node without
+ * value: a --mem-node that is not there or has no memory, a --cpu that is not usable, a --cpu-of node without
  * CPUs or a CPU that is not usable or not on that node, nothing to measure. */
 bool node_matrix_plan(const topology *t, const node_matrix_request *rq, node_matrix *m, char *err, size_t errlen);
 void node_matrix_free(node_matrix *m);

@@ -36,5 +36,8 @@ uint64_t traffic_buffer_default(uint64_t llc_total, int threads, int buffers, ui
 /* Bytes per stream per kernel call for a delay, small enough that a step of any mix
  * fits buffers of buffer_bytes (0: not known yet, no limit). */
 size_t traffic_unit(uint64_t delay, uint64_t buffer_bytes);
+/* Random traffic (MLC -U) moves one paced unit per call at every delay: blocks of
+ * 256 bytes at random places, not long runs a prefetcher follows. */
+#define TRAFFIC_UNIT_RANDOM TRAFFIC_UNIT_PACED
 
 #endif

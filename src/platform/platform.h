@@ -24,6 +24,11 @@ bool platform_pin_self(const int *cpus, size_t count);
 /* CPUs the calling thread is allowed on right now (for verifying a pin). */
 bool platform_self_affinity(cpu_list *out);
 
+/* A forked worker process dies with its parent (PR_SET_PDEATHSIG), so a parent
+ * killed outright leaves no workers running. */
+void platform_die_with_parent(void);
+/* CPU time of the calling thread (user, system), seconds; false when unknown. */
+bool platform_thread_times(double *user_s, double *system_s);
 /* CPU the calling thread runs on now, or -1. */
 int platform_current_cpu(void);
 

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -125,6 +128,21 @@ bool platform_self_affinity(cpu_list *out)
     if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0)
         return false;
     return set_to_list(&set, out);
+}
+
+void platform_die_with_parent(void)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+bool platform_thread_times(double *user_s, double *system_s)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_THREAD, &u) != 0)
+        return false;
+    *user_s = (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6;
+    *system_s = (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
+    return true;
 }
 
 int platform_current_cpu(void)

@@ -26,6 +26,10 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
 
 
+# The modes `membench mlc` runs as steps: their records are an mlc run's.
+MLC_STEP_MODES = ("latency-matrix", "peak-bandwidth", "bandwidth-matrix", "loaded-latency", "c2c")
+
+
 def buffers_expected(mode, r):
     """How many buffers the result's measurement allocates."""
     if mode == "stream":
@@ -36,6 +40,9 @@ def buffers_expected(mode, r):
         # each traffic thread's buffers for its mix (triads read two), plus the chase chain
         per_thread = {"none": 0, "R": 1, "W6": 1, "W10": 3, "W11": 3}.get(r["params"]["traffic"], 2)
         return r["params"]["traffic_threads"] * per_thread + (mode == "loaded-latency")
+    if mode == "numa-mem":  # the global buffer, one per process, one per thread (those with memory)
+        p = r["params"]
+        return p["buffers_global"] + p["buffers_process"] + p["buffers_thread"]
     if mode == "c2c":
         return 1  # one buffer of windows per pair, shared by writer and reader
     return r["threads"] * (2 if r["operation"].startswith("copy") or r["operation"] == "memcpy" else 1)
@@ -71,7 +78,7 @@ def promises(doc):
     for i, r in enumerate(doc.get("results", [])):
         where = "results[%d] (%s %s)" % (i, r.get("operation"), r.get("size_bytes"))
         s = r["samples"]
-        if r["mode"] != doc["mode"]:
+        if r["mode"] != doc["mode"] and not (doc["mode"] == "mlc" and r["mode"] in MLC_STEP_MODES):
             bad.append("%s: mode %s in a %s run" % (where, r["mode"], doc["mode"]))
         if r["summary"]["n"] != len(s):
             bad.append("%s: summary.n %d but %d samples" % (where, r["summary"]["n"], len(s)))
@@ -87,7 +94,7 @@ def promises(doc):
             bad.append("%s: size_kb %d for %d bytes" % (where, r["size_kb"], r["size_bytes"]))
         if r["threads"] != len(r["placement"]):
             bad.append("%s: %d threads but %d placement entries" % (where, r["threads"], len(r["placement"])))
-        bad += pages_problems(where, doc["mode"], r)
+        bad += pages_problems(where, r["mode"], r)
         if r["pins_verified"] > r["threads"]:
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
     if doc["complete"] and doc["stopped_by"] is not None:

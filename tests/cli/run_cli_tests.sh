@@ -88,7 +88,7 @@ BAD_ENV=()
 for mode in $ALL_MODES; do
     if [ $mode = sweep ]; then "$BIN" --help >"$TMP/help"; else "$BIN" $mode --help >"$TMP/help"; fi
     missing=""
-    for flag in $(grep -oE '^ +(-[a-zA-Z]|--[a-z][a-z-]+)|\[(-[a-zA-Z]|--[a-z][a-z-]+)' "$TMP/help" | tr -d ' [' | sort -u); do
+    for flag in $(grep -oE '^ +(-[a-zA-Z0-9]|--[a-z][a-z_-]+)|\[(-[a-zA-Z0-9]|--[a-z][a-z_-]+)' "$TMP/help" | tr -d ' [' | sort -u); do
         case "$mode $flag" in
         "sweep --version" | "sweep --help" | *" -h" | *" -V" | *" -vv") continue ;; # exit 0 by design
         esac
@@ -606,12 +606,13 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
     if ! runuser -u nobody -- bash -c 'ulimit -u 1 && exec "$@"' _ "$BIN" --version >/dev/null 2>&1; then
         echo "# skipped: under ulimit -u 1 this binary does not start at all (an emulator needing threads?)"
     else for args in "-s 64 -o read" "-s 64 -o latency" "latency --max 64K" "latency-matrix -b 8M" "stream -n 100000" \
-        "peak-bandwidth -b 4M" "loaded-latency -b 4M --chase-buffer 4M" "bandwidth-matrix -b 4M" "c2c"; do
+        "peak-bandwidth -b 4M" "loaded-latency -b 4M --chase-buffer 4M" "bandwidth-matrix -b 4M" "c2c" "mlc -b 4M" \
+        "numa mem -p 1 -t 2 -P 8 -l 1"; do
         runuser -u nobody -- env ASAN_OPTIONS=detect_leaks=0 bash -c 'ulimit -u 1 && exec "$@"' _ \
             "$BIN" $args --json "$TMP/nobody/thr.json" >"$TMP/nobody/thr.out" 2>"$TMP/nobody/thr.err"; rc=$?
         check "as user nobody with ulimit -u 1: membench $args: exit 1, one line says the threads cannot be created and why, JSON records it" \
             bash -c "[ $rc -eq 1 ] && [ \$(grep -vc ': warning: ' '$TMP/nobody/thr.err') -eq 1 ] &&
-                grep -qE '^membench( [a-z0-9-]+)?: error: cannot create the worker threads?[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
+                grep -qE '^membench( [a-z0-9-]+)*: error: cannot create the worker (threads?|processes)[ :].*Resource temporarily unavailable \(a limit on processes, ulimit -u' '$TMP/nobody/thr.err' &&
                 python3 -c \"import json,sys; d=json.load(open('$TMP/nobody/thr.json')); e=[l.split(': error: ',1)[1].rstrip() for l in open('$TMP/nobody/thr.err') if ': error: ' in l]; sys.exit(0 if d['errors'] == e and d['exit_status'] == 1 and d['complete'] is False and d['stopped_by'] == 'error' and d['results'] == [] else 1)\""
     done; fi
 else
@@ -739,13 +740,27 @@ if command -v make >/dev/null; then
 fi
 
 # --- traffic modes: peak-bandwidth, loaded-latency ----------------------------------
-while IFS= read -r line; do
-    case "$line" in
-    "ok - "*) ok "${line#ok - }" ;;
-    "not ok - "*) not_ok "${line#not ok - }" ;;
-    *) echo "$line" ;;
-    esac
-done < <(python3 "$(dirname "$0")/check_traffic.py" "$BIN" "$TMP")
+# A helper script's TAP lines, counted as this script's; a helper that stops short
+# (a traceback) fails too.
+tap_from() {
+    python3 "$(dirname "$0")/$1" "$BIN" "$TMP" >"$TMP/tap.out" 2>&1
+    local rc=$?
+    while IFS= read -r line; do
+        case "$line" in
+        "ok - "*) ok "${line#ok - }" ;;
+        "not ok - "*) not_ok "${line#not ok - }" ;;
+        *) echo "$line" ;;
+        esac
+    done <"$TMP/tap.out"
+    check "$1 ran every check and all passed (exit 0)" test $rc -eq 0
+}
+tap_from check_traffic.py
+
+# --- mlc: MLC's command line and layout on the native modes -------------------------
+tap_from check_mlc.py
+
+# --- numa mem: perf bench numa mem, its layouts, faults, suite, and perf itself ---------
+tap_from check_numa_mem.py
 
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in

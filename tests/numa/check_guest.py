@@ -286,6 +286,104 @@ check("bandwidth-matrix 2 x 64 MiB: node 3 (128 MiB) cannot hold them: '-' in it
       r["out"] + str(un))
 # --- end of traffic modes
 
+# --- mlc: MLC's layout of the node matrices, -j on a CPU-less node, -i -------------
+def mlc_matrix(out):
+    """MLC's 'Numa node' matrix: the columns and [(row node, [cells])]."""
+    lines = out.splitlines()
+    head = [k for k, l in enumerate(lines) if l.startswith("Numa node\t")]
+    if not head:
+        return [], []
+    cols = [int(c) for c in re.findall(r"\t\s*(\d+)", lines[head[0]])]
+    rows = []
+    for l in lines[head[0] + 1:]:
+        m = re.match(r"^\s+(\d+)((?:\t\s*(?:[0-9.]+|-))+)$", l)
+        if not m:
+            break
+        rows.append((int(m.group(1)), [c.strip() for c in m.group(2).split("\t")[1:]]))
+    return cols, rows
+
+
+def mlc_cells_match(r, key):
+    """Every printed cell is the record of its (row node, column node)."""
+    cols, rows = mlc_matrix(r["out"])
+    recs = {key(x): x for x in (r["json"] or {}).get("results", [])}
+    return bool(rows) and all(v == "%.1f" % recs[(n, cols[j])]["value"] for n, vals in rows for j, v in enumerate(vals)
+                              if (n, cols[j]) in recs) and all(len(vals) == len(cols) for _, vals in rows)
+
+
+r = run("mlc_lm")
+exits("mlc_lm", 0, r)
+cols, rows = mlc_matrix(r["out"])
+check("mlc --latency_matrix: MLC's matrix, columns 0 1 3 (the CPU-less node too), rows 0 1 2, each cell the record",
+      cols == [0, 1, 3] and [n for n, _ in rows] == [0, 1, 2] and
+      mlc_cells_match(r, lambda x: (x["placement"][0]["node"], x["placement"][0]["memory_node"])) and lm_verified(r),
+      r["out"])
+r = run("mlc_idle_cpuless")
+exits("mlc_idle_cpuless", 0, r)
+check("mlc --idle_latency -c 3 -j 3: CPU 3 chases the CPU-less node 3 (MLC cannot), verified",
+      [lm_cell(x) for x in lm_results(r)] == [(1, 3, 3)] and lm_verified(r) and
+      re.search(r"^Each iteration took (?:[0-9.]+|n/a) base frequency clocks \(\t[0-9.]+\tns\)$", r["out"], re.M),
+      r["out"] + str([lm_cell(x) for x in lm_results(r)]))
+r = run("mlc_idle_i")
+exits("mlc_idle_i", 0, r)
+check("mlc --idle_latency -c 0 -i 2: memory on CPU 2's node (1), chased from CPU 0",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 1)] and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
+r = run("mlc_idle_i_memless")
+exits("mlc_idle_i_memless", 0, r)
+check("mlc --idle_latency -i 4: CPU 4's node has no memory: its memory node (0)",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0)] and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
+r = run("mlc_bwm")
+exits("mlc_bwm", 0, r)
+cols, rows = mlc_matrix(r["out"])
+check("mlc --bandwidth_matrix: MLC's matrix, columns 0 1 3, rows 0 1 2, each cell the record's best MB/s",
+      cols == [0, 1, 3] and [n for n, _ in rows] == [0, 1, 2] and
+      mlc_cells_match(r, lambda x: (x["params"]["cpu_node"], x["params"]["mem_node"])), r["out"])
+r = run("mlc_c2c")
+exits("mlc_c2c", 0, r)
+remote = re.findall(r"^Remote Socket L2->L2 (HITM|HIT) latency \(data address homed in (writer|reader) socket\)$",
+                    r["out"], re.M)
+check("mlc --c2c_latency: local lines, then writer x reader node matrices homed in each socket, '-' on the diagonal",
+      re.search(r"^Local Socket L2->L2 HITM latency\t[0-9.]+$", r["out"], re.M) and
+      ("HITM", "writer") in remote and ("HITM", "reader") in remote and
+      re.search(r"^ {12}0\t {5}-\t", r["out"], re.M) is not None, r["out"])
+bad_input("mlc_j_memless", "-j 2: that NUMA node has no memory")
+# --- end of mlc
+
+# --- numa mem: bound and unbound tasks, CPU-less and memory-less nodes, convergence, a killed worker
+def nm_tasks(r):
+    return ((r["json"] or {}).get("analysis") or {}).get("tasks", [])
+
+
+r = run("nm_bind")
+exits("nm_bind", 0, r)
+t = nm_tasks(r)
+check("numa mem -C 0,2 -M 0,1: task 0 on CPU 0 (node 0), task 1 on CPU 2 (node 1), each thread's pages on its -M node",
+      [(x["cpu"], x["node"], x["mem_node"]) for x in t] == [(0, 0, 0), (2, 1, 1)] and
+      all(x["mem_node_fraction"] == 1 for x in t) and
+      re.search(r"([0-9.]+), GB\/sec,\s+total-speed", r["out"]) is not None, str(t))
+r = run("nm_cpuless")
+exits("nm_cpuless", 0, r)
+t = nm_tasks(r)
+check("numa mem -M 3x2: both threads' memory on the CPU-less node 3 (perf drops such a node)",
+      [(x["cpu"], x["mem_node"]) for x in t] == [(2, 3), (2, 3)] and all(x["mem_node_fraction"] == 1 for x in t), str(t))
+bad_input("nm_memless", "-M '2': NUMA node 2 has no memory")
+r = run("nm_conv_bound")
+exits("nm_conv_bound", 0, r)
+rec0 = ((r["json"] or {}).get("results") or [{}])[0]
+check("numa mem -m with each process bound to one node: converged, and stopped there (well before -s 5)",
+      rec0.get("params", {}).get("converged") is True and rec0["params"]["convergence_latency_s"] < 5 and
+      re.search(r"^ main, +[0-9.]+, secs, +NUMA-convergence-latency$", r["out"], re.M) is not None, r["out"][-600:])
+r = run("nm_conv")
+exits("nm_conv", 0, r)
+rec0 = ((r["json"] or {}).get("results") or [{}])[0]
+check("numa mem -c unbound on 6 vCPUs: ends by -s, says whether and when it converged",
+      isinstance(rec0.get("params", {}).get("converged"), bool) and "convergence" in rec0.get("params", {}), str(rec0)[:300])
+r = run("nm_killed")
+exits("nm_killed", 1, r)
+check("numa mem: a worker killed in the guest ends the run with an error naming it, no hang",
+      re.search(r"error: process \d \(pid \d+\) was killed by signal 9", r["err"]) is not None, r["err"][-300:])
+# --- end of numa mem
+
 # --- THP never, no huge pages
 r = run("thp_never_H")
 exits("thp_never_H", 0, r)

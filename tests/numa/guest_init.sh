@@ -123,6 +123,26 @@ run c2c_default $M c2c --window 16K --json /tmp/c2c_default.json
 run c2c_matrix $M c2c --matrix --cpus 0,2,4 --window 16K --json /tmp/c2c_matrix.json
 run c2c_home_memless $M c2c --writer 0 --reader 2 --home 2
 # --- c2c: end ----------------------------------------------------------------------
+# --- mlc (MLC's command line on the modes above): begin ------------------------------
+run mlc_lm $M mlc --latency_matrix -b 16M -t 0.015 --json /tmp/mlc_lm.json
+run mlc_idle_cpuless $M mlc --idle_latency -c 3 -j 3 -b 16M -t 0.015 --json /tmp/mlc_idle_cpuless.json
+run mlc_idle_i $M mlc --idle_latency -c 0 -i 2 -b 16M -t 0.015 --json /tmp/mlc_idle_i.json
+run mlc_idle_i_memless $M mlc --idle_latency -c 0 -i 4 -b 16M -t 0.015 --json /tmp/mlc_idle_i_memless.json
+run mlc_bwm $M mlc --bandwidth_matrix -b 8M -t 0.012 --json /tmp/mlc_bwm.json
+run mlc_c2c $M mlc --c2c_latency -C 16 --json /tmp/mlc_c2c.json
+run mlc_j_memless $M mlc --idle_latency -j 2
+# --- mlc: end ------------------------------------------------------------------------
+# --- numa mem (perf bench numa mem): begin --------------------------------------------
+run nm_bind $M numa mem -p 2 -t 1 -P 16 -T 8 -l 2 -C 0,2 -M 0,1 --json /tmp/nm_bind.json
+run nm_cpuless $M numa mem -p 1 -t 2 -T 8 -G 0 -l 2 -C 2x2 -M 3x2 --json /tmp/nm_cpuless.json
+run nm_memless $M numa mem -p 1 -T 8 -M 2
+run nm_conv_bound $M numa mem -p 2 -t 1 -P 16 -C 0,2 -M 0,1 -s 5 -m --json /tmp/nm_conv_bound.json
+run nm_conv $M numa mem -p 2 -t 2 -P 16 -s 2 -c --json /tmp/nm_conv.json
+# (no pgrep in busybox: the first child is found by its parent pid in /proc/PID/stat)
+run nm_killed sh -c "$M numa mem -p 2 -P 16 -s 60 --json /tmp/nm_killed.json & p=\$!; sleep 3;
+    for d in /proc/[0-9]*; do read -r pid comm state ppid rest <\$d/stat; [ \"\$ppid\" = \$p ] && kill -9 \$pid && break; done;
+    wait \$p"
+# --- numa mem: end ----------------------------------------------------------------------
 
 # SIGTERM in the middle of a run, on several nodes.
 echo "=== BEGIN sigterm"

@@ -165,3 +165,30 @@ bool fixture_four_gib(uint64_t *bytes, char *why, size_t whylen)
     *bytes = 4ULL << 30;
     return true;
 }
+
+const char *fixture_once(const char *(*make)(void))
+{
+    static struct {
+        const char *(*make)(void);
+        const char *root;
+    } made[16];
+    size_t i = 0;
+    while (i < sizeof made / sizeof made[0] && made[i].make && made[i].make != make)
+        i++;
+    if (i == sizeof made / sizeof made[0])
+        return make(); /* cannot happen: there are fewer fixtures */
+    if (!made[i].make) {
+        made[i].make = make;
+        made[i].root = make();
+    }
+    return made[i].root;
+}
+
+void fixture_load(topology *t, const char *root, const char *usable)
+{
+    cpu_list u = {0};
+    if (usable)
+        cpu_list_parse(usable, &u);
+    topology_load(root, usable ? &u : NULL, t);
+    cpu_list_free(&u);
+}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topology/topology.h"
+
 /* Each returns the root of a new tree (pass to topology_load). */
 const char *fixture_two_socket_smt(void);   /* 16 CPUs: 2 pkg x 4 cores x 2 SMT, 2 nodes */
 const char *fixture_arm_no_l3(void);        /* 4 CPUs, L1 64K, L2 1M, no L3 */
@@ -16,6 +18,12 @@ const char *fixture_vm_odd_caches(void);    /* 2 CPUs, no topology/ and no node/
 const char *fixture_memoryless_node(void);  /* 4 CPUs, node1 has CPUs 2-3 and no memory */
 const char *fixture_many_cpus(void);        /* 256 CPUs, 2 nodes of 128, no SMT */
 
+
+/* make()'s tree, written once per test binary (the harness has room for 64 trees). */
+const char *fixture_once(const char *(*make)(void));
+/* Loads the tree at root as topology t; usable: the CPUs this process may use, as a
+ * list ("3,4,12"), or NULL for every online CPU. */
+void fixture_load(topology *t, const char *root, const char *usable);
 
 /* What a session opened on a recorded tree sees of this process: no OMP_*
  * variables, and a memory budget of 4 GiB (session_env's getenv and memory_budget). */

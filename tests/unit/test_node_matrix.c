@@ -12,23 +12,12 @@
 /* One tree of each machine for the whole file: the harness has room for 64. */
 static const char *two_sockets(void)
 {
-    static const char *root;
-    return root ? root : (root = fixture_two_socket_smt());
+    return fixture_once(fixture_two_socket_smt);
 }
 
 static const char *memoryless(void)
 {
-    static const char *root;
-    return root ? root : (root = fixture_memoryless_node());
-}
-
-static void load(topology *t, const char *root, const char *usable)
-{
-    cpu_list u = {0};
-    if (usable)
-        cpu_list_parse(usable, &u);
-    topology_load(root, usable ? &u : NULL, t);
-    cpu_list_free(&u);
+    return fixture_once(fixture_memoryless_node);
 }
 
 static bool plan(const topology *t, node_matrix_request rq, node_matrix *m, char *err)
@@ -53,8 +42,8 @@ TEST(node_matrix_two_sockets_one_chaser_per_node_every_node_a_column)
     topology t;
     node_matrix m;
     char err[256];
-    load(&t, two_sockets(), NULL);
-    CHECK(plan(&t, (node_matrix_request){false, -1, NULL, 0}, &m, err));
+    fixture_load(&t, two_sockets(), NULL);
+    CHECK(plan(&t, (node_matrix_request){false, -1, -1, NULL, 0}, &m, err));
     CHECK_INT(m.nrows, 2);
     CHECK_INT(m.ncols, 2);
     /* node 1's first CPU is 4 (its list is 4-7,12-15) */
@@ -70,8 +59,8 @@ TEST(node_matrix_memoryless_cpu_node_is_a_row_cpu_less_memory_node_a_column)
     topology t;
     node_matrix m;
     char err[256];
-    load(&t, memoryless(), NULL);
-    CHECK(plan(&t, (node_matrix_request){false, -1, NULL, 0}, &m, err));
+    fixture_load(&t, memoryless(), NULL);
+    CHECK(plan(&t, (node_matrix_request){false, -1, -1, NULL, 0}, &m, err));
     /* rows: node 0 (CPUs 0-1) and node 1 (CPUs 2-3, no memory); columns: 0 and 2 (no CPUs) */
     CHECK_INT(m.nrows, 2);
     CHECK_INT(m.row_nodes[1], 1);
@@ -82,7 +71,7 @@ TEST(node_matrix_memoryless_cpu_node_is_a_row_cpu_less_memory_node_a_column)
     node_matrix_free(&m);
 
     /* --mem-node 2: the CPU-less node alone */
-    CHECK(plan(&t, (node_matrix_request){false, 2, NULL, 0}, &m, err));
+    CHECK(plan(&t, (node_matrix_request){false, -1, 2, NULL, 0}, &m, err));
     CHECK_STR(cells_text(&m), "0:0>2 1:2>2");
     node_matrix_free(&m);
     topology_free(&t);
@@ -94,12 +83,12 @@ TEST(node_matrix_rows_are_nodes_with_usable_cpus_and_cpu_of_chooses_the_chaser)
     node_matrix m;
     char err[256];
     /* taskset -c 5,13: only node 1 has a usable CPU, and it is 5, not 4 */
-    load(&t, two_sockets(), "5,13");
-    CHECK(plan(&t, (node_matrix_request){false, -1, NULL, 0}, &m, err));
+    fixture_load(&t, two_sockets(), "5,13");
+    CHECK(plan(&t, (node_matrix_request){false, -1, -1, NULL, 0}, &m, err));
     CHECK_STR(cells_text(&m), "1:5>0 1:5>1");
     node_matrix_free(&m);
     node_cpu_choice c13 = {1, 13};
-    CHECK(plan(&t, (node_matrix_request){false, -1, &c13, 1}, &m, err));
+    CHECK(plan(&t, (node_matrix_request){false, -1, -1, &c13, 1}, &m, err));
     CHECK_STR(cells_text(&m), "1:13>0 1:13>1");
     node_matrix_free(&m);
     topology_free(&t);
@@ -110,8 +99,8 @@ TEST(node_matrix_every_cpu_a_row_per_usable_cpu_to_its_own_memory)
     topology t;
     node_matrix m;
     char err[256];
-    load(&t, memoryless(), NULL);
-    CHECK(plan(&t, (node_matrix_request){true, -1, NULL, 0}, &m, err));
+    fixture_load(&t, memoryless(), NULL);
+    CHECK(plan(&t, (node_matrix_request){true, -1, -1, NULL, 0}, &m, err));
     /* CPUs 2-3 sit on the memory-less node 1: their memory is the nearest, node 2 */
     CHECK_INT(m.nrows, 4);
     CHECK_STR(cells_text(&m), "0:0>0 0:1>0 1:2>2 1:3>2");
@@ -119,15 +108,39 @@ TEST(node_matrix_every_cpu_a_row_per_usable_cpu_to_its_own_memory)
     CHECK_INT(m.cells[3].row, 3);
     CHECK_INT(m.cells[3].col, 1);
     node_matrix_free(&m);
-    CHECK(plan(&t, (node_matrix_request){true, 0, NULL, 0}, &m, err));
+    CHECK(plan(&t, (node_matrix_request){true, -1, 0, NULL, 0}, &m, err));
     CHECK_STR(cells_text(&m), "0:0>0 0:1>0 1:2>0 1:3>0");
     node_matrix_free(&m);
     topology_free(&t);
 
-    load(&t, two_sockets(), "3,4,12");
-    CHECK(plan(&t, (node_matrix_request){true, -1, NULL, 0}, &m, err));
+    fixture_load(&t, two_sockets(), "3,4,12");
+    CHECK(plan(&t, (node_matrix_request){true, -1, -1, NULL, 0}, &m, err));
     CHECK_STR(cells_text(&m), "0:3>0 1:4>1 1:12>1");
     node_matrix_free(&m);
+    topology_free(&t);
+}
+
+TEST(node_matrix_one_cpu_is_that_cpus_row_alone)
+{
+    topology t;
+    node_matrix m;
+    char err[256];
+    fixture_load(&t, memoryless(), NULL);
+    /* CPU 3 of the memory-less node 1: its memory is node 2's, or the one asked for */
+    CHECK(plan(&t, (node_matrix_request){false, 3, -1, NULL, 0}, &m, err));
+    CHECK_INT(m.nrows, 1);
+    CHECK_STR(cells_text(&m), "1:3>2");
+    node_matrix_free(&m);
+    CHECK(plan(&t, (node_matrix_request){false, 3, 0, NULL, 0}, &m, err));
+    CHECK_STR(cells_text(&m), "1:3>0");
+    node_matrix_free(&m);
+    topology_free(&t);
+
+    fixture_load(&t, two_sockets(), "3,4,12");
+    CHECK(!plan(&t, (node_matrix_request){false, 5, -1, NULL, 0}, &m, err));
+    CHECK_STR(err, "--cpu 5: that CPU is not available to this process");
+    CHECK(!plan(&t, (node_matrix_request){false, 9999, -1, NULL, 0}, &m, err));
+    CHECK_STR(err, "--cpu 9999: that CPU is not available to this process");
     topology_free(&t);
 }
 
@@ -136,17 +149,17 @@ TEST(node_matrix_refuses_nodes_and_cpus_that_are_not_there)
     topology t;
     node_matrix m;
     char err[256];
-    load(&t, memoryless(), "0-2");
-    CHECK(!plan(&t, (node_matrix_request){false, 1, NULL, 0}, &m, err));
+    fixture_load(&t, memoryless(), "0-2");
+    CHECK(!plan(&t, (node_matrix_request){false, -1, 1, NULL, 0}, &m, err));
     CHECK_STR(err, "--mem-node 1: that NUMA node has no memory");
-    CHECK(!plan(&t, (node_matrix_request){true, 7, NULL, 0}, &m, err));
+    CHECK(!plan(&t, (node_matrix_request){true, -1, 7, NULL, 0}, &m, err));
     CHECK_STR(err, "--mem-node 7: no such NUMA node here");
     node_cpu_choice wrong_node = {0, 2}, unusable = {1, 3}, no_node = {5, 0};
-    CHECK(!plan(&t, (node_matrix_request){false, -1, &wrong_node, 1}, &m, err));
+    CHECK(!plan(&t, (node_matrix_request){false, -1, -1, &wrong_node, 1}, &m, err));
     CHECK_STR(err, "--cpu-of 0=2: that CPU is not on that node");
-    CHECK(!plan(&t, (node_matrix_request){false, -1, &unusable, 1}, &m, err));
+    CHECK(!plan(&t, (node_matrix_request){false, -1, -1, &unusable, 1}, &m, err));
     CHECK_STR(err, "--cpu-of 1=3: that CPU is not available to this process");
-    CHECK(!plan(&t, (node_matrix_request){false, -1, &no_node, 1}, &m, err));
+    CHECK(!plan(&t, (node_matrix_request){false, -1, -1, &no_node, 1}, &m, err));
     CHECK_STR(err, "--cpu-of 5=0: no such NUMA node here");
     topology_free(&t);
 }
@@ -155,14 +168,14 @@ TEST(node_matrix_buffer_is_four_llcs_at_least_64m_within_the_budget)
 {
     topology t;
     char why[160];
-    load(&t, two_sockets(), NULL);
+    fixture_load(&t, two_sockets(), NULL);
     CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 128ULL << 20);
     CHECK_STR(why, "4x the 32768 KiB L3");
     CHECK_INT(node_matrix_buffer_bytes(&t, (100ULL << 20) + 123, why, sizeof why), 100ULL << 20);
     CHECK_STR(why, "4x the 32768 KiB L3, capped by the memory budget");
     topology_free(&t);
     /* 4 x 1 MiB L2 (no L3) is below the floor */
-    load(&t, fixture_arm_no_l3(), NULL);
+    fixture_load(&t, fixture_arm_no_l3(), NULL);
     CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 64ULL << 20);
     CHECK_STR(why, "4x the 1024 KiB L2, raised to the 64 MiB minimum");
     topology_free(&t);

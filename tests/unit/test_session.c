@@ -365,3 +365,172 @@ TEST(session_loaded_latency_plan_keeps_the_chasers_core_free)
     CHECK_STR(s.info.placement.threads[3].cpus, "3");
     close_session(&s);
 }
+
+/* The command line of step i of an mlc plan. */
+static const char *mlc_command(const session *s, size_t i)
+{
+    const param_table *t = section_find_table(&s->info.plan, "commands");
+    return t && i < t->nrows ? params_get_text(&t->rows[i], "command") : "";
+}
+
+static size_t mlc_steps(const session *s)
+{
+    const param_table *t = section_find_table(&s->info.plan, "commands");
+    return t ? t->nrows : 0;
+}
+
+TEST(session_mlc_plans_each_test_as_steps_of_the_native_modes)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", NULL), -1);
+    CHECK_INT(session_plan(&s), 0); /* every step opened and planned */
+    CHECK_INT(mlc_steps(&s), 5);
+    CHECK_STR(mlc_command(&s, 0), "membench latency-matrix");
+    CHECK_STR(mlc_command(&s, 1), "membench peak-bandwidth");
+    CHECK_STR(mlc_command(&s, 2), "membench bandwidth-matrix --traffic R");
+    CHECK_STR(mlc_command(&s, 3), "membench loaded-latency --traffic R");
+    CHECK_STR(mlc_command(&s, 4), "membench c2c");
+    CHECK_STR(params_get_text(&s.info.plan.values, "test"), "default");
+    close_session(&s);
+
+    /* -i: memory on that CPU's node (CPU 12 is on node 1) */
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--idle_latency", "-c", "5", "-i", "12", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(mlc_steps(&s), 1);
+    CHECK_STR(mlc_command(&s, 0), "membench latency-matrix --cpu 5 --mem-node 1");
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--loaded_latency", "-X", "-W", "5", "-d", "100", NULL),
+              -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_STR(mlc_command(&s, 0), "membench loaded-latency --one-per-core --traffic W5 --delays 100");
+    close_session(&s);
+
+    /* -T: no latency thread, a peak step per delay */
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--loaded_latency", "-T", "-d", "100", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(mlc_steps(&s), 1);
+    CHECK_STR(mlc_command(&s, 0), "membench peak-bandwidth --traffic R -d 100");
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--c2c_latency", "-w", "0", "-c", "4", "-H", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_STR(mlc_command(&s, 0), "membench c2c --writer 0 --reader 4 --clean");
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--max_bandwidth", "-k", "2-3", "-B", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_STR(mlc_command(&s, 0), "membench peak-bandwidth --cpus 2-3 --per-thread --max");
+    close_session(&s);
+}
+
+TEST(session_mlc_refuses_in_mlcs_terms_before_anything_runs)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "-c", "99", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    char *err = contents(s.env.err);
+    CHECK_STR(err, "membench mlc: -c 99: that CPU is not available to this process\n");
+    free(err);
+    CHECK_INT(mlc_steps(&s), 0); /* refused before any step was planned */
+    close_session(&s);
+
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "mlc", "--idle_latency", "-j", "1", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    err = contents(s.env.err);
+    CHECK_STR(err, "membench mlc: -j 1: that NUMA node has no memory\n");
+    free(err);
+    close_session(&s);
+
+    /* a step's own refusal (no 1 GiB pages in the pool) stops the plan, in one line */
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "mlc", "--idle_latency", "-h", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    err = contents(s.env.err);
+    CHECK_CONTAINS(err, "membench mlc: ");
+    CHECK_CONTAINS(err, "1 GiB");
+    free(err);
+    close_session(&s);
+}
+
+/* The bindings table row of task i: "cpus" text and node. */
+static const param_list *numa_task(const session *s, size_t i)
+{
+    const param_table *t = section_find_table(&s->info.plan, "bindings");
+    return t && i < t->nrows ? &t->rows[i] : NULL;
+}
+
+TEST(session_numa_mem_plans_tasks_bindings_and_memory_on_a_two_socket_server)
+{
+    session s;
+    /* 2 processes x 2 threads: tasks 0-3; CPUs in perf's list syntax, the last task unbound */
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "numa-mem", "-p", "2", "-t", "2", "-P", "64", "-T", "8", "-C",
+                      "0,4_2,1", "-M", "1x2,0", NULL),
+              -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "tasks"), 4);
+    CHECK_INT(plan_int(&s, "processes"), 2);
+    CHECK_STR(params_get_text(numa_task(&s, 0), "cpus"), " 0");
+    CHECK_STR(params_get_text(numa_task(&s, 1), "cpus"), " 4/2");
+    CHECK_STR(params_get_text(numa_task(&s, 2), "cpus"), " 1");
+    CHECK_STR(params_get_text(numa_task(&s, 3), "cpus"), "");
+    CHECK_INT((long long)params_get_number(numa_task(&s, 0), "node", -2), 1);
+    CHECK_INT((long long)params_get_number(numa_task(&s, 1), "node", -2), 1);
+    CHECK_INT((long long)params_get_number(numa_task(&s, 2), "node", -2), 0);
+    CHECK_INT((long long)params_get_number(numa_task(&s, 3), "node", -2), -1);
+    CHECK_STR(params_get_text(&s.info.plan.values, "binding_note"),
+              "3 tasks bound, 1 tasks unbound; 3 tasks mem-bound, 1 tasks unbound");
+    CHECK_STR(s.info.placement.threads[1].cpus, "4-5");
+    CHECK_INT(s.info.placement.threads[1].node, 1);
+    CHECK_INT(s.info.placement.threads[1].mem_node, 1);
+    CHECK_STR(s.info.placement.threads[3].cpus, "0-15"); /* unbound: anywhere it may run */
+    close_session(&s);
+
+    /* 2 x 3000 MB of process memory: more than the 4 GiB budget */
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), "numa-mem", "-p", "2", "-P", "3000", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    char *err = contents(s.env.err);
+    CHECK_CONTAINS(err, "6001 MiB, more than can be allocated safely (4096 MiB");
+    free(err);
+    close_session(&s);
+}
+
+TEST(session_numa_mem_memory_nodes_cpu_less_allowed_memory_less_refused)
+{
+    session s;
+    /* node 2 has memory and no CPUs (CXL-like): a valid -M target, unlike in perf */
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "numa-mem", "-P", "4", "-M", "2", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT((long long)params_get_number(numa_task(&s, 0), "node", -2), 2);
+    close_session(&s);
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "numa-mem", "-P", "4", "-M", "1", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    char *err = contents(s.env.err);
+    CHECK_STR(err, "membench numa mem: -M '1': NUMA node 1 has no memory\n");
+    free(err);
+    close_session(&s);
+    /* --if-applicable: the same list is "not applicable", planned, nothing to run */
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "numa-mem", "-P", "4", "-M", "1", "--if-applicable", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_STR(params_get_text(&s.info.plan.values, "not_applicable"), "-M '1': NUMA node 1 has no memory");
+    close_session(&s);
+}
+
+TEST(session_numa_mem_suite_is_perfs_45_tests_scaled_to_the_machine)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_memoryless_node(), "numa-mem", "-a", "-s", "2", NULL), -1);
+    CHECK_INT(session_plan(&s), 0); /* every test planned, the not applicable ones too */
+    const param_table *t = section_find_table(&s.info.plan, "tests");
+    CHECK(t != NULL && t->nrows == 45);
+    if (t && t->nrows == 45) {
+        CHECK_STR(params_get_text(&t->rows[0], "name"), "RAM-bw-local,");
+        CHECK_STR(params_get_text(&t->rows[0], "command"),
+                  "membench numa mem -p 1 -t 1 -P 1024 -C 0 -M 0 -s 2 -zZq --thp 1 --no-data_rand_walk");
+        CHECK_STR(params_get_text(&t->rows[1], "command"),
+                  "membench numa mem -p 1 -t 1 -P 1024 -C 0 -M 0 -s 2 -zZq --thp -1 --no-data_rand_walk");
+        /* 2 x 16 threads x 192 MB = 6 GiB: scaled into the 4 GiB budget */
+        CHECK_CONTAINS(params_get_text(&t->rows[43], "command"), "membench numa mem -p 2 -t 16 -T 115 -s 2 -zZ0q");
+        CHECK_STR(params_get_text(&t->rows[44], "name"), "numa01-bw-thread-NOTHP,");
+    }
+    close_session(&s);
+}

@@ -151,6 +151,33 @@ TEST(traffic_step_triad_and_write_only_mixes)
     CHECK_CONTAINS(why, "non-temporal");
 }
 
+TEST(traffic_step_random_copies_whole_units_to_random_places)
+{
+    static bufs3 b;
+    traffic_cursor c = cursor(&b);
+    c.rng = 7;
+    traffic_program p = program("W5");
+    p.random = true;
+    int written[8] = {0};
+    for (int step = 0; step < 32; step++) {
+        CHECK_INT(traffic_step(&p, &c), 2 * 256);
+        for (int u = 0; u < 8; u++) /* a written unit holds a whole read unit (W5 copies) */
+            if (b.w[32 * u] != -1) {
+                written[u] = 1;
+                CHECK(b.w[32 * u] >= 1 && ((int)b.w[32 * u] - 1) % 32 == 0);
+                CHECK(memcmp(&b.w[32 * u], &b.r[(int)b.w[32 * u] - 1], 256) == 0);
+            }
+    }
+    CHECK_INT(c.rpos, 0); /* no stream advanced: every place drawn at random */
+    CHECK_INT(c.wpos, 0);
+    int n = 0, far = 0;
+    for (int u = 0; u < 8; u++) {
+        n += written[u];
+        far |= u > 0 && written[u];
+    }
+    CHECK(n >= 6 && far); /* 32 random steps reach most of the 8 units, not only the first */
+}
+
 /* A timer with a fixed cost of 1 us per call and 0.5 ns per iteration, noisier in
  * the first rounds: the calibration must see through both. */
 static double fake_timer(uint64_t n, void *ctx)

@@ -1,0 +1,33 @@
+/* perf bench numa mem's text output for `membench numa mem`: the ` # Running NAME,
+ * "..."` line, the task header, and the result lines in perf 6.1's layouts, so
+ * the regexes of mmtests and lkp-tests read them unchanged:
+ *   default: " %-30s %15.3f, %-15s %s"  (" main,   ...   6.852, GB/sec,   total-speed")
+ *   -q:      " %14.3f %s"                ("          6.852 GB/sec total speed")
+ * with -d -d a line per thread. The values come from the record (modes/numa_mem_mode.c
+ * says how each is defined); the sink computes nothing but units. */
+#ifndef MEMBENCH_NUMA_SINK_H
+#define MEMBENCH_NUMA_SINK_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output/sink.h"
+
+typedef enum {
+    NUMA_SINK_RUN,  /* one run: its Running line, header and results */
+    NUMA_SINK_SUITE /* -a: the suite's banner (each test has its own NUMA_SINK_RUN) */
+} numa_sink_role;
+
+typedef struct {
+    bool quiet;          /* -q */
+    int details;         /* -d count */
+    bool convergence;    /* -m: the NUMA-convergence-latency line */
+    const char *name;    /* "main," or the suite test's name, comma included */
+    const char *command; /* shown in the Running line */
+    numa_sink_role role;
+} numa_sink_spec;
+
+/* The spec's texts must outlive the sink. */
+sink *numa_sink_create(FILE *f, const numa_sink_spec *spec);
+
+#endif

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Command-line checks of `membench numa mem` (perf bench numa mem) on this machine:
+perf's output layouts read with the regexes of mmtests and lkp-tests, every printed
+figure the one the JSON holds, the bytes each access mode reads and writes, where
+tasks and memory go, and the faults perf hangs or lies on (a worker killed, an
+allocation that fails, Ctrl-C). With perf installed, the same command lines through
+`perf bench numa mem` parse with the same regexes into the same fields. TAP lines;
+never asserts a timing (the one time limit check allows a whole extra second).
+
+  check_numa_mem.py MEMBENCH TMPDIR"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+BIN, TMP = sys.argv[1:3]
+MIB = 1 << 20
+results = []
+METRICS = [("runtime-max/thread", "secs,", "runtime_max_s"), ("runtime-min/thread", "secs,", "runtime_min_s"),
+           ("runtime-avg/thread", "secs,", "runtime_avg_s"), ("spread-runtime/thread", "%,", "spread_runtime_pct"),
+           ("data/thread", "GB,", "data_per_thread_gb"), ("data-total", "GB,", "data_total_gb"),
+           ("runtime/byte/thread", "nsecs,", "runtime_per_byte_ns"), ("thread-speed", "GB/sec,", "thread_speed_gb_s"),
+           ("total-speed", "GB/sec,", "total_speed_gb_s")]
+MMTESTS = re.compile(r"([0-9.]+), GB\/sec,\s+total-speed")
+QUIET = re.compile(r"^ +([0-9.]+) GB/sec total speed$", re.M)
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:500].replace("\n", "\\n"))
+
+
+def run(args, name, env=None):
+    path = os.path.join(TMP, "numa-" + name + ".json")
+    p = subprocess.run([BIN, "numa", "mem"] + args + ["--json", path], capture_output=True, text=True, env=env,
+                       timeout=300)
+    doc = json.load(open(path)) if os.path.exists(path) else None
+    return p, doc
+
+
+def rec(d):
+    return d["results"][0] if d and d["results"] else None
+
+
+def tasks(d):
+    return d["analysis"]["tasks"] if d and "tasks" in d.get("analysis", {}) else []
+
+
+cpus = sorted(os.sched_getaffinity(0))
+
+# --- the default layout, and every figure the record's --------------------------------
+p, d = run(["-p", "1", "-t", "2", "-P", "16", "-l", "3", "--no-data_rand_walk"], "layout")
+r = rec(d)
+check("numa mem -p 1 -t 2 -P 16 -l 3: exit 0, one record of 2 tasks, each ran exactly 3 loops",
+      p.returncode == 0 and r and r["threads"] == 2 and [t["loops"] for t in tasks(d)] == [3, 3], p.stderr)
+lines = [l for l in p.stdout.splitlines() if l.startswith(" main,")]
+want = [" %-30s %15.3f, %-15s %s" % ("main,", r["params"][k], unit, m) for m, unit, k in METRICS] if r else []
+check("perf's result lines, byte for byte (' %-30s %15.3f, %-15s %s'), in perf's order, from the record",
+      lines == want, (lines, want))
+m = MMTESTS.findall(p.stdout)
+check("mmtests' regex ([0-9.]+), GB/sec,\\s+total-speed reads the total speed",
+      r and m == ["%.3f" % r["params"]["total_speed_gb_s"]], m)
+check("the header: ' # 2 tasks will execute (on N nodes, C CPUs):' and the three memory lines with -l's loops",
+      re.search(r"^ # 2 tasks will execute \(on \d+ nodes, \d+ CPUs\):$", p.stdout, re.M) and
+      " #          3x     1MB global  shared mem operations" in p.stdout and
+      " #          3x    16MB process shared mem operations" in p.stdout and
+      " #          3x     0MB thread  local  mem operations" in p.stdout and
+      p.stdout.startswith('\n # Running main, "membench numa mem -p 1 -t 2 -P 16 -l 3 --no-data_rand_walk --json '),
+      p.stdout[:600])
+# sequential read-modify-write: every word of the 1 MiB global and 16 MiB process buffer read and written
+# once a loop, by each task
+per_loop = (1 + 16) * MIB
+check("bytes: a sequential read-modify-write pass reads and writes every byte once (3 loops x 17 MiB each way)",
+      all(t["bytes_read"] == 3 * per_loop and t["bytes_written"] == 3 * per_loop for t in tasks(d)) and r and
+      r["params"]["bytes_read"] == 6 * per_loop and r["params"]["bytes_written"] == 6 * per_loop,
+      [(t["bytes_read"], t["bytes_written"]) for t in tasks(d)])
+check("data-total is read + written bytes in 10^9 (perf counts the buffer once a loop)",
+      r and abs(r["params"]["data_total_gb"] - 12 * per_loop / 1e9) < 1e-9, r and r["params"]["data_total_gb"])
+check("runtime-max/min/avg are the tasks' own runtimes; total-speed = all bytes / the slowest",
+      r and abs(r["params"]["runtime_max_s"] - max(t["runtime_s"] for t in tasks(d))) < 1e-9 and
+      abs(r["params"]["runtime_min_s"] - min(t["runtime_s"] for t in tasks(d))) < 1e-9 and
+      abs(r["params"]["total_speed_gb_s"] - 12 * per_loop / 1e9 / r["params"]["runtime_max_s"]) < 1e-6,
+      r and r["params"])
+
+for args, name, rd, wr in [(["--no-data_writes"], "reads", 1, 0), (["--no-data_reads"], "writes", 0, 1),
+                           (["-Z"], "zero", 0, 1)]:
+    p, d = run(["-p", "2", "-t", "1", "-P", "8", "-G", "0", "-l", "2", "--no-data_rand_walk"] + args, name)
+    check("bytes with %s: %s each byte of each process's 8 MiB, 2 loops" % (" ".join(args), name),
+          p.returncode == 0 and len(tasks(d)) == 2 and all(
+              t["bytes_read"] == rd * 2 * 8 * MIB and t["bytes_written"] == wr * 2 * 8 * MIB for t in tasks(d)),
+          (p.stderr, [(t["bytes_read"], t["bytes_written"]) for t in tasks(d)]))
+
+p, d = run(["-p", "1", "-t", "1", "-T", "8", "-G", "0", "-l", "4"], "walk")
+t = tasks(d)
+check("random walk: 1024 blocks of 8 KiB a loop over 8 MiB, each read and written (at most 8 MiB each way)",
+      p.returncode == 0 and t and 0 < t[0]["bytes_read"] == t[0]["bytes_written"] <= 4 * 8 * MIB, t)
+
+# --- -q, -d -d ----------------------------------------------------------------------
+p, d = run(["-p", "2", "-t", "1", "-P", "8", "-l", "2", "-q"], "quiet")
+r = rec(d)
+q = QUIET.findall(p.stdout)
+check("-q: perf's quiet lines (' %14.3f GB/sec total speed'), no 'main,' lines, nothing decorative",
+      p.returncode == 0 and r and q == ["%.3f" % r["params"]["total_speed_gb_s"]] and not re.search(r"^ main,", p.stdout, re.M) and
+      "###" not in p.stdout and " %14.3f secs slowest (max) thread-runtime" % r["params"]["runtime_max_s"] in p.stdout,
+      p.stdout)
+p, d = run(["-p", "1", "-t", "2", "-P", "8", "-l", "2", "-d", "-d"], "dd")
+per = re.findall(r"^ (process\d+:thread\d+) +([0-9.]+), (GB/sec|secs) +(\S+)$", p.stdout, re.M)
+check("-d -d: three lines per thread (thread-speed, system and user time), process0:thread0 and :thread1",
+      [(x[0], x[3]) for x in per] == [("process0:thread%d" % i, k) for i in (0, 1)
+                                      for k in ("thread-speed", "thread-system-time", "thread-user-time")] and
+      all(x[1] == "%.3f" % t["gb_s"] for x, t in zip(per[::3], tasks(d))), per)
+
+# --- where tasks and memory go ------------------------------------------------------
+if len(cpus) >= 2:
+    p, d = run(["-p", "2", "-t", "1", "-P", "8", "-l", "2", "-C", "%d,%d" % (cpus[1], cpus[0]), "-M", "0x2"], "bind")
+    check("-C '%d,%d' -M 0x2: task 0 ran on CPU %d, task 1 on CPU %d, each process's memory on node 0" %
+          (cpus[1], cpus[0], cpus[1], cpus[0]),
+          p.returncode == 0 and [t["cpu"] for t in tasks(d)] == [cpus[1], cpus[0]] and
+          [x["cpu"] for x in rec(d)["placement"]] == [cpus[1], cpus[0]] and
+          all(x["memory_node"] == 0 for x in rec(d)["placement"]) and
+          "# binding tasks to CPUs:\n#   %d, %d\n" % (cpus[1], cpus[0]) in p.stdout and
+          "# binding tasks to NODEs:\n#   0, 0\n" in p.stdout, (p.stdout[:500], tasks(d)))
+    p, d = run(["-p", "1", "-t", "2", "-P", "8", "-l", "1", "-C", str(cpus[0])], "partial")
+    check("-C with fewer CPUs than tasks: the rest unbound, perf's NOTE says how many",
+          p.returncode == 0 and "# NOTE: 1 tasks bound, 1 tasks unbound" in p.stdout and
+          rec(d)["placement"][1]["cpu"] == -1, p.stdout[:400])
+
+p, d = run(["-p", "1", "-t", "1", "-P", "8", "-l", "1", "-C", "4095", "--if-applicable"], "na")
+check("--if-applicable: a CPU this machine lacks makes the run 'not applicable', says why, exit 0, no record",
+      p.returncode == 0 and "\nTest not applicable, -C '4095': CPU 4095 is not available" in p.stdout and d and
+      d["results"] == [] and d["plan"].get("not_applicable"), (p.returncode, p.stdout))
+
+# --- faults perf hangs or lies on -----------------------------------------------------
+path = os.path.join(TMP, "numa-killed.json")
+proc = subprocess.Popen([BIN, "numa", "mem", "-p", "2", "-P", "32", "-s", "60", "--json", path],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+children = []
+deadline = time.time() + 30
+while time.time() < deadline and len(children) < 2 and proc.poll() is None:
+    time.sleep(0.05)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+if children:
+    os.kill(int(children[0]), signal.SIGKILL)
+try:
+    out, err = proc.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    out, err = proc.communicate()
+d = json.load(open(path)) if os.path.exists(path) else None
+check("a worker killed mid-run: exit 1 at once (no hang), one error naming the process and the signal, in JSON",
+      proc.returncode == 1 and re.search(r"error: process \d \(pid %s\) was killed by signal 9" % children[0], err)
+      and d and d["errors"] and "killed by signal 9" in d["errors"][0] and d["stopped_by"] == "error",
+      (proc.returncode, err[-300:], children))
+
+# ASan's shadow memory and qemu-user's guest address space cannot start under an
+# 800 MB address-space limit at all: probe first, skip and say why.
+ULIMIT_V = ["bash", "-c", 'ulimit -v 800000 && exec "$@"', "_", BIN]
+probe = subprocess.run(ULIMIT_V + ["--version"], capture_output=True, text=True, timeout=60)
+if probe.returncode != 0:
+    print("# skipped: this build cannot start under ulimit -v 800000 (ASan or qemu-user): "
+          + (probe.stderr.strip().splitlines() or ["?"])[0][:120])
+else:
+    p = subprocess.run(ULIMIT_V + ["numa", "mem", "-p", "1", "-t", "2", "-P", "8", "-T", "600", "-s", "5"],
+                       capture_output=True, text=True, timeout=120)
+    check("a thread that cannot allocate its memory (ulimit -v): exit 1, the error says whose and how much",
+          p.returncode == 1 and "error: process 0: cannot allocate its thread memory (600 MiB)" in p.stderr,
+          (p.returncode, p.stderr[-300:]))
+
+p, d = run(["-p", "1", "-t", "1", "-P", "256", "-s", "0.3"], "limit")
+check("-s 0.3 with 256 MiB passes: kept within the second (runtime-max <= 1.3 s, not after a whole loop)",
+      p.returncode == 0 and rec(d) and rec(d)["params"]["runtime_max_s"] <= 1.3, rec(d) and rec(d)["params"])
+
+path = os.path.join(TMP, "numa-int.json")
+proc = subprocess.Popen([BIN, "numa", "mem", "-p", "2", "-t", "2", "-P", "32", "-s", "60", "--json", path],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(1.5)
+proc.send_signal(signal.SIGINT)
+out, err = proc.communicate(timeout=60)
+time.sleep(0.2)
+left = subprocess.run(["pgrep", "-f", path], capture_output=True, text=True).stdout.split()
+d = json.load(open(path)) if os.path.exists(path) else None
+check("SIGINT: exit 130, the figures so far printed and in JSON (incomplete), no worker left running",
+      proc.returncode == 130 and d and not d["complete"] and d["stopped_by"] == "SIGINT" and rec(d) and
+      not rec(d)["complete"] and MMTESTS.search(out) and not left, (proc.returncode, err[-200:], left))
+
+# --- the suite, in a 256 MiB memory cgroup so its 1-6 GiB tests scale down -----------
+def memory_cgroup():
+    """A new 256 MiB memory cgroup (v2, or v1's memory hierarchy), or None."""
+    if os.geteuid() != 0:
+        return None
+    for line in open("/proc/self/mountinfo"):
+        f = line.split()
+        kind, where, opts = f[f.index("-") + 1], f[4], f[-1]
+        try:
+            if kind == "cgroup2" and "memory" in open(os.path.join(where, "cgroup.controllers")).read().split():
+                limit = ("memory.max", "256M")
+            elif kind == "cgroup" and "memory" in opts.split(","):
+                limit = ("memory.limit_in_bytes", str(256 * MIB))
+            else:
+                continue
+            cg = os.path.join(where, "membench-numa-%d" % os.getpid())
+            os.mkdir(cg)
+            open(os.path.join(cg, limit[0]), "w").write(limit[1])
+            return cg
+        except OSError:
+            continue
+    return None
+
+
+cg = memory_cgroup()
+if not cg:
+    print("# skipped: the suite's test needs root and a writable memory cgroup")
+if cg:
+    path = os.path.join(TMP, "numa-suite.json")
+    p = subprocess.run(["sh", "-c", 'echo $$ >"$0/cgroup.procs" && exec "$@"', cg, BIN, "numa", "mem", "-a", "-s",
+                        "0.05", "--json", path], capture_output=True, text=True, timeout=900)
+    os.rmdir(cg)
+    d = json.load(open(path)) if os.path.exists(path) else None
+    names = [n for n in re.findall(r"^ # Running +(\S+,) \"membench numa mem ", p.stdout, re.M) if n != "main,"]
+    na = p.stdout.count("\nTest not applicable, ")
+    check("-a in a 256 MiB cgroup: all 45 tests named in perf's order, each run or 'not applicable', exit 0",
+          p.returncode == 0 and len(names) == 45 and names[0] == "RAM-bw-local," and names[-1] ==
+          "numa01-bw-thread-NOTHP," and d and len(d["results"]) + na == 45, (p.returncode, len(names), na,
+                                                                              p.stderr[-300:]))
+    summary = re.search(r"^ # Suite: (\d+) of 45 tests ran, (\d+) not applicable$", p.stdout, re.M)
+    check("-a ends by saying how many tests ran and which were not applicable, and why",
+          summary and d and (int(summary.group(1)), int(summary.group(2))) == (len(d["results"]), na) and
+          p.stdout.count("\n #   ") == na, p.stdout[-600:])
+    check("-a: the tests that ran are quiet-layout results; those scaled down to the budget say so",
+          d and len(QUIET.findall(p.stdout)) == len(d["results"]) and "scaled to" in p.stderr and
+          all(r["size_bytes"] <= 256 * MIB for r in d["results"]), p.stderr[-400:])
+    if len(cpus) < 3:
+        check("-a on %d CPUs: RAM-bw-local-2x is not applicable and says it needs CPU 2" % len(cpus),
+              re.search(r"# Running RAM-bw-local-2x, .*\n\nTest not applicable, -C '0,2': CPU 2 is not available",
+                        p.stdout) is not None, p.stdout[:1500])
+
+# --- differential: perf bench numa mem, same command lines, same regexes ---------------
+perf = shutil.which("perf")
+if perf and subprocess.run([perf, "bench", "numa", "mem", "-h"], capture_output=True).returncode in (0, 129):
+    words = ["-p", "1", "-t", "2", "-P", "64", "-s", "1", "-zZq", "--thp", "1", "--no-data_rand_walk"]
+    a = subprocess.run([perf, "bench", "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
+    b = subprocess.run([BIN, "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
+    fields = re.compile(r"^ +([0-9.]+) (.+)$", re.M)
+    fa = [x[1] for x in fields.findall(a.stdout)]
+    fb = [x[1] for x in fields.findall(b.stdout)]
+    check("differential: perf and membench, `%s`: the same quiet fields in the same order" % " ".join(words),
+          a.returncode == 0 and b.returncode == 0 and len(fa) == 9 and [f.split()[0] for f in fa] ==
+          [f.split()[0] for f in fb], (fa, fb))
+    check("differential: the total speed line parses with the same regex in both",
+          len(QUIET.findall(a.stdout)) == 1 and len(QUIET.findall(b.stdout)) == 1, (a.stdout, b.stdout))
+    words = ["-p", "1", "-t", "1", "-P", "16", "-s", "1"]
+    a = subprocess.run([perf, "bench", "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
+    b = subprocess.run([BIN, "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
+    check("differential: default layout, mmtests' regex finds one total-speed in each",
+          len(MMTESTS.findall(a.stdout)) == 1 and len(MMTESTS.findall(b.stdout)) == 1, (a.stdout[-300:], b.stdout))
+else:
+    print("# skipped: perf bench numa mem is not installed (Debian linux-perf)")
+
+sys.exit(0 if all(results) else 1)
