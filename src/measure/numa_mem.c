@@ -23,7 +23,7 @@ enum { SLOT_NEW, SLOT_READY, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED };
 typedef struct {
     int state, pid, cpu, mem_node;
     double mem_fraction;
-    uint64_t loops, bytes_read, bytes_written;
+    uint64_t loops, bytes_read, bytes_written, perturbations;
     uint64_t value; /* what the passes read: kept, so no pass can be optimised away */
     double runtime_s, user_s, system_s;
     char error[200];
@@ -112,15 +112,18 @@ static void wait_for_go(control *c)
         nap(50e-6);
 }
 
-/* -x: task 0 goes to the far CPU, once, and back to where it may run. */
-static void perturb(const numa_mem_setup *s)
+/* -x: task 0 goes to the far CPU, once, and back to where it may run; true when
+ * it went. */
+static bool perturb(const numa_mem_setup *s)
 {
     cpu_list saved = {NULL, 0};
     int cpu = platform_current_cpu();
     int far = cpu == s->far_cpu_low ? s->far_cpu_high : s->far_cpu_low;
-    if (platform_self_affinity(&saved) && platform_pin_self(&far, 1))
+    bool moved = platform_self_affinity(&saved) && platform_pin_self(&far, 1);
+    if (moved)
         platform_pin_self(saved.ids, saved.count);
     cpu_list_free(&saved);
+    return moved;
 }
 
 static void pass(const buffer *b, size_t bytes, const numa_access *a, unsigned index, unsigned count, uint64_t loop,
@@ -173,7 +176,8 @@ static void task_job(team *t, int tid, void *arg)
         __atomic_store_n(&sl->loops, l + 1 - n.stopped, __ATOMIC_RELAXED);
         store(&sl->cpu, platform_current_cpu());
         if (task == 0 && s->perturb_s > 0 && clock_now() - last_perturb >= s->perturb_s) {
-            perturb(s);
+            if (perturb(s))
+                __atomic_add_fetch(&sl->perturbations, 1, __ATOMIC_RELAXED);
             last_perturb = clock_now();
         }
     }
@@ -346,6 +350,7 @@ static void copy_results(run_state *st)
         t->mem_node = sl->mem_node;
         t->mem_node_fraction = sl->mem_fraction;
         t->loops = sl->loops;
+        t->perturbations = sl->perturbations;
         t->bytes_read = sl->bytes_read;
         t->bytes_written = sl->bytes_written;
         t->runtime_s = sl->runtime_s;

@@ -58,6 +58,7 @@ typedef struct {
     int mem_node;             /* node most of its thread buffer's sampled pages are on (-1 none/unknown) */
     double mem_node_fraction;
     uint64_t loops, bytes_read, bytes_written;
+    uint64_t perturbations;   /* -x: times this task was moved to the far CPU */
     double runtime_s, user_s, system_s;
 } numa_task_result;
 

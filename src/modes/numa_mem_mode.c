@@ -267,6 +267,7 @@ static void task_table(session *s, const numa_mem_result *r)
         params_int(row, "mem_node", k->mem_node);
         params_number(row, "mem_node_fraction", k->mem_node_fraction);
         params_int(row, "loops", (long long)k->loops);
+        params_int(row, "perturbations", (long long)k->perturbations);
         params_int(row, "bytes_read", (long long)k->bytes_read);
         params_int(row, "bytes_written", (long long)k->bytes_written);
         params_number(row, "runtime_s", k->runtime_s);

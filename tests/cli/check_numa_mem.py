@@ -172,6 +172,12 @@ else:
           p.returncode == 1 and "error: process 0: cannot allocate its thread memory (600 MiB)" in p.stderr,
           (p.returncode, p.stderr[-300:]))
 
+if len(cpus) >= 2:
+    p, d = run(["-p", "1", "-t", "2", "-P", "1", "-x", "1", "-s", "2.5", "-q"], "perturb")
+    t = tasks(d)
+    check("-x 1 for 2.5 s: task 0 was moved to the far CPU and back twice, no other task was",
+          p.returncode == 0 and len(t) == 2 and t[0]["perturbations"] == 2 and t[1]["perturbations"] == 0, t)
+
 p, d = run(["-p", "1", "-t", "1", "-P", "256", "-s", "0.3"], "limit")
 check("-s 0.3 with 256 MiB passes: kept within the second (runtime-max <= 1.3 s, not after a whole loop)",
       p.returncode == 0 and rec(d) and rec(d)["params"]["runtime_max_s"] <= 1.3, rec(d) and rec(d)["params"])
