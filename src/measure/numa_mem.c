@@ -24,6 +24,7 @@ typedef struct {
     int state, pid, cpu, mem_node;
     double mem_fraction;
     uint64_t loops, bytes_read, bytes_written, perturbations;
+    uintptr_t buf_addr;  /* its thread buffer in its process, for the parent's page queries */
     uint64_t value; /* what the passes read: kept, so no pass can be optimised away */
     double runtime_s, user_s, system_s;
     char error[200];
@@ -34,6 +35,7 @@ typedef struct {
     int mem_node;
     double mem_fraction, huge;
     char method[16];
+    uintptr_t buf_addr; /* its process buffer, for the parent's page queries */
 } proc_info;
 
 /* The shared mapping: control, then ntasks slots, then nproc proc_infos. */
@@ -152,6 +154,7 @@ static void task_job(team *t, int tid, void *arg)
         sample_nodes(&tb, &sl->mem_node, &sl->mem_fraction);
     else
         sl->mem_node = -1;
+    sl->buf_addr = (uintptr_t)tb.ptr;
     store(&sl->state, SLOT_READY);
     __atomic_add_fetch(&x->c->ready, 1, __ATOMIC_ACQ_REL);
     if (s->serialize)
@@ -214,6 +217,7 @@ static void process_main(const numa_mem_setup *s, control *c, const buffer *glob
             _exit(3);
         }
         buffer_inspect(&pb);
+        pi->buf_addr = (uintptr_t)pb.ptr;
         pi->mem_node = pb.node;
         pi->mem_fraction = pb.node_fraction;
         pi->huge = pb.huge_coverage;
@@ -252,6 +256,7 @@ typedef struct {
     pid_t *pids;
     int alive;
     numa_mem_result *r;
+    numa_proc_place *places; /* nproc: the sample being taken */
 } run_state;
 
 static void fail(numa_mem_result *r, control *c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -309,15 +314,62 @@ static void kill_all(run_state *st)
             kill(st->pids[p], SIGKILL);
 }
 
+/* Where process p's memory is now: move_pages on NUMA_MEM_NODE_SAMPLES pages spread
+ * evenly over its process buffer and its threads' buffers, in its address space. */
+static void sample_memory(const run_state *st, int p, numa_proc_place *pl)
+{
+    const numa_mem_setup *s = st->s;
+    const proc_info *pi = &procs_of(st->c, s->nproc * s->nthreads)[p];
+    size_t total = s->proc_bytes + (size_t)s->nthreads * s->thread_bytes;
+    pl->mem_node = -1;
+    pl->mem_share = 0;
+    if (!total)
+        return;
+    const void *addrs[NUMA_MEM_NODE_SAMPLES];
+    int nodes[NUMA_MEM_NODE_SAMPLES], counts[64] = {0};
+    size_t n = 0;
+    for (size_t k = 0; k < NUMA_MEM_NODE_SAMPLES; k++) {
+        size_t off = total / NUMA_MEM_NODE_SAMPLES * k, at = 0; /* off in the buffers laid end to end */
+        uintptr_t base = 0;
+        if (off < s->proc_bytes) {
+            base = pi->buf_addr;
+            at = off;
+        } else if (s->thread_bytes) {
+            size_t t = (off - s->proc_bytes) / s->thread_bytes;
+            base = st->c->slots[p * s->nthreads + (int)t].buf_addr;
+            at = (off - s->proc_bytes) % s->thread_bytes;
+        }
+        if (base)
+            addrs[n++] = (const void *)(base + at / 4096 * 4096);
+    }
+    if (!n || !platform_page_nodes(st->pids[p], addrs, nodes, n))
+        return;
+    size_t known = 0;
+    for (size_t k = 0; k < n; k++)
+        if (nodes[k] >= 0 && nodes[k] < 64) {
+            counts[nodes[k]]++;
+            known++;
+        }
+    if (!known)
+        return;
+    int best = 0;
+    for (int k = 1; k < 64; k++)
+        best = counts[k] > counts[best] ? k : best;
+    pl->mem_node = best;
+    pl->mem_share = (double)counts[best] / (double)known;
+}
+
 /* A placement sample: converged when every process has all its threads on one
- * node and (where it has process memory) most of that memory there too. */
+ * node and (where it has memory whose pages could be queried) most of that memory
+ * there too. */
 static numa_sample take_sample(const run_state *st, double t)
 {
     const numa_mem_setup *s = st->s;
-    numa_sample smp = {t, true, -1, -1};
-    const proc_info *pi = procs_of(st->c, s->nproc * s->nthreads);
+    numa_sample smp = {t, true, -1, -1, st->places};
     for (int p = 0; p < s->nproc; p++) {
-        int node = -2;
+        numa_proc_place *pl = &st->places[p];
+        *pl = (numa_proc_place){-1, -1, 0, -1, 0};
+        uint64_t seen = 0; /* nodes the threads ran on, as bits (first 64) */
         for (int i = 0; i < s->nthreads; i++) {
             const slot *sl = &st->c->slots[p * s->nthreads + i];
             int cpu = load(&sl->cpu);
@@ -325,14 +377,47 @@ static numa_sample take_sample(const run_state *st, double t)
             int loops = (int)__atomic_load_n(&sl->loops, __ATOMIC_RELAXED);
             smp.min_loops = smp.min_loops < 0 || loops < smp.min_loops ? loops : smp.min_loops;
             smp.max_loops = loops > smp.max_loops ? loops : smp.max_loops;
-            if (n < 0 || (node != -2 && n != node))
+            if (n < 0) {
                 smp.converged = false;
-            node = n;
+                continue;
+            }
+            pl->node_min = pl->node_min < 0 || n < pl->node_min ? n : pl->node_min;
+            pl->node_max = n > pl->node_max ? n : pl->node_max;
+            if (n < 64 && !(seen & (1ULL << n))) {
+                seen |= 1ULL << n;
+                pl->thread_nodes++;
+            }
         }
-        if (s->proc_bytes && pi[p].mem_node >= 0 && pi[p].mem_node != node)
+        if (pl->node_min != pl->node_max || pl->node_min < 0)
+            smp.converged = false;
+        sample_memory(st, p, pl);
+        if (pl->mem_node >= 0 && pl->mem_node != pl->node_min)
             smp.converged = false;
     }
     return smp;
+}
+
+/* Keeps a sample in the series: the first, one at least a second after the last
+ * kept, and the first converged. */
+static void keep_sample(numa_mem_result *r, const numa_sample *smp, int nproc)
+{
+    bool first_converged = smp->converged && r->converged_s == smp->t;
+    if (r->nseries && smp->t - r->series[r->nseries - 1].t < 1.0 - 1e-3 && !first_converged)
+        return;
+    if (r->nseries >= NUMA_MEM_SERIES_MAX)
+        return;
+    if (r->nseries % 64 == 0) {
+        numa_sample *more = realloc(r->series, (size_t)(r->nseries + 64) * sizeof *more);
+        if (!more)
+            return;
+        r->series = more;
+    }
+    numa_proc_place *procs = malloc((size_t)nproc * sizeof *procs);
+    if (!procs)
+        return;
+    memcpy(procs, smp->procs, (size_t)nproc * sizeof *procs);
+    r->series[r->nseries] = *smp;
+    r->series[r->nseries++].procs = procs;
 }
 
 static void copy_results(run_state *st)
@@ -419,6 +504,8 @@ static void monitor(run_state *st, double t_go, numa_mem_progress progress, void
             r->nsamples++;
             if (smp.converged && r->converged_s < 0)
                 r->converged_s = smp.t;
+            if (s->keep_series)
+                keep_sample(r, &smp, s->nproc);
             if (progress) {
                 copy_results(st);
                 progress(ctx, &smp, r->tasks, r->ntasks);
@@ -439,17 +526,19 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     size_t shared_len = sizeof(control) + (size_t)r->ntasks * sizeof(slot) + (size_t)s->nproc * sizeof(proc_info);
     control *c = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     pid_t *pids = calloc((size_t)s->nproc, sizeof *pids);
-    if (!r->tasks || c == MAP_FAILED || !pids) {
+    numa_proc_place *places = calloc((size_t)s->nproc, sizeof *places);
+    if (!r->tasks || c == MAP_FAILED || !pids || !places) {
         snprintf(r->error, sizeof r->error, "cannot allocate the control block of %d tasks", r->ntasks);
         r->failed = true;
         free(pids);
+        free(places);
         if (c != MAP_FAILED)
             munmap(c, shared_len);
         return false;
     }
     for (int i = 0; i < r->ntasks; i++)
         c->slots[i].cpu = -1;
-    run_state st = {s, c, pids, 0, r};
+    run_state st = {s, c, pids, 0, r, places};
     buffer global = {0};
     double t_start = clock_now();
     if (s->global_bytes && !make_buffer(s, &global, s->global_bytes, -1, true, 0x5EED2000ULL))
@@ -482,12 +571,16 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     copy_results(&st);
     buffer_free(&global);
     free(pids);
+    free(places);
     munmap(c, shared_len);
     return !r->failed;
 }
 
 void numa_mem_result_free(numa_mem_result *r)
 {
+    for (int i = 0; i < r->nseries; i++)
+        free(r->series[i].procs);
+    free(r->series);
     free(r->tasks);
     memset(r, 0, sizeof *r);
 }

@@ -45,6 +45,7 @@ typedef struct {
     bool serialize;           /* tasks start together */
     double sample_s;          /* placement samples (convergence) this often; 0: none */
     bool stop_converged;      /* -m: stop at the first sample where every process sits on one node */
+    bool keep_series;         /* -c/-m: keep the samples in the result */
     const int *cpu_node;      /* node of each CPU id (for convergence), indexed by CPU */
     int ncpu_node;
     int perturb_s;            /* -x: move task 0 to a far CPU this often (0: never) */
@@ -62,12 +63,25 @@ typedef struct {
     double runtime_s, user_s, system_s;
 } numa_task_result;
 
+/* Where one process stood at one sample: its threads' nodes (sched_getcpu at
+ * their last loop) and its memory's (move_pages queried on NUMA_MEM_NODE_SAMPLES
+ * pages spread over its process and thread buffers). */
+typedef struct {
+    int node_min, node_max;   /* lowest and highest node its threads ran on (-1 unknown) */
+    int thread_nodes;         /* how many nodes its threads ran on */
+    int mem_node;             /* node holding most of the sampled pages (-1 none or unknown) */
+    double mem_share;         /* share of the sampled pages there */
+} numa_proc_place;
+
 /* One placement sample, for convergence. */
 typedef struct {
     double t;                 /* seconds since the start */
     bool converged;           /* every process: all threads on one node, its memory mostly there */
     int min_loops, max_loops;
+    numa_proc_place *procs;   /* nproc */
 } numa_sample;
+
+#define NUMA_MEM_SERIES_MAX 4096 /* samples kept: about one a second, and the first converged */
 
 typedef struct {
     numa_task_result *tasks;  /* ntasks */
@@ -76,6 +90,8 @@ typedef struct {
     double wall_s;            /* start to the end of the last task */
     double converged_s;       /* first converged sample (-1: never) */
     int nsamples;
+    numa_sample *series;      /* with setup.keep_series: nseries samples, about one a second */
+    int nseries;
     const char *process_pages; /* page method of the process buffers ("thp", ...), NULL none */
     double process_huge;       /* their huge-page share (lowest), -1 unknown */
     int process_mem_node;      /* node most of process 0's buffer is on */

@@ -168,7 +168,7 @@ void buffer_inspect_nodes(buffer *b)
     size_t n = pages < SAMPLES ? pages : SAMPLES;
     for (size_t i = 0; i < n; i++)
         addrs[i] = (const char *)b->ptr + (pages * i / n) * SMALL_PAGE;
-    if (!platform_page_nodes(addrs, nodes, n))
+    if (!platform_page_nodes(0, addrs, nodes, n))
         return;
     int counts[64] = {0};
     size_t known = 0;

@@ -221,6 +221,7 @@ static int numa_plan(session *s)
     u->cpu_node = st->cpu_node;
     u->sample_s = o->show_convergence || o->measure_convergence ? 0.1 : 1;
     u->stop_converged = o->measure_convergence;
+    u->keep_series = o->show_convergence || o->measure_convergence;
     u->perturb_s = o->perturb_secs;
     u->far_cpu_low = s->topo.usable.ids[0];
     u->far_cpu_high = s->topo.usable.ids[s->topo.usable.count - 1];
@@ -240,7 +241,7 @@ static void numa_open_sinks(session *s)
 {
     numa_state *st = s->state;
     const numa_options *o = s->opts;
-    numa_sink_spec spec = {o->quiet, o->details, o->measure_convergence, "main,", st->command,
+    numa_sink_spec spec = {o->quiet, o->details, o->measure_convergence, o->show_convergence, "main,", st->command,
                            o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN};
     session_add_sink(s, numa_sink_create(s->env.out, &spec));
 }
@@ -278,8 +279,30 @@ static void task_table(session *s, const numa_mem_result *r)
     }
 }
 
+/* -c/-m: where each process stood, about once a second (JSON analysis.convergence;
+ * -c prints it). */
+static void convergence_table(session *s, const numa_mem_result *r, int nproc)
+{
+    if (!r->nseries)
+        return;
+    param_table *t = section_table(&s->info.analysis, "convergence");
+    for (int i = 0; i < r->nseries; i++)
+        for (int p = 0; p < nproc; p++) {
+            const numa_proc_place *pl = &r->series[i].procs[p];
+            param_list *row = table_add_row(t);
+            params_number(row, "t_s", r->series[i].t);
+            params_int(row, "process", p);
+            params_int(row, "thread_node_min", pl->node_min);
+            params_int(row, "thread_node_max", pl->node_max);
+            params_int(row, "thread_nodes", pl->thread_nodes);
+            params_int(row, "mem_node", pl->mem_node);
+            params_number(row, "mem_share", pl->mem_share);
+            params_bool(row, "converged", r->series[i].converged);
+        }
+}
+
 /* perf's figures, defined per thread (see the top of this file). */
-static void figures(result_record *rec, const numa_mem_result *r, const numa_options *o)
+static void figures(result_record *rec, const numa_mem_result *r, const numa_options *o, bool one_node)
 {
     double max = 0, min = -1, sum = 0, bytes = 0, speeds = 0;
     uint64_t loops_min = UINT64_MAX, loops_max = 0;
@@ -316,7 +339,12 @@ static void figures(result_record *rec, const numa_mem_result *r, const numa_opt
     }
     params_int(p, "bytes_read", (long long)rd);
     params_int(p, "bytes_written", (long long)wr);
-    if (o->show_convergence || o->measure_convergence) {
+    if ((o->show_convergence || o->measure_convergence) && one_node) {
+        /* -m still stops at the first sample, as perf does; nothing is claimed */
+        params_number(p, "convergence_latency_s", r->converged_s >= 0 ? r->converged_s : max);
+        params_null(p, "converged");
+        params_text(p, "convergence", "nothing to converge: one NUMA node");
+    } else if (o->show_convergence || o->measure_convergence) {
         params_number(p, "convergence_latency_s", r->converged_s >= 0 ? r->converged_s : max);
         params_bool(p, "converged", r->converged_s >= 0);
         if (r->converged_s >= 0)
@@ -362,6 +390,7 @@ static void numa_run(session *s)
         return;
     }
     task_table(s, &r);
+    convergence_table(s, &r, st->setup.nproc);
     result_record rec;
     result_init(&rec, "numa-mem", "main", METRIC_BANDWIDTH);
     rec.threads = r.ntasks;
@@ -379,7 +408,7 @@ static void numa_run(session *s)
     rec.size_bytes = st->setup.global_bytes + (uint64_t)st->setup.nproc * st->setup.proc_bytes +
                      (uint64_t)r.ntasks * st->setup.thread_bytes; /* all the memory the tasks work on */
     rec.samples_wanted = 1;
-    figures(&rec, &r, o);
+    figures(&rec, &r, o, s->topo.nnodes < 2);
     rec.complete = !(r.stopped && session_stopped(s));
     session_emit(s, &rec);
     result_free(&rec);

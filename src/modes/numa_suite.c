@@ -166,7 +166,7 @@ int numa_suite_plan(session *s, numa_suite *u, const numa_options *o)
         session_warn(s, "one NUMA node: the convergence tests have nothing to converge (each ends at its first "
                         "sample)");
     for (int i = 0; i < NUMA_SUITE_TESTS; i++) {
-        numa_sink_spec spec = {true, o->details, tests[i].group == CONV, tests[i].name, u->command[i],
+        numa_sink_spec spec = {true, o->details, tests[i].group == CONV, false, tests[i].name, u->command[i],
                                NUMA_SINK_RUN};
         sink *k = numa_sink_create(s->env.out, &spec);
         u->opened = i + 1;

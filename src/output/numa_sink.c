@@ -99,6 +99,39 @@ static double num(const result_record *r, const char *key)
     return params_get_number(&r->params, key, 0);
 }
 
+/* -c: one line per kept sample, from analysis.convergence (a row per process):
+ *  #    2.0 s  threads {0-0} {0-1}  memory {0 100%} {1 53%}  not converged */
+static void convergence_lines(FILE *f, const run_info *info)
+{
+    const param_table *t = section_find_table(&info->analysis, "convergence");
+    for (size_t i = 0; t && i < t->nrows;) {
+        double at = params_get_number(&t->rows[i], "t_s", 0);
+        size_t end = i;
+        while (end < t->nrows && params_get_number(&t->rows[end], "t_s", 0) == at)
+            end++;
+        fprintf(f, " # %6.1f s  threads", at);
+        for (size_t k = i; k < end; k++) {
+            int lo = (int)params_get_number(&t->rows[k], "thread_node_min", -1);
+            int hi = (int)params_get_number(&t->rows[k], "thread_node_max", -1);
+            if (lo < 0)
+                fputs(" {?}", f);
+            else
+                fprintf(f, " {%d-%d}", lo, hi);
+        }
+        fputs("  memory", f);
+        for (size_t k = i; k < end; k++) {
+            int node = (int)params_get_number(&t->rows[k], "mem_node", -1);
+            if (node < 0)
+                fputs(" {-}", f);
+            else
+                fprintf(f, " {%d %.0f%%}", node, params_get_number(&t->rows[k], "mem_share", 0) * 100);
+        }
+        const param *c = params_find(&t->rows[i], "converged");
+        fprintf(f, "  %s\n", c && c->flag ? "converged" : "not converged");
+        i = end;
+    }
+}
+
 static void record(sink *s, const run_info *info, const result_record *r)
 {
     numa_sink *n = (numa_sink *)s;
@@ -110,6 +143,8 @@ static void record(sink *s, const run_info *info, const result_record *r)
         params_find(&info->plan.values, "serialize")->flag)
         fprintf(f, " #\n # Startup synchronization: ... threads initialized in %.6f seconds.\n #\n",
                 num(r, "startup_s"));
+    if (n->spec.show_convergence)
+        convergence_lines(f, info);
     const char *conv = params_get_text(&r->params, "convergence");
     if (conv)
         fprintf(f, " # %s\n", conv);

@@ -22,6 +22,7 @@ typedef struct {
     bool quiet;          /* -q */
     int details;         /* -d count */
     bool convergence;    /* -m: the NUMA-convergence-latency line */
+    bool show_convergence; /* -c: a line per kept placement sample */
     const char *name;    /* "main," or the suite test's name, comma included */
     const char *command; /* shown in the Running line */
     numa_sink_role role;

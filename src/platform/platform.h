@@ -32,9 +32,10 @@ bool platform_thread_times(double *user_s, double *system_s);
 /* CPU the calling thread runs on now, or -1. */
 int platform_current_cpu(void);
 
-/* NUMA node holding each page (queried, not assumed): nodes[i] is -1 where unknown.
- * Returns false when the query is not supported at all. */
-bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n);
+/* NUMA node holding each page (queried, not assumed) of process pid (0: this
+ * one; another needs the right to ptrace it): nodes[i] is -1 where unknown.
+ * Returns false when the query is not supported or not allowed. */
+bool platform_page_nodes(int pid, const void *const *addrs, int *nodes, size_t n);
 
 /* Places [addr, addr+len) on node before first touch: preferred (other nodes when
  * it is full) or, with strict, bound (numactl --membind). False if not supported. */

@@ -150,13 +150,13 @@ int platform_current_cpu(void)
     return sched_getcpu();
 }
 
-bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n)
+bool platform_page_nodes(int pid, const void *const *addrs, int *nodes, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         nodes[i] = -1;
 #ifdef SYS_move_pages
     /* move_pages with a NULL node array only reports where each page lives. */
-    long rc = syscall(SYS_move_pages, 0, (unsigned long)n, addrs, NULL, nodes, 0);
+    long rc = syscall(SYS_move_pages, pid, (unsigned long)n, addrs, NULL, nodes, 0);
     if (rc != 0) {
         for (size_t i = 0; i < n; i++)
             nodes[i] = -1;
@@ -167,6 +167,7 @@ bool platform_page_nodes(const void *const *addrs, int *nodes, size_t n)
             nodes[i] = -1; /* -ENOENT etc.: page not present */
     return true;
 #else
+    (void)pid;
     (void)addrs;
     return false;
 #endif

@@ -178,6 +178,32 @@ if len(cpus) >= 2:
     check("-x 1 for 2.5 s: task 0 was moved to the far CPU and back twice, no other task was",
           p.returncode == 0 and len(t) == 2 and t[0]["perturbations"] == 2 and t[1]["perturbations"] == 0, t)
 
+# --- -c: where each process's threads and memory are, about once a second ----------
+nnodes = len([n for n in os.listdir("/sys/devices/system/node") if re.fullmatch(r"node\d+", n)]) \
+    if os.path.isdir("/sys/devices/system/node") else 1
+if nnodes == 1:
+    p, d = run(["-p", "2", "-t", "1", "-P", "8", "-T", "4", "-s", "2.5", "-c", "--no-data_rand_walk"], "conv")
+    rows = d["analysis"].get("convergence", []) if d else []
+    times = sorted({x["t_s"] for x in rows})
+    own = {t["process"]: t["mem_node"] for t in tasks(d)}  # each thread's own query of its buffer's node
+    check("-c: a placement row per process per kept sample, the first within 0.5 s, then one a second",
+          p.returncode == 0 and len(times) >= 2 and times[0] < 0.5 and len(rows) == 2 * len(times) and
+          all(0.9 <= b - a <= 1.5 for a, b in zip(times, times[1:])) and
+          all(sorted(x["process"] for x in rows if x["t_s"] == t) == [0, 1] for t in times), rows)
+    check("-c on one node: every process's threads on node 0 and its memory where the tasks see it (node 0, all of it)",
+          rows and all(x["thread_node_min"] == 0 and x["thread_node_max"] == 0 and x["thread_nodes"] == 1 and
+                       x["mem_node"] == own.get(x["process"]) and
+                       x["mem_share"] == (1 if x["mem_node"] == 0 else 0) for x in rows), (rows, own))
+    lines = re.findall(r"^ # +([0-9.]+) s  threads (.*?)  memory (.*?)  (converged|not converged)$", p.stdout, re.M)
+    mem = " ".join("{0 100%}" if own.get(k) == 0 else "{-}" for k in (0, 1))
+    check("-c prints a line per sample: its time, each process's thread nodes and memory node and share",
+          len(lines) == len(times) and all(abs(float(t) - u) < 0.051 and th == "{0-0} {0-0}" and m == mem
+                                           for (t, th, m, _), u in zip(lines, times)), (lines, times))
+    check("-c on one node: 'nothing to converge', converged null in JSON (not 'converged')",
+          rec(d) and rec(d)["params"]["convergence"] == "nothing to converge: one NUMA node" and
+          rec(d)["params"]["converged"] is None and "# nothing to converge: one NUMA node" in p.stdout and
+          "converged after" not in p.stdout, rec(d) and rec(d)["params"])
+
 p, d = run(["-p", "1", "-t", "1", "-P", "256", "-s", "0.3"], "limit")
 check("-s 0.3 with 256 MiB passes: kept within the second (runtime-max <= 1.3 s, not after a whole loop)",
       p.returncode == 0 and rec(d) and rec(d)["params"]["runtime_max_s"] <= 1.3, rec(d) and rec(d)["params"])

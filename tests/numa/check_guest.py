@@ -373,11 +373,42 @@ rec0 = ((r["json"] or {}).get("results") or [{}])[0]
 check("numa mem -m with each process bound to one node: converged, and stopped there (well before -s 5)",
       rec0.get("params", {}).get("converged") is True and rec0["params"]["convergence_latency_s"] < 5 and
       re.search(r"^ main, +[0-9.]+, secs, +NUMA-convergence-latency$", r["out"], re.M) is not None, r["out"][-600:])
+rows = ((r["json"] or {}).get("analysis") or {}).get("convergence", [])
+check("numa mem -m bound: the samples show process 0's threads and memory on node 0, process 1's on node 1",
+      rows and all((x["thread_node_min"], x["thread_node_max"], x["mem_node"], x["mem_share"]) ==
+                   ((0, 0, 0, 1) if x["process"] == 0 else (1, 1, 1, 1)) for x in rows) and rows[-1]["converged"],
+      str(rows)[:600])
 r = run("nm_conv")
 exits("nm_conv", 0, r)
 rec0 = ((r["json"] or {}).get("results") or [{}])[0]
 check("numa mem -c unbound on 6 vCPUs: ends by -s, says whether and when it converged",
       isinstance(rec0.get("params", {}).get("converged"), bool) and "convergence" in rec0.get("params", {}), str(rec0)[:300])
+
+
+def conv_samples(rows):
+    by_t = {}
+    for x in rows:
+        by_t.setdefault(x["t_s"], []).append(x)
+    return by_t
+
+
+rows = ((r["json"] or {}).get("analysis") or {}).get("convergence", [])
+samples = conv_samples(rows)
+check("numa mem -c: a sample is converged exactly when every process's threads share a node holding its memory",
+      samples and all(all(x["converged"] == all(y["thread_node_min"] == y["thread_node_max"] >= 0 and
+                                                y["mem_node"] in (-1, y["thread_node_min"]) for y in xs) for x in xs)
+                      for xs in samples.values()) and
+      rec0["params"]["converged"] == any(xs[0]["converged"] for xs in samples.values()), str(rows)[:600])
+r = run("nm_split")
+exits("nm_split", 0, r)
+rows = ((r["json"] or {}).get("analysis") or {}).get("convergence", [])
+rec0 = ((r["json"] or {}).get("results") or [{}])[0]
+check("numa mem -c, one process's threads on nodes 0 and 1: every sample {0-1}, memory on node 0, never converged",
+      len(rows) >= 2 and all((x["thread_node_min"], x["thread_node_max"], x["thread_nodes"], x["mem_node"],
+                              x["mem_share"], x["converged"]) == (0, 1, 2, 0, 1, False) for x in rows) and
+      rec0.get("params", {}).get("converged") is False and
+      len(re.findall(r"^ # +[0-9.]+ s  threads \{0-1\}  memory \{0 100%\}  not converged$", r["out"], re.M)) == len(rows),
+      r["out"][-800:])
 r = run("nm_killed")
 exits("nm_killed", 1, r)
 check("numa mem: a worker killed in the guest ends the run with an error naming it, no hang",

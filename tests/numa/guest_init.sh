@@ -138,6 +138,7 @@ run nm_cpuless $M numa mem -p 1 -t 2 -T 8 -G 0 -l 2 -C 2x2 -M 3x2 --json /tmp/nm
 run nm_memless $M numa mem -p 1 -T 8 -M 2
 run nm_conv_bound $M numa mem -p 2 -t 1 -P 16 -C 0,2 -M 0,1 -s 5 -m --json /tmp/nm_conv_bound.json
 run nm_conv $M numa mem -p 2 -t 2 -P 16 -s 2 -c --json /tmp/nm_conv.json
+run nm_split $M numa mem -p 1 -t 2 -P 16 -C 0,2 -M 0 -s 2 -c --json /tmp/nm_split.json
 # (no pgrep in busybox: the first child is found by its parent pid in /proc/PID/stat)
 run nm_killed sh -c "$M numa mem -p 2 -P 16 -s 60 --json /tmp/nm_killed.json & p=\$!; sleep 3;
     for d in /proc/[0-9]*; do read -r pid comm state ppid rest <\$d/stat; [ \"\$ppid\" = \$p ] && kill -9 \$pid && break; done;
