@@ -15,6 +15,7 @@
 #define BUFFER_SEED 0x7a11ULL
 #define MAX_CHASE_STEPS (1ULL << 40)
 #define SETTLE_S 0.05 /* loaded latency: traffic runs this long before a phase is measured */
+#define EXTEND_MAX_S 5.0 /* loaded latency: how long the window may wait for a traffic step */
 #define WARM_STEPS_MAX (1ULL << 22) /* ~0.5 s from DRAM */
 #define QUIET_NAP_NS 200000   /* a quiet traffic thread looks for the end this often */
 
@@ -42,6 +43,7 @@ struct traffic_run {
     double *samples;
     int got;
     double next_boundary, last_t, t0, t1;
+    double extended_s; /* loaded latency: the bandwidth window ran on past the latency samples */
     uint64_t last_total;
     uint64_t *snap0, *snap1; /* per thread, at the measured window's start and end */
 };
@@ -250,6 +252,18 @@ static void traffic_loop(traffic_run *r, int tid)
     }
 }
 
+/* Every traffic thread has finished a step since the window opened (true
+ * without traffic). The counters only move at the end of a step. */
+static bool traffic_advanced(traffic_run *r)
+{
+    if (!r->ph->prog)
+        return true;
+    for (int i = 0; i < r->n; i++)
+        if (!is_chaser(r, i) && read_counter(r, i) == r->snap0[i])
+            return false;
+    return true;
+}
+
 static void chase_phase(traffic_run *r)
 {
     const traffic_phase *ph = r->ph;
@@ -265,7 +279,15 @@ static void chase_phase(traffic_run *r)
         pos = chase_run(pos, steps);
         r->samples[r->got++] = (clock_now() - a) * 1e9 / (double)steps;
     }
+    /* A traffic step can outlast a short window (an emulator, a slow or busy core):
+     * the chaser keeps going until every traffic thread has finished one inside the
+     * window, so its bandwidth is never a false 0 (said in params.window_extended_s). */
+    double samples_end = clock_now();
+    bool extended = false;
+    for (; !stop_flagged() && !traffic_advanced(r) && clock_now() - samples_end < EXTEND_MAX_S; extended = true)
+        pos = chase_run(pos, steps);
     r->t1 = clock_now();
+    r->extended_s = extended ? r->t1 - samples_end : 0;
     snapshot(r, r->snap1);
     r->chase_pos = pos;
     finish(r);
@@ -380,6 +402,7 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
         params_number(p, "bandwidth_mb_s", mbs);
         params_number(p, "dram_bandwidth_mb_s", ph->prog ? traffic_mix_dram_bytes(ph->prog->mix, mbs) : 0);
         params_int(p, "chase_steps", (long long)r->chase_steps);
+        params_number(p, "window_extended_s", r->extended_s);
     } else {
         params_number(p, "dram_mb_s", traffic_mix_dram_bytes(ph->prog->mix, result_value(out)));
         params_number(p, "window_s", ph->window_s);
