@@ -155,6 +155,7 @@ static void task_job(team *t, int tid, void *arg)
     else
         sl->mem_node = -1;
     sl->buf_addr = (uintptr_t)tb.ptr;
+    store(&sl->cpu, platform_current_cpu()); /* known before the first loop ends (slow loops, emulators) */
     store(&sl->state, SLOT_READY);
     __atomic_add_fetch(&x->c->ready, 1, __ATOMIC_ACQ_REL);
     if (s->serialize)
