@@ -31,10 +31,12 @@
 
 #define NUMA_WORK_BLOCK_WORDS 1024
 #define NUMA_WORK_POLL_WORDS (64 * 1024) /* 512 KiB between two looks at the stop flag */
-/* Zeroing a whole buffer (-Z without the walk) looks every 64 MiB instead: memset
- * of calls that large uses the C library's non-temporal stores, as perf's single
- * call does, where 512 KiB calls would go through the cache (about 0.6x here). */
-#define NUMA_WORK_ZERO_POLL_WORDS (8 * 1024 * 1024)
+/* Zeroing a whole buffer (-Z without the walk) looks every 1 GiB instead (tens of
+ * ms at DRAM speed): memset of calls that large streams past the caches, as perf's
+ * single call over the buffer does. 512 KiB calls went through the cache (about
+ * 0.6x on Zen 5); 64 MiB calls were still 0.7x of perf on Zen 3 (glibc 2.36, 512 MiB
+ * buffer), 1 GiB calls on a par. */
+#define NUMA_WORK_ZERO_POLL_WORDS (128 * 1024 * 1024)
 
 typedef struct {
     bool reads, writes, backwards, random_walk, zero;
