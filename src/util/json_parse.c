@@ -98,11 +98,12 @@ static void put_utf8(char *out, size_t *n, unsigned long cp)
     }
 }
 
-/* Four hex digits at p->pos; -1 (and said why) when they are not there. */
-static long hex4(parser *p)
+/* Four hex digits at p->pos, before the string's closing quote at end; -1 (and
+ * said why) when they are not there. */
+static long hex4(parser *p, size_t end)
 {
-    if (p->len - p->pos < 4)
-        return fail_end(p), -1;
+    if (end - p->pos < 4)
+        return fail_at(p, p->pos, "\\u needs four hex digits"), -1;
     long v = 0;
     for (int i = 0; i < 4; i++) {
         unsigned char c = p->s[p->pos + (size_t)i];
@@ -156,14 +157,14 @@ static bool parse_string(parser *p, char **out, size_t *outlen)
             free(buf);
             return fail_at(p, esc, "invalid escape \\%c", c >= 0x20 && c < 0x7f ? c : '?');
         }
-        long cp = hex4(p);
+        long cp = hex4(p, end);
         if (cp >= 0xD800 && cp <= 0xDBFF) { /* a high surrogate needs its low one */
-            if (p->len - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
+            if (end - p->pos < 2 || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u') {
                 free(buf);
                 return fail_at(p, esc, "lone surrogate \\u%04lx", cp);
             }
             p->pos += 2;
-            long lo = hex4(p);
+            long lo = hex4(p, end);
             if (lo >= 0 && (lo < 0xDC00 || lo > 0xDFFF)) {
                 free(buf);
                 return fail_at(p, esc, "lone surrogate \\u%04lx", cp);
@@ -176,9 +177,9 @@ static bool parse_string(parser *p, char **out, size_t *outlen)
             free(buf);
             return fail_at(p, esc, "lone surrogate \\u%04lx", cp);
         }
-        if (cp < 0 || p->pos > end) { /* hex4 said why, or the escape ran past the quote */
+        if (cp < 0) { /* hex4 said why */
             free(buf);
-            return p->pos > end ? fail_at(p, esc, "\\u needs four hex digits") : false;
+            return false;
         }
         put_utf8(buf, &n, (unsigned long)cp);
     }
