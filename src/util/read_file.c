@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 static bool too_big(unsigned long long bytes, size_t limit, char *err, size_t errlen)
@@ -22,14 +23,11 @@ bool read_file_limited(const char *path, size_t limit, char **data, size_t *len,
         return false;
     }
     /* A regular file says its size: refuse before reading a byte. Pipes do not,
-     * and are cut off at the limit below. */
-    if (fseeko(f, 0, SEEK_END) == 0) {
-        off_t size = ftello(f);
-        if (size > 0 && (unsigned long long)size > limit) {
-            fclose(f);
-            return too_big((unsigned long long)size, limit, err, errlen);
-        }
-        rewind(f);
+     * and are cut off at the limit below; a directory fails to read. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > limit) {
+        fclose(f);
+        return too_big((unsigned long long)st.st_size, limit, err, errlen);
     }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
