@@ -147,10 +147,10 @@ static bool parse_string(parser *p, char **out, size_t *outlen)
         }
         size_t esc = p->pos++;
         c = p->s[p->pos++];
-        const char *simple = strchr("\"\\/bfnrt", c);
-        if (c && simple) {
-            static const char decoded[] = "\"\\/\b\f\n\r\t";
-            buf[n++] = decoded[simple - "\"\\/bfnrt"];
+        static const char escapes[] = "\"\\/bfnrt", decoded[] = "\"\\/\b\f\n\r\t";
+        const char *simple = c ? strchr(escapes, c) : NULL;
+        if (simple) {
+            buf[n++] = decoded[simple - escapes];
             continue;
         }
         if (c != 'u') {
