@@ -263,8 +263,12 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
         if (r != PARSE_OK)
             return r;
     }
-    if (optind < argc)
-        return cli_fail(err, errlen, "unexpected argument '%s' (see %s --help)", argv[optind], t->command);
+    if (optind < argc && argc - optind <= c->max_operands) {
+        c->operands = argv + optind;
+        c->operand_count = argc - optind;
+    } else if (optind < argc)
+        return cli_fail(err, errlen, "unexpected argument '%s' (see %s --help)", argv[optind + c->max_operands],
+                        t->command); /* the first one too many */
     /* After the command line: -p takes precedence over OMP_NUM_THREADS (which is then
      * not even read), and --help works whatever the environment says. */
     if (c->threads_used &&

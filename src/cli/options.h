@@ -80,6 +80,10 @@ typedef struct {
     int pages;             /* page_choice: PAGE_CHOICE_DEFAULT, AUTO (-H), or --pages's */
     bool pages_given;      /* -H or --pages was given (they exclude each other) */
     const char *omp_bind, *omp_places;
+    int max_operands;      /* arguments that are not options the mode takes (set by its
+                              defaults: compare's two files); 0: none */
+    char **operands;       /* those arguments, in order */
+    int operand_count;
 } common_options;
 
 /* A mode's command line: its table and what --help says around it. */

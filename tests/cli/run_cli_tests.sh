@@ -762,6 +762,9 @@ tap_from check_mlc.py
 # --- numa mem: perf bench numa mem, its layouts, faults, suite, and perf itself ---------
 tap_from check_numa_mem.py
 
+# --- compare: two runs' JSON figure by figure, the CI gate, bad files -----------------
+tap_from check_compare.py
+
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in
 # README.md and the man page.
@@ -784,6 +787,7 @@ if [ $? -ne 3 ]; then
     mapfile -t docs < <(find "$TMP" -name '*.json' ! -name 'topo.json' | sort)
     for mode in $ALL_MODES; do
         [ "$mode" = topology ] && continue # its --json is the topology object, checked below
+        [ "$mode" = compare ] && continue  # measures nothing; its --json is no run (check_compare.py)
         n=$(python3 -c "import json,sys; print(sum(1 for f in sys.argv[1:] if json.load(open(f)).get('mode')=='$mode'))" "${docs[@]}")
         check "schema 2: the tests above wrote $mode documents ($n)" test "$n" -ge 2
     done

@@ -1,0 +1,94 @@
+/* libFuzzer target for the JSON reader (util/json_parse.c) and the run loader on
+ * top of it (core/run_load.c). The input is any bytes, read as a JSON document
+ * and checked against the fuzz targets' independent strict parser
+ * (strict_json.c, with repeated keys refused):
+ *   - what json_parse accepts, strict_json accepts too, and the trees are the
+ *     same: types, every string and key byte for byte, every number equal to
+ *     strtod of the literal, members in order;
+ *   - what strict_json accepts and json_parse refuses is refused for one of
+ *     json_parse's own limits only: a number beyond a double, or nesting deeper
+ *     than JSON_PARSE_MAX_DEPTH;
+ *   - a refusal is one line (no newline) that names the line and column;
+ *   - run_load_text never crashes on it, and a loaded run's records hold what
+ *     the loader promises (samples above 0, threads at least 1). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/run_load.h"
+#include "fuzz.h"
+#include "strict_json.h"
+#include "util/json_parse.h"
+
+static void same_tree(const json_value *mine, const sj_value *ref)
+{
+    switch (ref->kind) {
+    case SJ_NULL:
+        FUZZ_CHECK(mine->type == JV_NULL, "type %d for null", mine->type);
+        break;
+    case SJ_FALSE:
+    case SJ_TRUE:
+        FUZZ_CHECK(mine->type == JV_BOOL && mine->boolean == (ref->kind == SJ_TRUE), "boolean differs");
+        break;
+    case SJ_NUMBER: {
+        char *lit = strndup(ref->text, ref->len);
+        FUZZ_CHECK(lit != NULL, "out of memory");
+        double want = strtod(lit, NULL);
+        FUZZ_CHECK(mine->type == JV_NUMBER && mine->number == want, "number %s read as %.17g", lit, mine->number);
+        free(lit);
+        break;
+    }
+    case SJ_STRING:
+        FUZZ_CHECK(mine->type == JV_STRING && mine->len == ref->len && memcmp(mine->text, ref->text, ref->len) == 0 &&
+                       mine->text[mine->len] == '\0',
+                   "string differs");
+        break;
+    case SJ_ARRAY:
+    case SJ_OBJECT:
+        FUZZ_CHECK(mine->type == (ref->kind == SJ_ARRAY ? JV_ARRAY : JV_OBJECT) && mine->count == ref->n,
+                   "container differs (%zu vs %zu items)", mine->count, ref->n);
+        for (size_t i = 0; i < ref->n; i++) {
+            if (ref->kind == SJ_OBJECT)
+                FUZZ_CHECK(mine->items[i].key_len == ref->items[i].key_len &&
+                               memcmp(mine->items[i].key, ref->items[i].key, ref->items[i].key_len) == 0,
+                           "key %zu differs", i);
+            same_tree(&mine->items[i], &ref->items[i]);
+        }
+        break;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *text = (const char *)data;
+    json_value mine;
+    sj_value ref;
+    char err[256], ref_err[256];
+    bool ok = json_parse(text, size, &mine, err, sizeof err);
+    bool ref_ok = sj_parse(text, size, SJ_UNIQUE_KEYS, &ref, ref_err, sizeof ref_err);
+    if (ok) {
+        FUZZ_CHECK(ref_ok, "accepted what the strict parser refuses (%s)", ref_err);
+        same_tree(&mine, &ref);
+    } else {
+        FUZZ_CHECK(strchr(err, '\n') == NULL && strncmp(err, size ? "line " : "empty", 5) == 0, "message: %s", err);
+        FUZZ_CHECK(!ref_ok || strstr(err, "out of range") || strstr(err, "nested deeper"),
+                   "refused a document the strict parser accepts: %s", err);
+    }
+    if (ok)
+        json_value_free(&mine);
+    if (ref_ok)
+        sj_free(&ref);
+
+    loaded_run run;
+    if (run_load_text(text, size, &run, err, sizeof err)) {
+        for (size_t i = 0; i < run.count; i++) {
+            FUZZ_CHECK(run.records[i].threads >= 1 && run.records[i].nsamples >= 1, "record %zu", i);
+            for (size_t k = 0; k < run.records[i].nsamples; k++)
+                FUZZ_CHECK(run.records[i].samples[k] > 0, "sample %zu of record %zu", k, i);
+        }
+        run_free(&run);
+    } else {
+        FUZZ_CHECK(strchr(err, '\n') == NULL && err[0], "loader message: %s", err);
+    }
+    return 0;
+}

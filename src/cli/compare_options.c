@@ -1,0 +1,49 @@
+#include "cli/compare_options.h"
+
+#include <stddef.h>
+
+#include "cli/cli_errors.h"
+
+#define F(field) offsetof(compare_options, field)
+
+static const option_spec specs[] = {
+    OPTION_COMMON("help"),
+    {.long_name = "threshold", .value_name = "PCT", .kind = OPT_DOUBLE, .key = "threshold", .offset = F(threshold),
+     .min = 0, .max = 1000, .bad = "not a percentage from 0 to 1000",
+     .help = "Exit status 1 when any figure of B is slower than A's by\nmore than PCT percent (a CI regression gate)"},
+    {.long_name = "force", .kind = OPT_FLAG, .key = "force", .offset = F(force),
+     .help = "Compare runs of different hosts, CPU models, kernels,\nmodes or options (refused without it)"},
+    {.long_name = "json", .value_name = "FILE", .kind = OPT_TEXT, .key = "json",
+     .offset = offsetof(compare_options, common.json_path), .bad = "not a file name",
+     .help = "Also write the comparison (every figure, unrounded) as JSON\nto FILE"},
+    OPTION_END,
+};
+
+const option_table compare_option_table = {
+    "membench compare",
+    "Usage: membench compare A.json B.json [--threshold PCT] [--force] [--json FILE]\n"
+    "Compares two runs' JSON (--json of any measuring mode), figure by figure:\n"
+    "A, B (medians of the raw samples), B/A, and a verdict - faster, slower or\n"
+    "no difference within noise - from a bootstrap 95% interval of the ratio of\n"
+    "medians (fixed seed: the same files give the same answer). Exit status 0,\n"
+    "1 when --threshold is exceeded, 2 for bad input or runs that differ.\n"
+    "\n",
+    NULL,
+    specs,
+};
+
+void compare_options_defaults(void *opts)
+{
+    compare_options *o = opts;
+    o->common.max_operands = 2; /* A.json B.json */
+    o->threshold = -1;
+}
+
+parse_result compare_options_check(void *opts, char *err, size_t errlen)
+{
+    const compare_options *o = opts;
+    if (o->common.operand_count != 2)
+        return cli_fail(err, errlen, "needs two run files, A and B (membench compare A.json B.json), not %d",
+                        o->common.operand_count);
+    return PARSE_OK;
+}

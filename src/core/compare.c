@@ -1,0 +1,244 @@
+#include "core/compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options that only decide where and how the output goes: two runs that differ
+ * in them measured the same thing. */
+static const char *const output_only[] = {"json", "verbose", "csv", "human_readable", "openmetrics", NULL};
+
+static bool is_output_only(const char *key)
+{
+    for (size_t i = 0; output_only[i]; i++)
+        if (strcmp(key, output_only[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool same_scalar(const json_value *x, const json_value *y)
+{
+    if (!x || !y || x->type != y->type)
+        return x == y;
+    switch (x->type) {
+    case JV_BOOL:
+        return x->boolean == y->boolean;
+    case JV_NUMBER:
+        return x->number == y->number;
+    case JV_STRING:
+        return x->len == y->len && memcmp(x->text, y->text, x->len) == 0;
+    case JV_NULL:
+        return true;
+    default:
+        return false; /* options are scalars; anything else is not the same */
+    }
+}
+
+static void scalar_text(const json_value *v, char *out, size_t len)
+{
+    if (!v)
+        snprintf(out, len, "absent");
+    else if (v->type == JV_STRING)
+        snprintf(out, len, "%.40s", v->text);
+    else if (v->type == JV_NUMBER)
+        snprintf(out, len, "%g", v->number);
+    else if (v->type == JV_BOOL)
+        snprintf(out, len, "%s", v->boolean ? "true" : "false");
+    else
+        snprintf(out, len, "%s", v->type == JV_NULL ? "null" : "not a scalar");
+}
+
+/* Appends "; what (x vs y)" to out. */
+static void add_difference(char *out, size_t len, const char *what, const char *x, const char *y)
+{
+    size_t used = strlen(out);
+    if (used < len)
+        snprintf(out + used, len - used, "%s%s (%.60s vs %.60s)", used ? "; " : "", what, x, y);
+}
+
+static void option_differences(const json_value *a, const json_value *b, char *out, size_t len)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const json_value *from = pass ? b : a, *other = pass ? a : b;
+        for (size_t i = 0; i < from->count; i++) {
+            const json_value *mine = &from->items[i], *theirs = json_get(other, mine->key);
+            if (is_output_only(mine->key) || (pass && theirs)) /* pass 2: only keys a lacks */
+                continue;
+            if (!same_scalar(mine, theirs)) {
+                char x[48], y[48], what[80];
+                scalar_text(pass ? theirs : mine, x, sizeof x);
+                scalar_text(pass ? mine : theirs, y, sizeof y);
+                snprintf(what, sizeof what, "option %.60s", mine->key);
+                add_difference(out, len, what, x, y);
+            }
+        }
+    }
+}
+
+bool compare_differences(const loaded_run *a, const loaded_run *b, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *what[] = {"host", "CPU model", "kernel", "mode"};
+    const char *x[] = {a->hostname, a->cpu_model, a->kernel, a->mode};
+    const char *y[] = {b->hostname, b->cpu_model, b->kernel, b->mode};
+    for (size_t i = 0; i < 4; i++)
+        if (strcmp(x[i], y[i]) != 0)
+            add_difference(out, len, what[i], x[i], y[i]);
+    option_differences(a->options, b->options, out, len);
+    return out[0] != '\0';
+}
+
+/* A figure's identity; repeats of one key are told apart by their order. */
+typedef struct {
+    char key[256];
+    size_t index, repeat;
+} figure_key;
+
+static int by_key(const void *x, const void *y)
+{
+    const figure_key *a = x, *b = y;
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+static int by_key_and_repeat(const figure_key *a, const figure_key *b)
+{
+    int c = strcmp(a->key, b->key);
+    return c ? c : (a->repeat > b->repeat) - (a->repeat < b->repeat);
+}
+
+/* Keys of every record, sorted, with each repeat numbered. */
+static figure_key *sorted_keys(const loaded_run *r)
+{
+    figure_key *k = calloc(r->count ? r->count : 1, sizeof *k);
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < r->count; i++) {
+        const loaded_record *x = &r->records[i];
+        snprintf(k[i].key, sizeof k[i].key, "%s|%s|%s|%llu|%lld|%s", x->mode, x->operation, x->metric, x->size_bytes,
+                 x->threads, x->nodes);
+        k[i].index = i;
+    }
+    qsort(k, r->count, sizeof *k, by_key);
+    for (size_t i = 1; i < r->count; i++)
+        if (strcmp(k[i].key, k[i - 1].key) == 0)
+            k[i].repeat = k[i - 1].repeat + 1;
+    return k;
+}
+
+bool compare_higher_is_better(const loaded_record *r)
+{
+    return strcmp(r->metric, "bandwidth") == 0;
+}
+
+compare_verdict compare_judge(const ratio_interval *ri, bool higher_is_better)
+{
+    if (!ri->told)
+        return VERDICT_CANNOT_TELL;
+    if (ri->low > 1)
+        return higher_is_better ? VERDICT_FASTER : VERDICT_SLOWER;
+    if (ri->high < 1)
+        return higher_is_better ? VERDICT_SLOWER : VERDICT_FASTER;
+    return VERDICT_SAME;
+}
+
+static double median_of(const loaded_record *r)
+{
+    double *copy = malloc(r->nsamples * sizeof *copy);
+    if (!copy)
+        return 0;
+    memcpy(copy, r->samples, r->nsamples * sizeof *copy);
+    double m = median_inplace(copy, r->nsamples);
+    free(copy);
+    return m;
+}
+
+static void judge(compare_row *row, double threshold_pct)
+{
+    const loaded_record *a = row->a, *b = row->b;
+    row->a_median = median_of(a);
+    row->b_median = median_of(b);
+    row->ratio = bootstrap_median_ratio(a->samples, a->nsamples, b->samples, b->nsamples, BOOTSTRAP_SEED);
+    bool higher = compare_higher_is_better(a);
+    row->verdict = compare_judge(&row->ratio, higher);
+    row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;
+    row->beyond_threshold = threshold_pct >= 0 && row->verdict == VERDICT_SLOWER && row->worse_pct > threshold_pct;
+}
+
+bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, compare_report *out)
+{
+    memset(out, 0, sizeof *out);
+    figure_key *ka = sorted_keys(a), *kb = sorted_keys(b);
+    size_t *match_a = calloc(a->count + 1, sizeof *match_a); /* index in b + 1; 0: none */
+    bool *matched_b = calloc(b->count + 1, sizeof *matched_b);
+    out->rows = calloc(a->count + b->count + 1, sizeof *out->rows);
+    bool ok = ka && kb && match_a && matched_b && out->rows;
+    for (size_t i = 0, j = 0; ok && i < a->count && j < b->count;) { /* merge the sorted keys */
+        int c = by_key_and_repeat(&ka[i], &kb[j]);
+        if (c == 0) {
+            match_a[ka[i].index] = kb[j].index + 1;
+            matched_b[kb[j].index] = true;
+        }
+        i += c <= 0, j += c >= 0;
+    }
+    /* A's order, then what only B has in B's order: the table reads like the runs. */
+    for (size_t i = 0; ok && i < a->count; i++) {
+        compare_row *row = &out->rows[out->count++];
+        row->a = &a->records[i];
+        if (!match_a[i]) {
+            row->verdict = VERDICT_ONLY_A;
+            row->a_median = median_of(row->a);
+            out->only_a++;
+            continue;
+        }
+        row->b = &b->records[match_a[i] - 1];
+        judge(row, threshold_pct);
+        out->matched++;
+        out->faster += row->verdict == VERDICT_FASTER;
+        out->slower += row->verdict == VERDICT_SLOWER;
+        out->same += row->verdict == VERDICT_SAME;
+        out->untold += row->verdict == VERDICT_CANNOT_TELL;
+        out->beyond += row->beyond_threshold;
+    }
+    for (size_t j = 0; ok && j < b->count; j++) {
+        if (matched_b[j])
+            continue;
+        compare_row *row = &out->rows[out->count++];
+        row->b = &b->records[j];
+        row->b_median = median_of(row->b);
+        row->verdict = VERDICT_ONLY_B;
+        out->only_b++;
+    }
+    free(ka);
+    free(kb);
+    free(match_a);
+    free(matched_b);
+    if (!ok)
+        compare_report_free(out);
+    return ok;
+}
+
+void compare_report_free(compare_report *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+const char *compare_verdict_text(compare_verdict v)
+{
+    switch (v) {
+    case VERDICT_FASTER:
+        return "faster";
+    case VERDICT_SLOWER:
+        return "slower";
+    case VERDICT_SAME:
+        return "no difference within noise";
+    case VERDICT_CANNOT_TELL:
+        return "cannot tell (under 3 samples)";
+    case VERDICT_ONLY_A:
+        return "only in A";
+    case VERDICT_ONLY_B:
+        return "only in B";
+    }
+    return "?";
+}

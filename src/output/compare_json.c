@@ -1,0 +1,79 @@
+#include "output/compare_json.h"
+
+#include "output/json.h"
+
+static void run_identity(json_writer *j, const char *key, const char *path, const loaded_run *r)
+{
+    json_object_begin(j, key);
+    json_string(j, "file", path);
+    json_string(j, "mode", r->mode);
+    json_string(j, "hostname", r->hostname);
+    json_string(j, "cpu_model", r->cpu_model);
+    json_string(j, "kernel", r->kernel);
+    json_string(j, "started_at", r->started_at);
+    json_bool(j, "complete", r->complete);
+    json_object_end(j);
+}
+
+static void row(json_writer *j, const compare_row *w)
+{
+    const loaded_record *x = w->a ? w->a : w->b;
+    json_object_begin(j, NULL);
+    json_string(j, "mode", x->mode);
+    json_string(j, "operation", x->operation);
+    json_string(j, "metric", x->metric);
+    json_string(j, "unit", x->unit);
+    json_uint(j, "size_bytes", x->size_bytes);
+    json_int(j, "threads", x->threads);
+    json_string(j, "nodes", x->nodes);
+    if (w->a)
+        json_number(j, "a_median", w->a_median);
+    else
+        json_null(j, "a_median");
+    if (w->b)
+        json_number(j, "b_median", w->b_median);
+    else
+        json_null(j, "b_median");
+    if (w->a && w->b)
+        json_number(j, "ratio", w->ratio.ratio);
+    else
+        json_null(j, "ratio");
+    if (w->ratio.told) {
+        json_number(j, "ratio_low", w->ratio.low);
+        json_number(j, "ratio_high", w->ratio.high);
+    } else {
+        json_null(j, "ratio_low");
+        json_null(j, "ratio_high");
+    }
+    json_string(j, "verdict", compare_verdict_text(w->verdict));
+    json_bool(j, "beyond_threshold", w->beyond_threshold);
+    json_object_end(j);
+}
+
+void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
+                        const compare_report *r, double threshold_pct, const char *differences, bool forced)
+{
+    json_writer j;
+    json_init(&j, f);
+    json_object_begin(&j, NULL);
+    json_string(&j, "tool", "membench");
+    json_string(&j, "version", MEMBENCH_VERSION);
+    json_string(&j, "kind", "compare");
+    run_identity(&j, "a", path_a, a);
+    run_identity(&j, "b", path_b, b);
+    json_string(&j, "differences", differences && *differences ? differences : NULL);
+    json_bool(&j, "forced", forced);
+    json_string(&j, "test", "bootstrap 95% percentile interval of median(B)/median(A)");
+    json_int(&j, "resamples", BOOTSTRAP_RESAMPLES);
+    json_int(&j, "seed", BOOTSTRAP_SEED);
+    if (threshold_pct >= 0)
+        json_number(&j, "threshold_pct", threshold_pct);
+    else
+        json_null(&j, "threshold_pct");
+    json_array_begin(&j, "figures");
+    for (size_t i = 0; i < r->count; i++)
+        row(&j, &r->rows[i]);
+    json_array_end(&j);
+    json_object_end(&j);
+    fputc('\n', f);
+}

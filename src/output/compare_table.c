@@ -1,0 +1,89 @@
+#include "output/compare_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/format_bytes.h"
+
+enum { COLS = 10, CELL = 64 };
+
+static const char *const heads[COLS] = {"mode", "operation", "size", "threads", "nodes", "A",
+                                        "B", "B/A", "95% interval", "verdict"};
+/* Numbers right-aligned, words left. */
+static const bool right[COLS] = {false, false, true, true, false, true, true, true, false, false};
+
+static void cells_of(const compare_row *row, char c[COLS][CELL])
+{
+    const loaded_record *x = row->a ? row->a : row->b;
+    char size[32];
+    snprintf(c[0], CELL, "%s", x->mode);
+    snprintf(c[1], CELL, "%s", x->operation);
+    snprintf(c[2], CELL, "%s", format_bytes(x->size_bytes, size, sizeof size));
+    snprintf(c[3], CELL, "%lld", x->threads);
+    snprintf(c[4], CELL, "%s", x->nodes);
+    if (row->a)
+        snprintf(c[5], CELL, "%.1f %s", row->a_median, x->unit);
+    else
+        snprintf(c[5], CELL, "-");
+    if (row->b)
+        snprintf(c[6], CELL, "%.1f %s", row->b_median, x->unit);
+    else
+        snprintf(c[6], CELL, "-");
+    if (row->a && row->b)
+        snprintf(c[7], CELL, "%.3f", row->ratio.ratio);
+    else
+        snprintf(c[7], CELL, "-");
+    if (row->ratio.told)
+        snprintf(c[8], CELL, "%.3f-%.3f", row->ratio.low, row->ratio.high);
+    else
+        snprintf(c[8], CELL, "-");
+    snprintf(c[9], CELL, "%s%s", compare_verdict_text(row->verdict), row->beyond_threshold ? " (beyond threshold)" : "");
+}
+
+static void print_line(FILE *f, char c[COLS][CELL], const int *width)
+{
+    for (int k = 0; k < COLS; k++) {
+        bool last = k == COLS - 1;
+        fprintf(f, "%s%*s%s", k ? "  " : "", right[k] ? width[k] : last ? 0 : -width[k], c[k], last ? "\n" : "");
+    }
+}
+
+static void describe(FILE *f, const char *label, const char *path, const loaded_run *r)
+{
+    fprintf(f, "%s: %s (%s on %s, %s, %s%s)\n", label, path, r->mode, r->hostname, r->kernel,
+            r->started_at ? r->started_at : "no date", r->complete ? "" : ", incomplete: the run was stopped");
+}
+
+void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
+                         const compare_report *r, double threshold_pct)
+{
+    describe(f, "A", path_a, a);
+    describe(f, "B", path_b, b);
+    fprintf(f, "A and B are medians of each figure's raw samples (bandwidth: higher is faster;\n"
+               "latency: lower is). Verdict: bootstrap 95%% interval of B/A, %d resamples, seed %d;\n"
+               "an interval that holds 1 is no difference within noise.\n\n",
+            BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);
+    char (*cells)[COLS][CELL] = malloc((r->count + 1) * sizeof *cells);
+    if (!cells)
+        return;
+    int width[COLS] = {0};
+    for (size_t i = 0; i <= r->count; i++) {
+        if (i == 0)
+            for (int k = 0; k < COLS; k++)
+                snprintf(cells[0][k], CELL, "%s", heads[k]);
+        else
+            cells_of(&r->rows[i - 1], cells[i]);
+        for (int k = 0; k < COLS; k++)
+            if ((int)strlen(cells[i][k]) > width[k])
+                width[k] = (int)strlen(cells[i][k]);
+    }
+    for (size_t i = 0; i <= r->count; i++)
+        print_line(f, cells[i], width);
+    free(cells);
+    fprintf(f, "\n%zu figures in both: %zu faster, %zu slower, %zu no difference within noise, %zu cannot tell; "
+               "%zu only in A, %zu only in B\n",
+            r->matched, r->faster, r->slower, r->same, r->untold, r->only_a, r->only_b);
+    if (threshold_pct >= 0)
+        fprintf(f, "Threshold %g%%: %zu figure%s slower by more than %g%%%s\n", threshold_pct, r->beyond,
+                r->beyond == 1 ? "" : "s", threshold_pct, r->beyond ? " (exit status 1)" : "");
+}

@@ -1,0 +1,14 @@
+/* membench compare's table on stdout: one row per figure (A, B, B/A with its
+ * interval, the verdict), then a summary line and the threshold's outcome. */
+#ifndef MEMBENCH_COMPARE_TABLE_H
+#define MEMBENCH_COMPARE_TABLE_H
+
+#include <stdio.h>
+
+#include "core/compare.h"
+
+/* threshold_pct < 0: none given. */
+void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
+                         const compare_report *r, double threshold_pct);
+
+#endif

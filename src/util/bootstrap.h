@@ -1,0 +1,33 @@
+/* Is B different from A beyond the noise? A bootstrap percentile interval of the
+ * ratio of medians, median(B)/median(A): resample each side with replacement,
+ * take the ratio of the resamples' medians, many times; the middle 95% of those
+ * ratios is the interval. Medians, because a benchmark's samples have outliers
+ * (an interrupt, a page fault) that would drag a mean; an interval of the ratio,
+ * because it says how big the difference is, which a regression threshold needs
+ * (a rank test only says whether there is one). The generator is splitmix64 with
+ * a fixed seed, so the same samples always give the same answer. */
+#ifndef MEMBENCH_BOOTSTRAP_H
+#define MEMBENCH_BOOTSTRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BOOTSTRAP_RESAMPLES 4000
+#define BOOTSTRAP_SEED 1
+/* Fewer samples on a side than this and no interval is drawn: a bootstrap of one
+ * or two values says nothing about their spread. */
+#define BOOTSTRAP_MIN_SAMPLES 3
+
+typedef struct {
+    double ratio;    /* median(b) / median(a) */
+    double low, high; /* the 95% interval of the ratio; both 0 when !told */
+    bool told;       /* enough samples on both sides for an interval */
+} ratio_interval;
+
+/* Median of values[0..n) (n > 0); values is reordered. */
+double median_inplace(double *values, size_t n);
+/* a and b are not modified; na, nb > 0 and the values above 0. */
+ratio_interval bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, uint64_t seed);
+
+#endif

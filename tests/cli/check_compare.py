@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Command-line checks of `membench compare A.json B.json` on real small runs and
+doctored copies of them: a run against itself is no difference (ratio 1.000, exit
+0); halved bandwidth or doubled latency is slower and trips --threshold (exit 1);
+runs of another host or other options are refused (exit 2) unless --force; every
+bad file is refused with one line naming it and the problem (exit 2). The numbers
+printed are the medians of the files' samples. Prints TAP lines for
+run_cli_tests.sh; never asserts a timing.
+
+  check_compare.py MEMBENCH TMPDIR"""
+import copy
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+BIN, TMP = sys.argv[1:3]
+D = os.path.join(TMP, "compare")
+os.makedirs(D, exist_ok=True)
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:600].replace("\n", "\\n"))
+
+
+def path(name):
+    return os.path.join(D, name)
+
+
+def measure(name, args):
+    p = subprocess.run([BIN] + args + ["--json", path(name)], capture_output=True, text=True)
+    check("run for compare: membench %s exits 0" % " ".join(args), p.returncode == 0, p.stderr)
+    return json.load(open(path(name)))
+
+
+def write(name, doc):
+    with open(path(name), "w") as f:
+        json.dump(doc, f)
+    return path(name)
+
+
+def compare(*args):
+    return subprocess.run([BIN, "compare"] + list(args), capture_output=True, text=True, timeout=60)
+
+
+def rows(out):
+    """The table's figure rows: the lines between the header and the blank line."""
+    lines = out.split("\n")
+    start = next((i for i, l in enumerate(lines) if l.startswith("mode ")), None)
+    if start is None:
+        return []
+    body = []
+    for l in lines[start + 1:]:
+        if not l.strip():
+            break
+        body.append(l)
+    return body
+
+
+def scaled(doc, factor, only_metric=None):
+    d = copy.deepcopy(doc)
+    for r in d["results"]:
+        if only_metric and r["metric"] != only_metric:
+            continue
+        r["value"] *= factor
+        r["samples"] = [s * factor for s in r["samples"]]
+        for k in ("min", "max", "median", "mean", "stddev"):
+            r["summary"][k] *= factor
+    return d
+
+
+def refused(name, args, needles):
+    p = compare(*args)
+    err = p.stderr.strip().split("\n")
+    check("compare refuses %s: exit 2, nothing on stdout, one line naming %s" % (name, " and ".join(needles)),
+          p.returncode == 2 and p.stdout == "" and len(err) == 1 and all(n in err[0] for n in needles),
+          "rc=%d out=%r err=%r" % (p.returncode, p.stdout[:200], p.stderr))
+
+
+bw = measure("a.json", ["-o", "read", "-o", "copy", "-s", "64", "-r", "5"])
+measure("b.json", ["-o", "read", "-o", "copy", "-s", "64", "-r", "5"])
+lat = measure("lat.json", ["-o", "latency", "-s", "64"])
+A, B, LAT = path("a.json"), path("b.json"), path("lat.json")
+
+# --- a run against itself -------------------------------------------------------------
+for name, doc in (("a.json", bw), ("lat.json", lat)):
+    p = compare(path(name), path(name))
+    body = rows(p.stdout)
+    check("compare %s with itself: exit 0, one row per result, every one 'no difference within noise', "
+          "ratio 1.000" % name,
+          p.returncode == 0 and len(body) == len(doc["results"]) and len(body) > 0 and
+          all(l.rstrip().endswith("no difference within noise") and " 1.000 " in l for l in body),
+          p.stdout + p.stderr)
+    check("compare %s with itself: the summary counts every figure as no difference" % name,
+          "%d figures in both: 0 faster, 0 slower, %d no difference within noise" %
+          (len(doc["results"]), len(doc["results"])) in p.stdout, p.stdout)
+
+# --- two real runs, and what --json holds -------------------------------------------------
+p = compare(A, B, "--json", path("cmp.json"))
+c = json.load(open(path("cmp.json"))) if os.path.exists(path("cmp.json")) else {}
+figs = c.get("figures", [])
+bdoc = json.load(open(B))
+check("compare two runs of one setup: exit 0 without --threshold, a row per figure",
+      p.returncode == 0 and len(rows(p.stdout)) == len(bw["results"]), p.stdout + p.stderr)
+check("--json: one figure per result, A and B the medians of the files' samples, ratio B/A",
+      c.get("tool") == "membench" and c.get("kind") == "compare" and len(figs) == len(bw["results"]) and
+      all(abs(f["a_median"] - statistics.median(r["samples"])) <= 1e-9 * f["a_median"] and
+          abs(f["b_median"] - statistics.median(s["samples"])) <= 1e-9 * f["b_median"] and
+          abs(f["ratio"] - f["b_median"] / f["a_median"]) <= 1e-12 and f["ratio_low"] <= f["ratio"] <= f["ratio_high"]
+          for f, r, s in zip(figs, bw["results"], bdoc["results"])), json.dumps(c)[:600])
+check("the table prints the same medians as --json (one decimal, with the unit)",
+      all("%.1f MB/s" % f["a_median"] in l and "%.1f MB/s" % f["b_median"] in l
+          for f, l in zip(figs, rows(p.stdout))), p.stdout)
+again = compare(A, B)
+check("the same two files give the same output twice (the bootstrap is seeded)", again.stdout == p.stdout)
+
+# --- doctored: bandwidth halved, latency doubled ----------------------------------------------
+# Whether a real difference shows depends on this machine's noise, which a test must
+# not assert: these copies keep each figure's median and narrow its samples around it
+# (+-0.2%), then scale them.
+def tight(doc):
+    d = copy.deepcopy(doc)
+    for r in d["results"]:
+        m = statistics.median(r["samples"])
+        r["samples"] = [m * (1 + 0.001 * k) for k in (-2, -1, 0, 1, 2)]
+    return d
+
+
+bw, lat = tight(bw), tight(lat)
+A, LAT = write("a-tight.json", bw), write("lat-tight.json", lat)
+HALF = write("half.json", scaled(bw, 0.5))
+p = compare(A, HALF, "--threshold", "10")
+body = rows(p.stdout)
+check("bandwidth halved: every figure 'slower', ratio 0.500, beyond the threshold, exit 1 with --threshold 10",
+      p.returncode == 1 and len(body) == len(bw["results"]) and
+      all(" 0.500 " in l and "slower (beyond threshold)" in l for l in body) and
+      "Threshold 10%%: %d figures slower by more than 10%%" % len(body) in p.stdout, p.stdout + p.stderr)
+p = compare(A, HALF)
+check("bandwidth halved without --threshold: still 'slower', exit 0", p.returncode == 0 and
+      all(l.rstrip().endswith("slower") for l in rows(p.stdout)), p.stdout)
+p = compare(A, HALF, "--threshold", "60")
+check("bandwidth halved, --threshold 60: 50% worse is within it, exit 0", p.returncode == 0, p.stdout)
+p = compare(HALF, A, "--threshold", "10")
+check("bandwidth doubled: 'faster', ratio 2.000, exit 0 with --threshold 10",
+      p.returncode == 0 and all(" 2.000 " in l and l.rstrip().endswith("faster") for l in rows(p.stdout)), p.stdout)
+SLOW = write("lat-slow.json", scaled(lat, 2))
+p = compare(LAT, SLOW, "--threshold", "10")
+check("latency doubled: 'slower' (lower is better for latency), exit 1 with --threshold 10",
+      p.returncode == 1 and rows(p.stdout) and all("slower" in l for l in rows(p.stdout)), p.stdout)
+p = compare(SLOW, LAT, "--threshold", "10")
+check("latency halved: 'faster', exit 0", p.returncode == 0 and rows(p.stdout) and
+      all(l.rstrip().endswith("faster") for l in rows(p.stdout)), p.stdout)
+
+# --- one sample each: cannot tell ----------------------------------------------------------
+one = copy.deepcopy(bw)
+for r in one["results"]:
+    r["samples"] = r["samples"][:1]
+ONE = write("one.json", one)
+ONE_HALF = write("one-half.json", scaled(one, 0.5))
+p = compare(ONE, ONE_HALF, "--threshold", "10")
+check("one sample each: the verdict cannot tell (the ratio is shown), the gate does not count it, exit 0",
+      p.returncode == 0 and rows(p.stdout) and
+      all(" 0.500 " in l and "cannot tell" in l for l in rows(p.stdout)), p.stdout)
+
+# --- runs that are not of one setup -------------------------------------------------------
+other = copy.deepcopy(bw)
+other["host"]["hostname"] = "elsewhere"
+OTHER = write("other-host.json", other)
+refused("a run of another host", [A, OTHER], ["a-tight.json and", "other-host.json", "host (",
+                                               "vs elsewhere)", "--force"])
+p = compare(A, OTHER, "--force")
+check("--force compares another host's run: exit 0, the table, a warning naming the difference",
+      p.returncode == 0 and len(rows(p.stdout)) == len(bw["results"]) and "warning" in p.stderr and
+      "elsewhere" in p.stderr, p.stdout + p.stderr)
+k = copy.deepcopy(bw)
+k["host"]["kernel"] = "Linux 1.0"
+refused("a run of another kernel", [A, write("kernel.json", k)], ["kernel (", "Linux 1.0)"])
+k = copy.deepcopy(bw)
+k["host"]["cpu_model"] = "Some Other CPU"
+refused("a run of another CPU model", [A, write("cpu.json", k)], ["CPU model (", "Some Other CPU)"])
+k = copy.deepcopy(bw)
+k["options"]["tries"] = 3
+refused("a run with other options", [A, write("tries.json", k)], ["option tries (5 vs 3)"])
+p = compare(A, LAT, "--force")
+check("--force across other options: figures only in one run are listed as such",
+      p.returncode == 0 and sum("only in A" in l for l in rows(p.stdout)) == len(bw["results"]) and
+      sum("only in B" in l for l in rows(p.stdout)) == len(lat["results"]), p.stdout)
+
+# --- bad input -------------------------------------------------------------------------------
+text = open(A).read()
+open(path("trunc.json"), "w").write(text[:len(text) // 2])
+refused("a truncated file", [A, path("trunc.json")], ["trunc.json: not JSON", "ends early (truncated?)"])
+open(path("empty.json"), "w").write("")
+refused("an empty file", [path("empty.json"), A], ["empty.json: not JSON"])
+t = copy.deepcopy(bw)
+t["tool"] = "sc-membench"
+refused("another tool's JSON", [write("tool.json", t), A], ["tool.json: not a membench document"])
+t = copy.deepcopy(bw)
+t["schema"] = 1
+refused("schema 1", [A, write("schema1.json", t)], ["schema1.json: schema 1", "reads schema 2"])
+refused("a missing file", [A, path("absent.json")], ["absent.json: cannot open: No such file"])
+with open(path("huge.json"), "wb") as f:
+    f.truncate(257 << 20)  # sparse: refused from its size, never read
+refused("a file over 256 MiB", [path("huge.json"), A], ["huge.json: too big: 257 MiB", "256 MiB"])
+t = copy.deepcopy(bw)
+del t["results"][0]["samples"]
+refused("a result without samples", [A, write("nosamples.json", t)], ["nosamples.json: results[0]: no \"samples\""])
+t = copy.deepcopy(bw)
+del t["host"]
+refused("a run without host", [A, write("nohost.json", t)], ["nohost.json: no \"host\""])
+refused("a directory", [A, D], ["compare: cannot read"])
+open(path("dup.json"), "w").write(text.replace('"tool": "membench"', '"tool": "membench", "tool": "membench"', 1)
+                                  if '"tool": "membench"' in text else text.replace('"tool":"membench"',
+                                                                                   '"tool":"membench","tool":"x"', 1))
+refused("a document naming a key twice", [A, path("dup.json")], ["dup.json: not JSON", "twice"])
+refused("one file", [A], ["needs two run files"])
+refused("three files", [A, A, A], ["unexpected argument"])
+
+# --- a run stopped early still compares, marked ---------------------------------------------------
+inc = copy.deepcopy(bw)
+inc["complete"] = False
+p = compare(A, write("incomplete.json", inc))
+check("a run stopped early (complete false) compares, with a warning and 'incomplete' on its line",
+      p.returncode == 0 and "stopped before the end" in p.stderr and "incomplete" in p.stdout, p.stdout + p.stderr)
+
+# The doctored and broken files are no runs: the schema check after this script
+# validates every *.json left under TMP.
+shutil.rmtree(D)
+sys.exit(0 if all(results) else 1)

@@ -1,0 +1,355 @@
+/* membench compare's statistics (util/bootstrap.c), its loader of run documents
+ * (core/run_load.c) and its matching and verdicts (core/compare.c), on
+ * synthetic samples and documents. */
+#include <stdlib.h>
+
+#include "core/compare.h"
+#include "core/run_load.h"
+#include "util/bootstrap.h"
+#include "util/splitmix64.h"
+#include "test.h"
+
+static const double base[] = {100, 101, 99, 100.5, 102, 98, 100, 101.5, 99.5, 100};
+#define NB (sizeof base / sizeof base[0])
+
+static ratio_interval scaled(double factor)
+{
+    double b[NB];
+    for (size_t i = 0; i < NB; i++)
+        b[i] = base[(i + 3) % NB] * factor; /* another order: the test must not pair samples */
+    return bootstrap_median_ratio(base, NB, b, NB, BOOTSTRAP_SEED);
+}
+
+TEST(bootstrap_clearly_faster_and_slower)
+{
+    ratio_interval up = scaled(1.2), down = scaled(0.5);
+    CHECK_NEAR(up.ratio, 1.2, 1e-12);
+    CHECK(up.told && up.low > 1.1 && up.high < 1.3 && up.low <= up.ratio && up.ratio <= up.high);
+    CHECK_INT(compare_judge(&up, true), VERDICT_FASTER);   /* bandwidth up */
+    CHECK_INT(compare_judge(&up, false), VERDICT_SLOWER);  /* latency up */
+    CHECK_NEAR(down.ratio, 0.5, 1e-12);
+    CHECK(down.told && down.high < 0.55);
+    CHECK_INT(compare_judge(&down, true), VERDICT_SLOWER);
+    CHECK_INT(compare_judge(&down, false), VERDICT_FASTER);
+}
+
+TEST(bootstrap_identical_is_no_difference)
+{
+    ratio_interval same = bootstrap_median_ratio(base, NB, base, NB, BOOTSTRAP_SEED);
+    CHECK_NEAR(same.ratio, 1, 0);
+    CHECK(same.told && same.low < 1 && same.high > 1);
+    CHECK_INT(compare_judge(&same, true), VERDICT_SAME);
+    CHECK_STR(compare_verdict_text(VERDICT_SAME), "no difference within noise");
+    ratio_interval shuffled = scaled(1.0);
+    CHECK_INT(compare_judge(&shuffled, true), VERDICT_SAME);
+}
+
+TEST(bootstrap_overlapping_is_no_difference)
+{
+    double a[] = {100, 110, 90, 105, 95, 120, 85};
+    double b[] = {103, 92, 108, 97, 115, 88, 101};
+    ratio_interval r = bootstrap_median_ratio(a, 7, b, 7, BOOTSTRAP_SEED);
+    CHECK(r.told && r.low < 1 && r.high > 1);
+    CHECK_INT(compare_judge(&r, true), VERDICT_SAME);
+    CHECK_INT(compare_judge(&r, false), VERDICT_SAME);
+}
+
+TEST(bootstrap_too_few_samples_cannot_tell)
+{
+    double a[] = {100}, b[] = {50}, two[] = {50, 51};
+    ratio_interval r = bootstrap_median_ratio(a, 1, b, 1, BOOTSTRAP_SEED);
+    CHECK(!r.told);
+    CHECK_NEAR(r.ratio, 0.5, 1e-12); /* the ratio is still shown */
+    CHECK_INT(compare_judge(&r, true), VERDICT_CANNOT_TELL);
+    r = bootstrap_median_ratio(base, NB, two, 2, BOOTSTRAP_SEED); /* one side short is enough */
+    CHECK(!r.told);
+    CHECK_INT(compare_judge(&r, false), VERDICT_CANNOT_TELL);
+    r = bootstrap_median_ratio(base, 3, two, 2, BOOTSTRAP_SEED);
+    CHECK(!r.told);
+}
+
+TEST(bootstrap_is_deterministic_with_its_seed)
+{
+    double b[] = {101, 97, 104, 99, 100, 103, 96, 102};
+    ratio_interval x = bootstrap_median_ratio(base, NB, b, 8, BOOTSTRAP_SEED);
+    ratio_interval y = bootstrap_median_ratio(base, NB, b, 8, BOOTSTRAP_SEED);
+    CHECK(x.low == y.low && x.high == y.high && x.ratio == y.ratio);
+    /* The seed is used: across a few other seeds the interval moves. */
+    bool moved = false;
+    for (uint64_t seed = 2; seed < 10 && !moved; seed++) {
+        ratio_interval z = bootstrap_median_ratio(base, NB, b, 8, seed);
+        moved = z.low != x.low || z.high != x.high;
+    }
+    CHECK(moved);
+}
+
+/* The quickselect median against a sort, on inputs full of repeats (resamples). */
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+TEST(bootstrap_median_matches_sorting)
+{
+    uint64_t state = 42;
+    for (int round = 0; round < 500; round++) {
+        size_t n = 1 + splitmix64_next(&state) % 40;
+        double v[40], sorted[40];
+        for (size_t i = 0; i < n; i++)
+            v[i] = sorted[i] = (double)(splitmix64_next(&state) % 7);
+        qsort(sorted, n, sizeof *sorted, cmp_double);
+        double want = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double got = median_inplace(v, n);
+        if (got != want) {
+            test_fail(__FILE__, __LINE__, "n=%zu: median %g, expected %g", n, got, want);
+            break;
+        }
+    }
+}
+
+/* --- documents ---------------------------------------------------------------- */
+
+typedef struct {
+    const char *host, *kernel, *options, *results;
+} doc_parts;
+
+static char *doc(const doc_parts *d)
+{
+    char *text = malloc(8192);
+    snprintf(text, 8192,
+             "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+             "\"started_at\":\"2026-01-01T00:00:00Z\",\"host\":{\"hostname\":\"%s\",\"cpu_model\":\"EPYC\","
+             "\"kernel\":\"%s\"},\"options\":{%s},\"results\":[%s]}",
+             d->host ? d->host : "vm", d->kernel ? d->kernel : "Linux 6", d->options ? d->options : "\"tries\":5",
+             d->results ? d->results : "");
+    return text;
+}
+
+/* One result record: bandwidth or latency, size, and samples scaled by f. */
+static void record(char *out, size_t len, const char *op, const char *metric, int size, double f)
+{
+    snprintf(out, len,
+             "{\"mode\":\"sweep\",\"operation\":\"%s\",\"metric\":\"%s\",\"unit\":\"%s\",\"value\":%g,"
+             "\"size_bytes\":%d,\"threads\":2,\"placement\":[{\"thread\":0,\"cpu\":0,\"node\":0,\"memory_node\":0},"
+             "{\"thread\":1,\"cpu\":1,\"node\":0,\"memory_node\":1}],"
+             "\"samples\":[%g,%g,%g,%g,%g],\"complete\":true}",
+             op, metric, metric[0] == 'b' ? "MB/s" : "ns", 100 * f, size, 100 * f, 101 * f, 99 * f, 100.5 * f, 99.5 * f);
+}
+
+static bool load(const doc_parts *d, loaded_run *r, char *err, size_t errlen)
+{
+    char *text = doc(d);
+    bool ok = run_load_text(text, strlen(text), r, err, errlen);
+    free(text);
+    return ok;
+}
+
+TEST(run_load_reads_identity_and_records)
+{
+    char rec[1024];
+    record(rec, sizeof rec, "read", "bandwidth", 65536, 1);
+    doc_parts d = {.results = rec};
+    loaded_run r;
+    char err[256];
+    CHECK(load(&d, &r, err, sizeof err));
+    CHECK_STR(r.hostname, "vm");
+    CHECK_STR(r.cpu_model, "EPYC");
+    CHECK_STR(r.mode, "sweep");
+    CHECK(r.complete);
+    CHECK_INT(r.count, 1);
+    if (r.count == 1) {
+        CHECK_STR(r.records[0].operation, "read");
+        CHECK_INT(r.records[0].size_bytes, 65536);
+        CHECK_INT(r.records[0].threads, 2);
+        CHECK_STR(r.records[0].nodes, "0/0,1");
+        CHECK_INT(r.records[0].nsamples, 5);
+        CHECK_NEAR(r.records[0].samples[1], 101, 0);
+    }
+    run_free(&r);
+}
+
+static void load_refused(const char *text, const char *needle)
+{
+    loaded_run r;
+    char err[256] = "";
+    if (run_load_text(text, strlen(text), &r, err, sizeof err)) {
+        test_fail(__FILE__, __LINE__, "accepted: %.80s", text);
+        run_free(&r);
+    } else if (!strstr(err, needle)) {
+        test_fail(__FILE__, __LINE__, "%.60s: said \"%s\", expected \"%s\"", text, err, needle);
+    }
+}
+
+TEST(run_load_refusals)
+{
+    load_refused("{\"tool\":\"membench\"", "not JSON: line 1, column 19: the text ends early");
+    load_refused("[1,2]", "not a membench document (no \"tool\")");
+    load_refused("{\"tool\":\"sc-membench\",\"schema\":2}", "not a membench document (tool \"sc-membench\")");
+    load_refused("{\"tool\":\"membench\",\"schema\":1}", "schema 1, but this membench reads schema 2");
+    load_refused("{\"tool\":\"membench\"}", "no \"schema\"");
+    char *text = doc(&(doc_parts){.results = "{\"mode\":\"sweep\"}"});
+    load_refused(text, "results[0]: no \"operation\"");
+    free(text);
+    char rec[1024];
+    record(rec, sizeof rec, "read", "bandwidth", 65536, 1);
+    char *samples = strstr(rec, "\"samples\":[");
+    memcpy(samples, "\"samplez\"", 9);
+    text = doc(&(doc_parts){.results = rec});
+    load_refused(text, "results[0]: no \"samples\"");
+    free(text);
+    record(rec, sizeof rec, "read", "bandwidth", 65536, 1);
+    memcpy(strstr(rec, "[100,101"), "[-10,101", 8);
+    text = doc(&(doc_parts){.results = rec});
+    load_refused(text, "results[0]: samples[0] is not a number above 0");
+    free(text);
+    text = doc(&(doc_parts){.results = "{}"});
+    char *host = strstr(text, "\"hostname\"");
+    memcpy(host, "\"hostnamX\"", 10);
+    load_refused(text, "host: no \"hostname\"");
+    free(text);
+}
+
+TEST(compare_differences_names_each_and_ignores_output_options)
+{
+    loaded_run a, b;
+    char err[256], diff[512];
+    CHECK(load(&(doc_parts){.options = "\"tries\":5,\"json\":\"a.json\",\"verbose\":0"}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.options = "\"tries\":5,\"json\":\"b.json\",\"verbose\":2"}, &b, err, sizeof err));
+    CHECK(!compare_differences(&a, &b, diff, sizeof diff)); /* only where the output went */
+    run_free(&b);
+    CHECK(load(&(doc_parts){.host = "box", .kernel = "Linux 7", .options = "\"tries\":3,\"seed\":1"}, &b, err,
+               sizeof err));
+    CHECK(compare_differences(&a, &b, diff, sizeof diff));
+    CHECK_STR(diff, "host (vm vs box); kernel (Linux 6 vs Linux 7); option tries (5 vs 3); option seed (absent vs 1)");
+    run_free(&a);
+    run_free(&b);
+}
+
+TEST(compare_runs_matches_judges_and_gates)
+{
+    char r1[1024], r2[1024], r3[1024], r4[1024], ra[4200], rb[4200];
+    /* A: read 64K, write 64K, latency 64K, copy 1M. B: read halved, write the same,
+     * latency doubled (slower), no copy, an extra read at 2M. */
+    record(r1, sizeof r1, "read", "bandwidth", 65536, 1);
+    record(r2, sizeof r2, "write", "bandwidth", 65536, 1);
+    record(r3, sizeof r3, "latency", "latency", 65536, 1);
+    record(r4, sizeof r4, "copy", "bandwidth", 1 << 20, 1);
+    snprintf(ra, sizeof ra, "%s,%s,%s,%s", r1, r2, r3, r4);
+    record(r1, sizeof r1, "read", "bandwidth", 65536, 0.5);
+    record(r3, sizeof r3, "latency", "latency", 65536, 2);
+    record(r4, sizeof r4, "read", "bandwidth", 2 << 20, 1);
+    snprintf(rb, sizeof rb, "%s,%s,%s,%s", r4, r3, r2, r1); /* another order: matched by key */
+    loaded_run a, b;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK_INT(rep.count, 5);
+    CHECK_INT(rep.matched, 3);
+    CHECK_INT(rep.only_a, 1);
+    CHECK_INT(rep.only_b, 1);
+    CHECK_INT(rep.slower, 2);
+    CHECK_INT(rep.same, 1);
+    CHECK_INT(rep.beyond, 2);
+    if (rep.count == 5) {
+        CHECK_STR(rep.rows[0].a->operation, "read");
+        CHECK(rep.rows[0].b == &b.records[3]);
+        CHECK_INT(rep.rows[0].verdict, VERDICT_SLOWER);
+        CHECK_NEAR(rep.rows[0].ratio.ratio, 0.5, 1e-12);
+        CHECK_NEAR(rep.rows[0].worse_pct, 50, 1e-9);
+        CHECK(rep.rows[0].beyond_threshold);
+        CHECK_INT(rep.rows[1].verdict, VERDICT_SAME);
+        CHECK(!rep.rows[1].beyond_threshold);
+        CHECK_INT(rep.rows[2].verdict, VERDICT_SLOWER); /* latency doubled */
+        CHECK_NEAR(rep.rows[2].worse_pct, 100, 1e-9);
+        CHECK_INT(rep.rows[3].verdict, VERDICT_ONLY_A);
+        CHECK_INT(rep.rows[4].verdict, VERDICT_ONLY_B);
+        CHECK_INT(rep.rows[4].b->size_bytes, 2 << 20);
+    }
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, 60, &rep)); /* only the latency is worse by more than 60% */
+    CHECK_INT(rep.beyond, 1);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&b, &a, 10, &rep)); /* the other way round, everything got faster */
+    CHECK_INT(rep.faster, 2);
+    CHECK_INT(rep.beyond, 0);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, -1, &rep)); /* no threshold: nothing is beyond it */
+    CHECK_INT(rep.beyond, 0);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* Repeats of one figure (same mode, operation, size, threads, nodes) pair up in order. */
+TEST(compare_runs_pairs_repeats_in_order)
+{
+    char r1[1024], r2[1024], ra[2100], rb[2100];
+    record(r1, sizeof r1, "read", "bandwidth", 65536, 1);
+    record(r2, sizeof r2, "read", "bandwidth", 65536, 2);
+    snprintf(ra, sizeof ra, "%s,%s", r1, r2);
+    snprintf(rb, sizeof rb, "%s,%s", r1, r2);
+    loaded_run a, b;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK_INT(rep.matched, 2);
+    CHECK_INT(rep.same, 2);
+    if (rep.count == 2)
+        CHECK(rep.rows[0].b == &b.records[0] && rep.rows[1].b == &b.records[1]);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* The interval, to the last bit, against an independent implementation of the
+ * stated test (Python: splitmix64 seeded 1, A's draws then B's per resample,
+ * medians by sorting, the 100th and 3901st of 4000 sorted ratios). A narrower
+ * interval, other percentiles or another order of draws would differ. */
+TEST(bootstrap_interval_matches_reference)
+{
+    double a[] = {100, 110, 90, 105, 95, 120, 85};
+    double b[] = {103, 92, 108, 97, 115, 88, 101};
+    ratio_interval r = bootstrap_median_ratio(a, 7, b, 7, BOOTSTRAP_SEED);
+    CHECK_NEAR(r.ratio, 1.01, 1e-15);
+    CHECK_NEAR(r.low, 0.8761904761904762, 1e-15);
+    CHECK_NEAR(r.high, 1.1444444444444444, 1e-15);
+    /* A small shift whose interval ends exactly at 1: still no difference. */
+    double c[] = {101.5, 102, 100, 101, 103, 99, 101, 102.5, 100.5, 101.2};
+    r = bootstrap_median_ratio(base, NB, c, 10, BOOTSTRAP_SEED);
+    CHECK_NEAR(r.ratio, 1.011, 1e-15);
+    CHECK(r.low == 1.0);
+    CHECK_NEAR(r.high, 1.0225, 1e-15);
+    CHECK_INT(compare_judge(&r, true), VERDICT_SAME);
+}
+
+/* The gate counts a figure only when the verdict is slower: one sample each with
+ * half the bandwidth is beyond any threshold by its ratio, but cannot be told. */
+TEST(compare_gate_needs_a_verdict)
+{
+    const char *one = "{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\","
+                      "\"value\":%d,\"size_bytes\":4096,\"threads\":1,\"placement\":[{\"thread\":0,\"cpu\":0,"
+                      "\"node\":0,\"memory_node\":0}],\"samples\":[%d]}";
+    char ra[512], rb[512];
+    snprintf(ra, sizeof ra, one, 100, 100);
+    snprintf(rb, sizeof rb, one, 50, 50);
+    loaded_run a, b;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK_INT(rep.untold, 1);
+    CHECK_INT(rep.beyond, 0);
+    if (rep.count == 1) {
+        CHECK_INT(rep.rows[0].verdict, VERDICT_CANNOT_TELL);
+        CHECK_NEAR(rep.rows[0].ratio.ratio, 0.5, 1e-12);
+    }
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
