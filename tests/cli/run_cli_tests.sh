@@ -762,6 +762,9 @@ tap_from check_mlc.py
 # --- numa mem: perf bench numa mem, its layouts, faults, suite, and perf itself ---------
 tap_from check_numa_mem.py
 
+# --- --openmetrics: promtool, the JSON's values in base units, escaping, Ctrl-C, bad paths
+tap_from check_openmetrics.py
+
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in
 # README.md and the man page.
