@@ -330,6 +330,8 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
         return session_bad_input(s, "%s", err); /* before anything else is said */
     if (c->openmetrics_path && !openmetrics_path_check(c->openmetrics_path, err, sizeof err))
         return session_bad_input(s, "%s", err);
+    if (c->openmetrics_path && c->json_path && strcmp(c->openmetrics_path, c->json_path) == 0)
+        return session_bad_input(s, "--openmetrics %s: the same file as --json", c->openmetrics_path);
     if (!load_topology(s)) {
         say(s, NULL, "cannot find any CPU (sysfs and affinity unreadable)");
         return 1;
