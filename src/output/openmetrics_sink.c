@@ -111,8 +111,7 @@ static void labels_free(record_labels *k)
     free(k->memory_node);
 }
 
-/* Every record's labels as written in the file (NULL where memory ran out: that
- * record is left out), with repeat="N" on each that equals an earlier one. */
+/* A record's label text and its place in the run, sorted to find equal ones. */
 typedef struct {
     char *text;
     size_t index;
@@ -134,6 +133,8 @@ static char *render(const result_record *r)
     return text;
 }
 
+/* Every record's labels as written in the file (NULL where memory ran out: that
+ * record is left out), with repeat="N" on each that equals an earlier one. */
 static char **render_all(const result_list *list)
 {
     size_t n = list ? list->n : 0;
