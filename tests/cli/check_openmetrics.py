@@ -322,6 +322,19 @@ if fams is not None and doc:
     compare("Ctrl-C", fams, doc, 0)
     check_promtool("Ctrl-C", om)
 
+# --- a textfile directory: the file replaced, its mode kept, nothing else left there ------
+tdir = os.path.join(TMP, "om-textfile")
+os.makedirs(tdir, exist_ok=True)
+prom = os.path.join(tdir, "membench.prom")
+open(prom, "w").write("old\n")
+os.chmod(prom, 0o640)
+p = subprocess.run([BIN, "-s", "64", "-o", "read", "-r", "1", "--sample-ms", "1", "--openmetrics", prom],
+                   capture_output=True, text=True)
+left = sorted(os.listdir(tdir))
+check("an existing file in a textfile directory: replaced, keeps its mode 0640, no temporary file left beside it",
+      p.returncode == 0 and left == ["membench.prom"] and os.stat(prom).st_mode & 0o7777 == 0o640 and
+      open(prom).read().endswith("# EOF\n"), (p.returncode, left, oct(os.stat(prom).st_mode)))
+
 # --- a path that cannot be written: as --json ----------------------------------------
 for path, why in [("/nonexistent/dir/x.prom", "No such file or directory"), (TMP, "Is a directory")]:
     p = subprocess.run([BIN, "-s", "64", "-o", "read", "--openmetrics", path], capture_output=True, text=True)
