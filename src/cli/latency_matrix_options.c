@@ -63,6 +63,7 @@ static const option_spec specs[] = {
     {.long_name = "csv", .kind = OPT_FLAG, .key = "csv", .offset = F(csv), .help = "CSV, one line per cell, instead "
                                                                                   "of the matrix"},
     OPTION_COMMON("json"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

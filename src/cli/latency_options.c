@@ -56,6 +56,7 @@ static const option_spec specs[] = {
              "to other\nnodes when N is full; the node share says where it went)"},
     {.long_name = "csv", .kind = OPT_FLAG, .key = "csv", .offset = F(csv), .help = "CSV instead of a table"},
     OPTION_COMMON("json"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

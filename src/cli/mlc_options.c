@@ -293,6 +293,7 @@ static const option_spec specs[] = {
      .given = OPTION_GIVEN(mlc_options, window_given), .min = 4096, .max = (double)(4ULL << 30),
      .bad = "not a size from 4K to 4G (a bare number is KiB)", .help = "c2c: bytes of lines per sample"},
     OPTION_COMMON("json"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -128,6 +128,7 @@ static const option_spec specs[] = {
     {.short_name = 'a', .long_name = "all", .kind = OPT_COUNTER, .key = "all", .offset = F(all),
      .help = "Run perf's suite of 45 tests, scaled to this machine"},
     OPTION_COMMON("json"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -63,6 +63,7 @@ struct option_spec {
 /* The shared options; every mode's options struct starts with one. Which of them a
  * mode takes is decided by the OPTION_COMMON entries of its table:
  *   "help" (-h, --help), "version" (-V, --version), "verbose" (-v), "json" (--json FILE),
+ *   "openmetrics" (--openmetrics FILE),
  *   "threads" (-p N, with OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES), "cpus" (--cpus LIST),
  *   "oversubscribe", "kernel" (--kernel ISA), "list-kernels", "huge" (-H) and "pages"
  *   (--pages 4k|2m|1g|thp), both deciding one page_choice (memory/page_policy.h). */
@@ -70,6 +71,7 @@ typedef struct {
     option_action action;
     int verbose;
     const char *json_path;
+    const char *openmetrics_path;
     int threads;           /* -p, else OMP_NUM_THREADS, else 0 = every usable CPU */
     bool threads_from_p;
     bool threads_used;     /* the mode takes "threads" (and so the OMP_* variables) */

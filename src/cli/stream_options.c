@@ -64,6 +64,7 @@ static const option_spec specs[] = {
     OPTION_COMMON("huge"),
     OPTION_COMMON("pages"),
     OPTION_COMMON("json"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

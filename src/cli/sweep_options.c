@@ -47,6 +47,7 @@ static const option_spec specs[] = {
     {.short_name = 'R', .kind = OPT_FLAG, .key = "human_readable", .offset = F(human),
      .help = "Human-readable table, summary and scores (default: CSV)"},
     OPTION_COMMON_UNDER("json", "membench options:"),
+    OPTION_COMMON("openmetrics"),
     OPTION_COMMON("cpus"),
     OPTION_COMMON("oversubscribe"),
     OPTION_COMMON("kernel"),

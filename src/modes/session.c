@@ -15,6 +15,7 @@
 #include "memory/page_policy.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
+#include "output/openmetrics_sink.h"
 #include "output/topology_report.h"
 #include "output/verbose_sink.h"
 #include "platform/arch.h"
@@ -327,6 +328,10 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
     char err[512];
     if (c->json_path && !json_path_check(c->json_path, err, sizeof err))
         return session_bad_input(s, "%s", err); /* before anything else is said */
+    if (c->openmetrics_path && !openmetrics_path_check(c->openmetrics_path, err, sizeof err))
+        return session_bad_input(s, "%s", err);
+    if (c->openmetrics_path && c->json_path && strcmp(c->openmetrics_path, c->json_path) == 0)
+        return session_bad_input(s, "--openmetrics %s: the same file as --json", c->openmetrics_path);
     if (!load_topology(s)) {
         say(s, NULL, "cannot find any CPU (sysfs and affinity unreadable)");
         return 1;
@@ -459,6 +464,8 @@ int session_measure(session *s)
         s->mode->open_sinks(s);
     if (c->json_path && !s->parent)
         session_add_sink(s, json_sink_create(c->json_path, s->env.err, s->who));
+    if (c->openmetrics_path && !s->parent)
+        session_add_sink(s, openmetrics_sink_create(c->openmetrics_path, s->env.err, s->who));
     if (!s->parent) { /* a step runs under its parent's signals and deadline */
         stop_reset();
         stop_install_signal_handlers();

@@ -1,8 +1,8 @@
 /* The session every mode runs in: it parses the command line from the mode's
- * table, loads and cross-checks the topology, checks --json before anything else
- * is said, says warnings (stderr and JSON), owns the results and hands each to the
- * sinks as it comes, installs the signal handlers and the -t deadline, records how
- * the run ended and decides the exit status:
+ * table, loads and cross-checks the topology, checks --json and --openmetrics
+ * before anything else is said, says warnings (stderr and JSON), owns the results
+ * and hands each to the sinks as it comes, installs the signal handlers and the
+ * -t deadline, records how the run ended and decides the exit status:
  *   0 done (also when -t cut it short), 1 a measurement failed, 2 bad input,
  *   128 + signal when stopped by SIGINT/SIGTERM.
  * session_run does it all; the stages are separate so tests can plan a mode

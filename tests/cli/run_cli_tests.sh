@@ -764,6 +764,8 @@ tap_from check_numa_mem.py
 
 # --- compare: two runs' JSON figure by figure, the CI gate, bad files -----------------
 tap_from check_compare.py
+# --- --openmetrics: promtool, the JSON's values in base units, escaping, Ctrl-C, bad paths
+tap_from check_openmetrics.py
 
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in
