@@ -327,7 +327,7 @@ static void sample_memory(const run_state *st, int p, numa_proc_place *pl)
     if (!total)
         return;
     const void *addrs[NUMA_MEM_NODE_SAMPLES];
-    int nodes[NUMA_MEM_NODE_SAMPLES], counts[64] = {0};
+    int nodes[NUMA_MEM_NODE_SAMPLES];
     size_t n = 0;
     for (size_t k = 0; k < NUMA_MEM_NODE_SAMPLES; k++) {
         size_t off = total / NUMA_MEM_NODE_SAMPLES * k, at = 0; /* off in the buffers laid end to end */
@@ -343,21 +343,11 @@ static void sample_memory(const run_state *st, int p, numa_proc_place *pl)
         if (base)
             addrs[n++] = (const void *)(base + at / 4096 * 4096);
     }
+    size_t count, known;
     if (!n || !platform_page_nodes(st->pids[p], addrs, nodes, n))
         return;
-    size_t known = 0;
-    for (size_t k = 0; k < n; k++)
-        if (nodes[k] >= 0 && nodes[k] < 64) {
-            counts[nodes[k]]++;
-            known++;
-        }
-    if (!known)
-        return;
-    int best = 0;
-    for (int k = 1; k < 64; k++)
-        best = counts[k] > counts[best] ? k : best;
-    pl->mem_node = best;
-    pl->mem_share = (double)counts[best] / (double)known;
+    pl->mem_node = page_nodes_majority(nodes, n, &count, &known);
+    pl->mem_share = known ? (double)count / (double)known : 0;
 }
 
 /* A placement sample: converged when every process has all its threads on one

@@ -170,21 +170,29 @@ void buffer_inspect_nodes(buffer *b)
         addrs[i] = (const char *)b->ptr + (pages * i / n) * SMALL_PAGE;
     if (!platform_page_nodes(0, addrs, nodes, n))
         return;
-    int counts[64] = {0};
-    size_t known = 0;
+    size_t count, known;
+    int best = page_nodes_majority(nodes, n, &count, &known);
+    if (best < 0)
+        return;
+    b->node = best;
+    b->node_fraction = (double)count / (double)n;
+}
+
+int page_nodes_majority(const int *nodes, size_t n, size_t *count, size_t *known)
+{
+    size_t counts[64] = {0};
+    *known = 0;
     for (size_t i = 0; i < n; i++)
         if (nodes[i] >= 0 && nodes[i] < 64) {
             counts[nodes[i]]++;
-            known++;
+            (*known)++;
         }
-    if (!known)
-        return;
     int best = 0;
     for (int k = 1; k < 64; k++)
         if (counts[k] > counts[best])
             best = k;
-    b->node = best;
-    b->node_fraction = (double)counts[best] / (double)n;
+    *count = counts[best];
+    return *known ? best : -1;
 }
 
 void buffer_inspect_all(buffer *const *bufs, size_t n)

@@ -58,6 +58,9 @@ void buffer_inspect_all(buffer *const *bufs, size_t n);
 
 /* Only node and node_fraction (move_pages on sampled pages; no smaps read). */
 void buffer_inspect_nodes(buffer *b);
+/* The node most entries of nodes[0..n) name (-1: unknown; ids of 64 and up are not
+ * counted), or -1 when none is known; *count gets its entries, *known the known ones. */
+int page_nodes_majority(const int *nodes, size_t n, size_t *count, size_t *known);
 void buffer_free(buffer *b);
 
 #endif
