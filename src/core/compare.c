@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/one_line.h"
+
 /* Options that only decide where and how the output goes: two runs that differ
  * in them measured the same thing. */
 static const char *const output_only[] = {"json", "verbose", "csv", "human_readable", "openmetrics", NULL};
@@ -85,6 +87,7 @@ bool compare_differences(const loaded_run *a, const loaded_run *b, char *out, si
         if (strcmp(x[i], y[i]) != 0)
             add_difference(out, len, what[i], x[i], y[i]);
     option_differences(a->options, b->options, out, len);
+    one_line(out); /* host names and options come from the files */
     return out[0] != '\0';
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/one_line.h"
 #include "util/read_file.h"
 
 static bool missing(char *err, size_t errlen, const char *where, const char *key, const char *what)
@@ -154,6 +155,7 @@ bool run_load_text(const char *text, size_t len, loaded_run *run, char *err, siz
         return false;
     }
     if (!load_doc(run, err, errlen)) {
+        one_line(err); /* it may quote the document's own strings */
         run_free(run);
         return false;
     }

@@ -186,6 +186,8 @@ TEST(run_load_refusals)
     load_refused("{\"tool\":\"membench\"", "not JSON: line 1, column 19: the text ends early");
     load_refused("[1,2]", "not a membench document (no \"tool\")");
     load_refused("{\"tool\":\"sc-membench\",\"schema\":2}", "not a membench document (tool \"sc-membench\")");
+    /* the document's own text is quoted on one line (a fuzzer found "memb\nench") */
+    load_refused("{\"tool\":\"memb\\nen\\tch\",\"schema\":2}", "not a membench document (tool \"memb?en?ch\")");
     load_refused("{\"tool\":\"membench\",\"schema\":1}", "schema 1, but this membench reads schema 2");
     load_refused("{\"tool\":\"membench\"}", "no \"schema\"");
     char *text = doc(&(doc_parts){.results = "{\"mode\":\"sweep\"}"});
@@ -222,6 +224,10 @@ TEST(compare_differences_names_each_and_ignores_output_options)
                sizeof err));
     CHECK(compare_differences(&a, &b, diff, sizeof diff));
     CHECK_STR(diff, "host (vm vs box); kernel (Linux 6 vs Linux 7); option tries (5 vs 3); option seed (absent vs 1)");
+    run_free(&b);
+    CHECK(load(&(doc_parts){.host = "vm\\nsecond line"}, &b, err, sizeof err));
+    CHECK(compare_differences(&a, &b, diff, sizeof diff));
+    CHECK_STR(diff, "host (vm vs vm?second line)");
     run_free(&a);
     run_free(&b);
 }
