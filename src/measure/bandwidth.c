@@ -11,6 +11,9 @@
 #define DST_SEED 0xd57ULL
 #define WRITE_PATTERN 0x0123456789abcdefULL
 #define MAX_PASSES 1000000000ULL
+/* Times a series of samples may start over with more passes (each restart
+ * at least 10% longer), so a host that keeps speeding up cannot stall a point. */
+#define MAX_RESTARTS 5
 
 typedef struct {
     buffer src, dst;
@@ -188,6 +191,14 @@ static uint64_t passes_for(double per_pass, double min_s)
     return p > (double)MAX_PASSES ? MAX_PASSES : (uint64_t)p;
 }
 
+/* More passes after a sample of `passes` took took_s < min_s: 10% over the
+ * estimate, so the next one does not land just short again. */
+static uint64_t longer_passes(uint64_t passes, double took_s, double min_s)
+{
+    uint64_t p = passes_for(took_s / (double)passes, min_s * 1.1);
+    return p > passes ? p : (passes < MAX_PASSES ? passes + 1 : passes);
+}
+
 static void fill_placement(const job_ctx *c, int n, result_record *out)
 {
     out->node_local_fraction = 2;
@@ -235,28 +246,38 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
         goto done;
     inspect_buffers(ts, n);
 
-    /* Calibrate: one pass (also the first warm-up), then a full-length warm-up
-     * sample whose time refines the pass count. Both are discarded. */
+    /* Calibrate: one pass (also the first warm-up), then full-length warm-up
+     * samples whose times refine the pass count until one lasts min_sample_s.
+     * All are discarded. */
     double one = run_sample(t, &c, n, NULL, NULL);
     if (one < 0) {
         status = MEASURE_STOPPED;
         goto done;
     }
     c.passes = passes_for(one, rq->min_sample_s);
-    double warm = run_sample(t, &c, n, NULL, NULL);
-    if (warm < 0) {
-        status = MEASURE_STOPPED;
-        goto done;
+    int got = 0, restarts = 0;
+    for (;;) {
+        double warm = run_sample(t, &c, n, NULL, NULL);
+        if (warm < 0)
+            break;
+        if (warm >= rq->min_sample_s || c.passes == MAX_PASSES)
+            break;
+        c.passes = longer_passes(c.passes, warm, rq->min_sample_s);
     }
-    if (warm < rq->min_sample_s)
-        c.passes = passes_for(warm / (double)c.passes, rq->min_sample_s);
-
-    int got = 0;
-    for (; got < rq->tries; got++) {
+    /* Every kept sample lasts min_sample_s: one that comes in shorter (the
+     * host sped up after the warm-up) restarts the series with more passes,
+     * so all samples still have the same length. */
+    while (got < rq->tries) {
         double slow = run_sample(t, &c, n, &tmins[got], &tmaxs[got]);
         if (slow < 0)
             break;
-        times[got] = slow;
+        if (slow < rq->min_sample_s && c.passes < MAX_PASSES && restarts < MAX_RESTARTS) {
+            c.passes = longer_passes(c.passes, slow, rq->min_sample_s);
+            restarts++;
+            got = 0;
+            continue;
+        }
+        times[got++] = slow;
     }
     if (got == 0) {
         status = MEASURE_STOPPED;
@@ -292,6 +313,8 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
     out->kernel_store = rq->k->store;
     out->complete = got == rq->tries;
     params_number(&out->params, "thread_time_min_s", tmins[best]);
+    params_number(&out->params, "min_sample_s", rq->min_sample_s);
+    params_number(&out->params, "series_restarts", restarts);
     params_number(&out->params, "thread_time_max_s", tmaxs[best]);
     fill_placement(&c, n, out);
     out->pins_verified = 0;

@@ -183,6 +183,11 @@ check "no temporary JSON files left behind" bash -c "! ls '$TMP'/.membench-*.tmp
 # A valid file name of 250 characters is taken (the temporary name is short and its
 # own), and a name that is not UTF-8 still gives a document every parser reads.
 long=$(printf 'j%.0s' $(seq 1 245)).json
+# README: every bandwidth sample lasts at least --sample-ms (10 ms by default), also
+# at cache sizes where the warm-up ran slower than the samples (the best one was 5 ms).
+"$BIN" -o read -o write -o copy -s 16 -r 5 --json "$TMP/len.json" >/dev/null 2>&1
+check "bandwidth samples last at least --sample-ms (10 ms): the best sample's elapsed_s, from the record" \
+    python3 -c "import json,sys; rs=json.load(open('$TMP/len.json'))['results']; sys.exit(0 if len(rs)==3 and all(r['params']['min_sample_s']==0.01 and (r['elapsed_s']>=0.01 or r['params']['series_restarts']==5) for r in rs) else 1)"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/$long" >/dev/null 2>&1; rc=$?
 check "--json with a 250-character file name works" bash -c "[ $rc -eq 0 ] && python3 -c \"import json; json.load(open('$TMP/$long'))\""
 rm -f "$TMP/$long"
