@@ -58,8 +58,16 @@ static KB_TARGET uint64_t KB_NAME(copy)(const kernel_args *args)
     KB_VEC *d = (KB_VEC *)args->out;
     const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)args->in[0] + args->bytes);
     for (; s < end; s += KB_PER_BLOCK, d += KB_PER_BLOCK) {
-        for (size_t i = 0; i < KB_PER_BLOCK; i++)
-            KB_STORE(d + i, KB_LOAD(s + i));
+        /* Four loads, then four stores: the loads issue back to back instead of
+         * each waiting behind the previous store (one pair per iteration ran at
+         * 0.61x of likwid-bench copy_avx in L1 on Zen 3). */
+        for (size_t i = 0; i < KB_PER_BLOCK; i += 4) {
+            KB_VEC v0 = KB_LOAD(s + i), v1 = KB_LOAD(s + i + 1), v2 = KB_LOAD(s + i + 2), v3 = KB_LOAD(s + i + 3);
+            KB_STORE(d + i, v0);
+            KB_STORE(d + i + 1, v1);
+            KB_STORE(d + i + 2, v2);
+            KB_STORE(d + i + 3, v3);
+        }
         KERNEL_BLOCK_BARRIER();
     }
     return 0;
@@ -88,8 +96,13 @@ static KB_TARGET uint64_t KB_NAME(copy_nt)(const kernel_args *args)
     KB_VEC *d = (KB_VEC *)args->out;
     const KB_VEC *end = (const KB_VEC *)(const void *)((const char *)args->in[0] + args->bytes);
     for (; s < end; s += KB_PER_BLOCK, d += KB_PER_BLOCK) {
-        for (size_t i = 0; i < KB_PER_BLOCK; i++)
-            KB_STREAM(d + i, KB_LOAD(s + i));
+        for (size_t i = 0; i < KB_PER_BLOCK; i += 4) { /* grouped as in copy */
+            KB_VEC v0 = KB_LOAD(s + i), v1 = KB_LOAD(s + i + 1), v2 = KB_LOAD(s + i + 2), v3 = KB_LOAD(s + i + 3);
+            KB_STREAM(d + i, v0);
+            KB_STREAM(d + i + 1, v1);
+            KB_STREAM(d + i + 2, v2);
+            KB_STREAM(d + i + 3, v3);
+        }
         KERNEL_BLOCK_BARRIER();
     }
     KB_FENCE();
