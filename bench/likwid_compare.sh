@@ -2,11 +2,12 @@
 # membench vs likwid-bench on the same working set, interleaved round by round so
 # slow drifts of a shared machine hit both tools alike.
 #
-#   bench/likwid_compare.sh [ROUNDS] [MEMBENCH_EXTRA_ARGS...]
+#   [WS_KB=N] bench/likwid_compare.sh [ROUNDS] [MEMBENCH_EXTRA_ARGS...]
 #
-# Working set: 1 GB over 2 threads (likwid -w S0:1GB:2). likwid splits the working
-# set over its streams and threads, so per thread: read/write 512 MiB, copy 256 MiB
-# source + 256 MiB destination; membench is run with the same per-thread sizes.
+# Working set: WS_KB KiB over 2 threads (default 1 GiB: likwid -w S0:1048576kB:2).
+# likwid splits the working set over its streams and threads, so per thread:
+# read/write WS/2, copy WS/4 source + WS/4 destination; membench is run with the
+# same per-thread sizes. WS_KB=64 is the L1 case (copy: 16 KiB + 16 KiB a thread).
 # Byte counting: likwid counts every byte loaded or stored by the kernel (copy: 16 B
 # per element: 8 read + 8 written); membench counts sc-membench style (copy: the
 # buffer size once), so membench copy figures are doubled before comparing. Both
@@ -23,18 +24,19 @@ make -s membench >/dev/null
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
+WS_KB=${WS_KB:-1048576}
 # pairs: label likwid_kernel membench_op per_thread_kb count_factor
 PAIRS=(
-    "read:load_avx:read:524288:1"
-    "write:store_avx:write:524288:1"
-    "write-nt:store_mem_avx:write-nt:524288:1"
-    "copy:copy_avx:copy:262144:2"
-    "copy-nt:copy_mem_avx:copy-nt:262144:2"
+    "read:load_avx:read:$((WS_KB / 2)):1"
+    "write:store_avx:write:$((WS_KB / 2)):1"
+    "write-nt:store_mem_avx:write-nt:$((WS_KB / 2)):1"
+    "copy:copy_avx:copy:$((WS_KB / 4)):2"
+    "copy-nt:copy_mem_avx:copy-nt:$((WS_KB / 4)):2"
 )
 for round in $(seq 1 "$ROUNDS"); do
     for p in "${PAIRS[@]}"; do
         IFS=: read -r label lk op kb factor <<<"$p"
-        l=$(likwid-bench -t "$lk" -w S0:1GB:2 2>/dev/null | awk '/^MByte\/s/ {print $2}')
+        l=$(likwid-bench -t "$lk" -w "S0:${WS_KB}kB:2" 2>/dev/null | awk '/^MByte\/s/ {print $2}')
         m=$(./membench -s "$kb" -o "$op" "${EXTRA[@]}" | awk -F, -v f="$factor" 'NR == 2 {print $3 * f}')
         echo "$round $label $lk $l $m" >>"$OUT/raw"
     done
