@@ -23,3 +23,14 @@ const char *format_rate_mb_s(double mb_s, char *buf, size_t size)
         snprintf(buf, size, "%.1f MB/s", mb_s);
     return buf;
 }
+
+const char *format_interval_pct(double median, double low, double high, double level, char *buf, size_t size)
+{
+    if (!(level > 0) || !(median > 0)) {
+        snprintf(buf, size, "-");
+        return buf;
+    }
+    double wide = high - median > median - low ? high - median : median - low;
+    snprintf(buf, size, "\xc2\xb1%.0f%%%s", 100 * wide / median, level < 0.95 ? "*" : "");
+    return buf;
+}

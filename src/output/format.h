@@ -10,4 +10,9 @@ const char *format_size_kb(uint64_t size_kb, char *buf, size_t size);
 /* "9.3 TB/s", "464.4 GB/s", "512.0 MB/s" from MB/s. */
 const char *format_rate_mb_s(double mb_s, char *buf, size_t size);
 
+/* The half-width of a median interval in % of the median, "±12%" (the larger
+ * side); "±12%*" when its coverage is below 95% (2 to 5 samples: [min, max]);
+ * "-" with one sample. */
+const char *format_interval_pct(double median, double low, double high, double level, char *buf, size_t size);
+
 #endif

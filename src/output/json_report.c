@@ -68,6 +68,16 @@ static void write_summary(json_writer *j, const sample_stats *s)
     json_number(j, "mean", s->mean);
     json_number(j, "stddev", s->stddev);
     json_number(j, "cv", s->cv);
+    if (s->n < 2) {
+        json_null(j, "median_interval");
+    } else {
+        json_object_begin(j, "median_interval");
+        json_number(j, "low", s->median_low);
+        json_number(j, "high", s->median_high);
+        json_number(j, "level", s->median_level);
+        json_string(j, "method", "order statistics");
+        json_object_end(j);
+    }
     json_object_end(j);
 }
 

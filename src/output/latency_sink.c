@@ -1,7 +1,9 @@
 #include "output/latency_sink.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "output/format.h"
 #include "util/format_bytes.h"
 
 void latency_write_header(FILE *f, bool csv, const char *counter, double counter_hz)
@@ -12,8 +14,8 @@ void latency_write_header(FILE *f, bool csv, const char *counter, double counter
     }
     if (counter_hz > 0 && counter)
         fprintf(f, "# cycles: %s reference counter at %.3f GHz (not the core clock)\n", counter, counter_hz / 1e9);
-    fprintf(f, "%-12s %10s %10s %9s %8s %6s  %s\n", "Size", "Latency", "Cycles", "Stddev", "Samples", "CV<5%",
-            "Pages (huge share)");
+    fprintf(f, "%-12s %10s  %s   %10s %9s %8s %6s  %s\n", "Size", "Latency", "\xc2\xb1" "95%", "Cycles", "Stddev",
+            "Samples", "CV<5%", "Pages (huge share)");
 }
 
 void latency_write_row(FILE *f, bool csv, const result_record *r)
@@ -30,16 +32,19 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
         fputc('\n', f);
         return;
     }
-    char size[32], cyc[32] = "-", pages[48];
+    char size[32], cyc[32] = "-", pages[48], pm[32];
     format_bytes(r->size_bytes, size, sizeof size);
+    const sample_stats *st = &r->summary;
+    format_interval_pct(st->median, st->median_low, st->median_high, st->median_level, pm, sizeof pm);
+    int pm_width = (int)strlen(pm) - (strncmp(pm, "\xc2\xb1", 2) == 0); /* "±" is two bytes, one column */
     if (cycles >= 0)
         snprintf(cyc, sizeof cyc, "%.1f", cycles);
     if (r->huge_coverage >= 0)
         snprintf(pages, sizeof pages, "%s (%.0f%%)", r->page_method, r->huge_coverage * 100);
     else
         snprintf(pages, sizeof pages, "%s", r->page_method);
-    fprintf(f, "%-12s %7.2f ns %10s %9.2f %8d %6s  %s\n", size, r->summary.median, cyc, r->summary.stddev,
-            r->nsamples, r->converged ? "yes" : "NO", pages);
+    fprintf(f, "%-12s %7.2f ns  %s%*s %10s %9.2f %8d %6s  %s\n", size, r->summary.median, pm, 6 - pm_width, "", cyc,
+            r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", pages);
 }
 
 static uint64_t row_bytes(const param_list *row, const char *key)

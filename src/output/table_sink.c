@@ -10,19 +10,29 @@
 
 void table_write_header(FILE *f)
 {
-    fprintf(f, "\n%-10s %-8s %12s %12s %8s\n", "Size", "Op", "Bandwidth", "Latency", "Threads");
-    fprintf(f, "%-10s %-8s %12s %12s %8s\n", "----", "--", "---------", "-------", "-------");
+    fprintf(f, "\n%-10s %-8s %12s %12s %8s %12s  %s\n", "Size", "Op", "Bandwidth", "Latency", "Threads", "Median",
+            "\xc2\xb1" "95%");
+    fprintf(f, "%-10s %-8s %12s %12s %8s %12s  %s\n", "----", "--", "---------", "-------", "-------", "------",
+            "----");
 }
 
+/* The last two columns are ours: the median of the samples and its interval
+ * (the Bandwidth column is sc-membench's best sample). */
 void table_write_record(FILE *f, const result_record *r)
 {
-    char size[32], rate[32];
+    char size[32], rate[32], median[32], pm[32];
+    const sample_stats *st = &r->summary;
     format_size_kb(r->size_bytes / 1024, size, sizeof size);
-    if (r->metric == METRIC_LATENCY)
-        fprintf(f, "%-10s %-8s %12s %9.1f ns %8d\n", size, r->operation, "-", result_value(r), r->threads);
-    else
-        fprintf(f, "%-10s %-8s %12s %12s %8d\n", size, r->operation,
-                format_rate_mb_s(result_value(r), rate, sizeof rate), "-", r->threads);
+    format_interval_pct(st->median, st->median_low, st->median_high, st->median_level, pm, sizeof pm);
+    if (r->metric == METRIC_LATENCY) {
+        snprintf(median, sizeof median, "%.1f ns", st->median);
+        fprintf(f, "%-10s %-8s %12s %9.1f ns %8d %12s  %s\n", size, r->operation, "-", result_value(r), r->threads,
+                median, pm);
+    } else {
+        fprintf(f, "%-10s %-8s %12s %12s %8d %12s  %s\n", size, r->operation,
+                format_rate_mb_s(result_value(r), rate, sizeof rate), "-", r->threads,
+                format_rate_mb_s(st->median, median, sizeof median), pm);
+    }
 }
 
 static void op_line(FILE *f, const char *name, const op_summary *o)

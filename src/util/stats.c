@@ -10,6 +10,39 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* P(Bin(n, 1/2) = k), in logs so n in the thousands does not underflow. */
+static double half_binomial(size_t n, size_t k)
+{
+    return exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) - (double)n * log(2.0));
+}
+
+double stats_median_coverage(size_t n, size_t j)
+{
+    double below = 0; /* P(B < j) */
+    for (size_t k = 0; k < j; k++)
+        below += half_binomial(n, k);
+    double c = 1 - 2 * below;
+    return c < 0 ? 0 : c;
+}
+
+static void median_interval(const double *sorted, size_t n, sample_stats *s)
+{
+    if (n < 2)
+        return;
+    size_t j = 1;
+    double below = half_binomial(n, 0);
+    while (j + 1 <= n / 2) {
+        double next = below + half_binomial(n, j); /* P(B < j + 1) */
+        if (1 - 2 * next < STATS_MEDIAN_LEVEL)
+            break;
+        below = next;
+        j++;
+    }
+    s->median_low = sorted[j - 1];
+    s->median_high = sorted[n - j];
+    s->median_level = 1 - 2 * below;
+}
+
 sample_stats stats_compute(const double *values, size_t n)
 {
     sample_stats s;
@@ -36,6 +69,7 @@ sample_stats stats_compute(const double *values, size_t n)
         s.stddev = sqrt(sq / (double)(n - 1));
     }
     s.cv = s.mean != 0 ? s.stddev / s.mean : 0;
+    median_interval(sorted, n, &s);
     free(sorted);
     return s;
 }

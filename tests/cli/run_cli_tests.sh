@@ -155,8 +155,8 @@ fi
 # --- -R ----------------------------------------------------------------------
 "$BIN" -R -s 64 -o read -o write -o copy -o latency "${QUICK[@]}" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
 check "-R exits 0" test $rc -eq 0
-check "-R table header on stdout" grep -q '^Size       Op          Bandwidth      Latency  Threads$' "$TMP/r.out"
-check "-R rows on stdout" bash -c "grep -qE '^64 KB      read +[0-9.]+ [MGT]B/s +- +[0-9]+$' '$TMP/r.out'"
+check "-R table header on stdout" grep -q '^Size       Op          Bandwidth      Latency  Threads       Median  ±95%$' "$TMP/r.out"
+check "-R rows on stdout" bash -c "grep -qE '^64 KB      read +[0-9.]+ [MGT]B/s +- +[0-9]+ +[0-9.]+ [MGT]B/s  (-|±[0-9]+%\\*?)$' '$TMP/r.out'"
 check "-R summary on stderr" grep -q 'BENCHMARK SUMMARY' "$TMP/r.err"
 check "-R scores" bash -c "grep -q 'Bandwidth Score:' '$TMP/r.err' && grep -q 'Latency Score:' '$TMP/r.err' && grep -q '>> COMBINED SCORE:' '$TMP/r.err'"
 check "-R comparability warning for -s" grep -q -- '- Single buffer size (-s 64 KB) instead of full sweep' "$TMP/r.err"
@@ -180,14 +180,37 @@ check "JSON latency result: median of its samples, CV target and whether it was 
 check "JSON lists every warning said on stderr" \
     python3 -c "import json,sys; w=json.load(open('$TMP/run.json'))['warnings']; said=[l[len('membench: warning: '):] for l in open('$TMP/j.err').read().splitlines() if l.startswith('membench: warning: ')]; sys.exit(0 if w==said else 1)"
 check "no temporary JSON files left behind" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
-# A valid file name of 250 characters is taken (the temporary name is short and its
-# own), and a name that is not UTF-8 still gives a document every parser reads.
-long=$(printf 'j%.0s' $(seq 1 245)).json
 # README: every bandwidth sample lasts at least --sample-ms (10 ms by default), also
 # at cache sizes where the warm-up ran slower than the samples (the best one was 5 ms).
 "$BIN" -o read -o write -o copy -s 16 -r 5 --json "$TMP/len.json" >/dev/null 2>&1
 check "bandwidth samples last at least --sample-ms (10 ms): the best sample's elapsed_s, from the record" \
     python3 -c "import json,sys; rs=json.load(open('$TMP/len.json'))['results']; sys.exit(0 if len(rs)==3 and all(r['params']['min_sample_s']==0.01 and (r['elapsed_s']>=0.01 or r['params']['series_restarts']==5) for r in rs) else 1)"
+# Each record's median interval is the order-statistics one, recomputed here from its
+# raw samples (bandwidth records of the length run above, the latency record of run.json).
+check "JSON summary.median_interval: [x(j), x(n+1-j)] with exact binomial coverage, from the samples" \
+    python3 - "$TMP/len.json" "$TMP/run.json" <<'PY'
+import json, sys
+from math import comb
+seen = 0
+for path in sys.argv[1:]:
+    for r in json.load(open(path))["results"]:
+        xs, mi = sorted(r["samples"]), r["summary"]["median_interval"]
+        n = len(xs)
+        if n < 2:
+            assert mi is None, r
+            continue
+        cover = lambda j: 1 - 2 * sum(comb(n, k) for k in range(j)) / 2 ** n
+        j = 1
+        while j + 1 <= n // 2 and cover(j + 1) >= 0.95:
+            j += 1
+        assert (mi["low"], mi["high"]) == (xs[j - 1], xs[n - j]), (mi, xs)
+        assert abs(mi["level"] - cover(j)) < 1e-9 and mi["method"] == "order statistics", mi
+        seen += 1
+assert seen >= 4, seen
+PY
+# A valid file name of 250 characters is taken (the temporary name is short and its
+# own), and a name that is not UTF-8 still gives a document every parser reads.
+long=$(printf 'j%.0s' $(seq 1 245)).json
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$TMP/$long" >/dev/null 2>&1; rc=$?
 check "--json with a 250-character file name works" bash -c "[ $rc -eq 0 ] && python3 -c \"import json; json.load(open('$TMP/$long'))\""
 rm -f "$TMP/$long"

@@ -80,12 +80,14 @@ TEST(table_rows_match_sc_membench_layout)
                   r4 = bw(OP_WRITE, 4194304, 512);
     CAPTURE(text, (table_write_header(f), table_write_record(f, &r1), table_write_record(f, &r2),
                    table_write_record(f, &r3), table_write_record(f, &r4)));
-    CHECK_STR(text, "\nSize       Op          Bandwidth      Latency  Threads\n"
-                    "----       --          ---------      -------  -------\n"
-                    "32 KB      read         2.6 TB/s            -        2\n"
-                    "128 KB     latency             -       2.4 ns        1\n"
-                    "128 MB     copy       464.4 GB/s            -        2\n"
-                    "4 GB       write      512.0 MB/s            -        2\n");
+    /* sc-membench's columns, then the median of the three samples and the
+     * half-width of its interval ([min, max] of 3: 75% coverage, so starred) */
+    CHECK_STR(text, "\nSize       Op          Bandwidth      Latency  Threads       Median  \xc2\xb1" "95%\n"
+                    "----       --          ---------      -------  -------       ------  ----\n"
+                    "32 KB      read         2.6 TB/s            -        2     2.0 TB/s  \xc2\xb1" "33%*\n"
+                    "128 KB     latency             -       2.4 ns        1       2.4 ns  \xc2\xb1" "19%*\n"
+                    "128 MB     copy       464.4 GB/s            -        2   348.3 GB/s  \xc2\xb1" "33%*\n"
+                    "4 GB       write      512.0 MB/s            -        2   384.0 MB/s  \xc2\xb1" "33%*\n");
     free(text);
     result_free(&r1);
     result_free(&r2);
