@@ -43,17 +43,20 @@ run_summary summary_compute(const result_record *records, size_t n)
         o->count++;
         if (value > o->peak_mb_s)
             o->peak_mb_s = value;
+        if (r->summary.median > o->peak_median_mb_s)
+            o->peak_median_mb_s = r->summary.median;
         wsum[k] += w;
         wbw[k] += w * value;
     }
     op_summary *ops[3] = {&s.read, &s.write, &s.copy};
-    double total = 0;
+    double total = 0, total_median = 0;
     int counted = 0;
     for (int k = 0; k < 3; k++) {
         if (wsum[k] > 0)
             ops[k]->weighted_avg_mb_s = wbw[k] / wsum[k];
         if (ops[k]->peak_mb_s > 0) {
             total += ops[k]->peak_mb_s;
+            total_median += ops[k]->peak_median_mb_s;
             counted++;
         }
     }
@@ -62,8 +65,10 @@ run_summary summary_compute(const result_record *records, size_t n)
         if (o && records[i].size_bytes == s.largest_bw_size)
             o->largest_mb_s = result_value(&records[i]);
     }
-    if (counted)
+    if (counted) {
         s.bandwidth_score = total / counted / 1000.0;
+        s.bandwidth_score_median = total_median / counted / 1000.0;
+    }
     if (s.latency_ns > 0)
         s.latency_score = 1000.0 / s.latency_ns;
     if (s.bandwidth_score > 0 && s.latency_score > 0)

@@ -16,6 +16,7 @@ typedef struct {
     double peak_mb_s;
     double weighted_avg_mb_s;
     double largest_mb_s; /* at largest_bw_size */
+    double peak_median_mb_s; /* ours: the highest per-size median (does not grow with -r) */
 } op_summary;
 
 typedef struct {
@@ -25,6 +26,7 @@ typedef struct {
     uint64_t largest_size;        /* largest size tested, any operation */
     uint64_t largest_bw_size;     /* largest size with a bandwidth result */
     double bandwidth_score;       /* avg of non-zero peaks / 1000 (GB/s) */
+    double bandwidth_score_median; /* ours: the same from the peak medians */
     double latency_score;         /* 1000 / latency_ns */
     double combined_score;        /* sqrt(bw * lat) * 100, or bw * 100 without latency */
 } run_summary;

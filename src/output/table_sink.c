@@ -38,19 +38,22 @@ void table_write_record(FILE *f, const result_record *r)
 static void op_line(FILE *f, const char *name, const op_summary *o)
 {
     if (o->count > 0)
-        fprintf(f, "  %-10s %12.0f %12.0f\n", name, o->peak_mb_s, o->weighted_avg_mb_s);
+        fprintf(f, "  %-10s %12.0f %12.0f %12.0f\n", name, o->peak_mb_s, o->weighted_avg_mb_s, o->peak_median_mb_s);
 }
 
 void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
 {
     fprintf(f, "\n" RULE_EQ "                           BENCHMARK SUMMARY\n" RULE_EQ "\n");
     fprintf(f, "BANDWIDTH (MB/s):\n");
-    fprintf(f, "  %-10s %12s %12s\n", "Operation", "Peak", "Weighted Avg");
-    fprintf(f, "  %-10s %12s %12s\n", "---------", "----", "------------");
+    fprintf(f, "  %-10s %12s %12s %12s\n", "Operation", "Peak", "Weighted Avg", "Peak median");
+    fprintf(f, "  %-10s %12s %12s %12s\n", "---------", "----", "------------", "-----------");
     op_line(f, "Read", &s->read);
     op_line(f, "Write", &s->write);
     op_line(f, "Copy", &s->copy);
     if (s->read.count + s->write.count + s->copy.count > 0) {
+        /* sc-membench's Peak is a best sample, so it rises with -r; say so. */
+        fprintf(f, "\n  Peak: the best of -r samples at any size (more tries, higher peak);\n"
+                   "  Peak median: the highest per-size median of the samples (does not grow with -r).\n");
         /* Ours: the peaks come from L1; the largest size is what RAM delivers. */
         fprintf(f, "\n  Largest size (%llu KB per thread):", (unsigned long long)(s->largest_bw_size / 1024));
         if (s->read.count)
@@ -73,7 +76,8 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     }
     fprintf(f, "\n" RULE_DASH "BENCHMARK SCORE (higher is better):\n\n");
     if (s->bandwidth_score > 0)
-        fprintf(f, "  Bandwidth Score:    %8.1f  (avg peak bandwidth in GB/s)\n", s->bandwidth_score);
+        fprintf(f, "  Bandwidth Score:    %8.1f  (avg peak bandwidth in GB/s, best samples; from the peak medians: %.1f)\n",
+                s->bandwidth_score, s->bandwidth_score_median);
     if (s->latency_score > 0)
         fprintf(f, "  Latency Score:      %8.1f  (1000 / latency_ns)\n", s->latency_score);
     if (s->bandwidth_score > 0 && s->latency_score > 0)

@@ -109,6 +109,8 @@ TEST(summary_scores_follow_sc_membench_formulas)
     CHECK_NEAR(s.read.largest_mb_s, 1000, 0);
     CHECK_NEAR(s.copy.largest_mb_s, 250, 0);
     CHECK_NEAR(s.bandwidth_score, 2.0, 1e-12);    /* (3000+2000+1000)/3/1000; write-nt not counted */
+    CHECK_NEAR(s.read.peak_median_mb_s, 2250, 0); /* the medians are 0.75x the bests */
+    CHECK_NEAR(s.bandwidth_score_median, 1.5, 1e-12);
     CHECK_NEAR(s.latency_score, 10.0, 1e-12);     /* 1000/100 */
     CHECK_NEAR(s.combined_score, sqrt(20) * 100, 1e-9);
     run_summary none = summary_compute(r, 3); /* no latency: bandwidth only */
@@ -124,9 +126,11 @@ TEST(summary_text_and_comparability_warning)
     char *text = NULL;
     CAPTURE(text, table_write_summary(f, &s, &c));
     CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
-    CHECK_CONTAINS(text, "  Read              25000        25000\n");
+    CHECK_CONTAINS(text, "  Read              25000        25000        18750\n"); /* median of 12500, 25000, 18750 */
     CHECK_CONTAINS(text, "  Best latency: 97.2 ns (RAM) at 65536 KB buffer\n");
-    CHECK_CONTAINS(text, "  Bandwidth Score:        25.0  (avg peak bandwidth in GB/s)\n");
+    CHECK_CONTAINS(text,
+                   "  Bandwidth Score:        25.0  (avg peak bandwidth in GB/s, best samples; from the peak medians: 18.8)\n");
+    CHECK_CONTAINS(text, "  Peak: the best of -r samples at any size (more tries, higher peak);\n");
     CHECK_CONTAINS(text, "  Latency Score:          10.3  (1000 / latency_ns)\n");
     CHECK_CONTAINS(text, "  >> COMBINED SCORE:      1604  (sqrt(bw_score \xc3\x97 latency_score) \xc3\x97 100)\n");
     CHECK_CONTAINS(text, "WARNING: Scores may not be comparable due to non-default options:\n");
