@@ -26,6 +26,20 @@ typedef struct {
     int n;
 } run_placement;
 
+/* How much the host moved during the run (see measure/noise_probe.h and
+ * measure/host_load.h); filled at the run's end, all -1/false before. */
+typedef struct {
+    bool measured;           /* false until the run ends, and for a step */
+    size_t probes;           /* times the fixed CPU probe ran */
+    const double *probe_times_s; /* each time it took (the session's, valid while it lives) */
+    bool known;              /* enough probes for a verdict */
+    double probe_median_s;
+    double varied_pct;       /* the host varied ± this */
+    double meaningful_pct;   /* differences below this are not meaningful */
+    bool flagged;            /* varied_pct above the threshold */
+    double steal_pct, cpu_pressure_pct, memory_pressure_pct; /* over the run; -1 unknown */
+} run_host_noise;
+
 typedef struct {
     const char *mode;
     int argc;
@@ -48,6 +62,8 @@ typedef struct {
     size_t nwarnings;
     char **errors; /* what failed, as said on stderr */
     size_t nerrors;
+
+    run_host_noise noise;
 
     const result_list *results; /* so far, in order */
     double elapsed_s;

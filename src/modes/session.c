@@ -9,6 +9,7 @@
 
 #include "kernels/isa.h"
 #include "measure/clock.h"
+#include "measure/noise_probe.h"
 #include "measure/ref_counter.h"
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
@@ -129,11 +130,81 @@ void session_add_sink(session *s, sink *k)
         sink_destroy(k); /* cannot happen with the modes there are; never leak */
 }
 
+/* The probe, at most every NOISE_PROBE_EVERY_S (a c2c matrix emits hundreds of
+ * records a second); between measurements, so it disturbs none. */
+static void probe_host(session *s)
+{
+    double now = clock_now();
+    if (s->nprobes > 0 && now - s->last_probe_at < NOISE_PROBE_EVERY_S)
+        return;
+    if (s->nprobes == s->probes_cap) {
+        size_t cap = s->probes_cap ? 2 * s->probes_cap : 64;
+        double *p = cap <= 1u << 20 ? realloc(s->probes, cap * sizeof *p) : NULL;
+        if (!p)
+            return; /* a verdict from the probes so far */
+        s->probes = p;
+        s->probes_cap = cap;
+    }
+    s->probes[s->nprobes++] = noise_probe_run();
+    s->last_probe_at = clock_now();
+}
+
+/* Each record: what else the host did since the previous one. */
+static void note_host_load(session *s, result_record *r)
+{
+    host_load now = host_load_read();
+    host_load_delta d = host_load_between(&s->load_last, &now);
+    s->load_last = now;
+    const char *keys[] = {"host_steal_pct", "host_cpu_pressure_pct", "host_memory_pressure_pct"};
+    const double v[] = {d.steal_pct, d.cpu_pressure_pct, d.memory_pressure_pct};
+    for (int i = 0; i < 3; i++)
+        if (v[i] >= 0)
+            params_number(&r->params, keys[i], v[i]);
+}
+
+/* The run's verdict on its host, warned about when it matters. */
+static void judge_host(session *s)
+{
+    host_load end = host_load_read();
+    host_load_delta d = host_load_between(&s->load_start, &end);
+    noise_verdict v = noise_judge(s->probes, s->nprobes);
+    run_host_noise *n = &s->info.noise;
+    *n = (run_host_noise){.measured = true,
+                          .probes = v.probes,
+                          .probe_times_s = s->probes,
+                          .known = v.known,
+                          .probe_median_s = v.median_s,
+                          .varied_pct = v.varied_pct,
+                          .meaningful_pct = v.meaningful_pct,
+                          .flagged = v.flagged,
+                          .steal_pct = d.steal_pct,
+                          .cpu_pressure_pct = d.cpu_pressure_pct,
+                          .memory_pressure_pct = d.memory_pressure_pct};
+    if (v.flagged)
+        session_warn(s,
+                     "the host varied \xc2\xb1%.0f%% during this run (a fixed CPU probe timed %zu times); "
+                     "differences below %.0f%% are not meaningful",
+                     v.varied_pct, v.probes, v.meaningful_pct);
+    if (d.steal_pct > 0)
+        session_warn(s, "the hypervisor took %.1f%% of the CPU time during this run (/proc/stat steal)",
+                     d.steal_pct);
+    if (d.cpu_pressure_pct >= NOISE_CPU_PRESSURE_WARN_PCT)
+        session_warn(s, "tasks waited for a CPU %.0f%% of this run's time (/proc/pressure/cpu): the host was busy",
+                     d.cpu_pressure_pct);
+    if (d.memory_pressure_pct > 0)
+        session_warn(s, "tasks stalled on memory %.1f%% of this run's time (/proc/pressure/memory)",
+                     d.memory_pressure_pct);
+}
+
 void session_emit(session *s, result_record *r)
 {
     clear_progress(s);
+    if (!s->parent && s->measuring) /* a step's records reach its parent's session_emit */
+        note_host_load(s, r);
     if (!result_list_add(&s->results, r))
         return;
+    if (!s->parent && s->measuring)
+        probe_host(s);
     s->info.elapsed_s = clock_now() - s->start;
     const result_record *kept = &s->results.items[s->results.n - 1];
     for (int i = 0; i < s->nsinks; i++)
@@ -471,6 +542,10 @@ int session_measure(session *s)
         stop_install_signal_handlers();
     }
     s->start = clock_now();
+    if (!s->parent) {
+        s->load_start = s->load_last = host_load_read();
+        probe_host(s);
+    }
     double max_runtime = params_get_number(&s->info.options, "max_runtime_s", 0);
     if (max_runtime > 0 && !s->parent)
         stop_set_deadline(s->start + max_runtime);
@@ -494,6 +569,8 @@ int session_measure(session *s)
         session_warn(s, "the time limit (-t %g) ended the run before its first result", max_runtime);
     if (s->mode->analyse)
         s->mode->analyse(s);
+    if (!s->parent)
+        judge_host(s);
     int sig = stop_signal();
     /* the flag, not a poll: a deadline that passed after the last point cut nothing */
     s->info.complete = !stop_flagged() && !s->failed;
@@ -514,6 +591,7 @@ void session_close(session *s)
     if (s->mode && s->mode->release && s->state)
         s->mode->release(s);
     result_list_free(&s->results);
+    free(s->probes);
     run_info_free(&s->info);
     if (s->have_topo)
         topology_free(&s->topo);

@@ -17,6 +17,7 @@
 #include "cli/options.h"
 #include "core/result.h"
 #include "core/run_info.h"
+#include "measure/host_load.h"
 #include "modes/mode.h"
 #include "output/sink.h"
 #include "plan/placement.h"
@@ -55,6 +56,11 @@ struct session {
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool said_pages_unverified;
     session *parent;    /* this session is a step of parent's run (session_open_step) */
+    /* the host's load and the noise probe (top-level sessions only) */
+    host_load load_start, load_last;
+    double *probes;
+    size_t nprobes, probes_cap;
+    double last_probe_at;
 };
 
 session_env session_env_live(void);

@@ -81,6 +81,30 @@ static void write_summary(json_writer *j, const sample_stats *s)
     json_object_end(j);
 }
 
+/* null until the run ends (a document rewritten during the run has no verdict yet). */
+static void write_host_noise(json_writer *j, const run_host_noise *n)
+{
+    if (!n->measured) {
+        json_null(j, "host_noise");
+        return;
+    }
+    json_object_begin(j, "host_noise");
+    json_string(j, "method", "a fixed CPU probe (2^20 dependent multiply-adds) timed at the start and after results");
+    json_int(j, "probes", (long long)n->probes);
+    json_array_begin(j, "probe_times_s");
+    for (size_t i = 0; n->probe_times_s && i < n->probes; i++)
+        json_number(j, NULL, n->probe_times_s[i]);
+    json_array_end(j);
+    number_or_null(j, "probe_median_s", n->probe_median_s, n->known);
+    number_or_null(j, "varied_pct", n->varied_pct, n->known);
+    number_or_null(j, "meaningful_difference_pct", n->meaningful_pct, n->known);
+    json_bool(j, "flagged", n->flagged);
+    number_or_null(j, "steal_pct", n->steal_pct, n->steal_pct >= 0);
+    number_or_null(j, "cpu_pressure_pct", n->cpu_pressure_pct, n->cpu_pressure_pct >= 0);
+    number_or_null(j, "memory_pressure_pct", n->memory_pressure_pct, n->memory_pressure_pct >= 0);
+    json_object_end(j);
+}
+
 void json_write_record(json_writer *j, const result_record *r)
 {
     json_object_begin(j, NULL);
@@ -207,6 +231,7 @@ void json_write_run(FILE *f, const run_info *info)
     for (size_t i = 0; i < info->nerrors; i++)
         json_string(&j, NULL, info->errors[i]);
     json_array_end(&j);
+    write_host_noise(&j, &info->noise);
     json_write_params(&j, "options", &info->options);
     write_placement(&j, &info->placement);
     write_section(&j, "plan", &info->plan);

@@ -107,6 +107,32 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     fprintf(f, "\n");
 }
 
+static void pct_or_unknown(FILE *f, const char *what, double pct)
+{
+    if (pct >= 0)
+        fprintf(f, "%s %.1f%%", what, pct);
+    else
+        fprintf(f, "%s unknown", what);
+}
+
+void table_write_host_noise(FILE *f, const run_host_noise *n)
+{
+    if (!n->measured)
+        return;
+    fprintf(f, "HOST DURING THIS RUN:\n");
+    if (n->known)
+        fprintf(f, "  varied \xc2\xb1%.1f%% (a fixed CPU probe timed %zu times); differences below %.0f%% are not "
+                   "meaningful%s\n",
+                n->varied_pct, n->probes, n->meaningful_pct, n->flagged ? "  << NOISY" : "");
+    else
+        fprintf(f, "  too short to judge its variation (%zu probes of a fixed CPU workload, 5 needed)\n", n->probes);
+    fprintf(f, "  ");
+    pct_or_unknown(f, "steal", n->steal_pct);
+    pct_or_unknown(f, ", CPU pressure", n->cpu_pressure_pct);
+    pct_or_unknown(f, ", memory pressure", n->memory_pressure_pct);
+    fprintf(f, "\n\n");
+}
+
 typedef struct {
     sink base;
     FILE *table_f, *summary_f;
@@ -141,6 +167,7 @@ static void end(sink *s, const run_info *info)
             c.latency_below_target++;
     run_summary sum = summary_compute(l ? l->items : NULL, l ? l->n : 0);
     table_write_summary(t->summary_f, &sum, &c);
+    table_write_host_noise(t->summary_f, &info->noise);
 }
 
 static void destroy(sink *s)

@@ -22,6 +22,8 @@ typedef struct {
 void table_write_header(FILE *f);
 void table_write_record(FILE *f, const result_record *r);
 void table_write_summary(FILE *f, const run_summary *s, const comparability *c);
+/* How much the host moved during the run (nothing before the run's end). */
+void table_write_host_noise(FILE *f, const run_host_noise *n);
 
 /* Table rows on table_f as results come; at the end the summary and scores on
  * summary_f, with c's flags plus how the run ended and the latency points that

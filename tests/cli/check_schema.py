@@ -72,6 +72,51 @@ def pages_problems(where, mode, r):
     return bad
 
 
+def quantile7(xs, q):
+    """The usual linear-interpolation quantile of sorted xs."""
+    pos = q * (len(xs) - 1)
+    i = int(pos)
+    return xs[i] + (pos - i) * (xs[i + 1] - xs[i]) if i + 1 < len(xs) else xs[-1]
+
+
+def noise_problems(n):
+    """host_noise's verdict, recomputed from its raw probe times."""
+    if n is None:
+        return []
+    t = sorted(n["probe_times_s"])
+    if n["probes"] != len(t):
+        return ["host_noise: %d probes but %d times" % (n["probes"], len(t))]
+    if len(t) < 5:
+        return [] if n["varied_pct"] is None and not n["flagged"] else ["host_noise: a verdict from %d probes" % len(t)]
+    med = quantile7(t, 0.5)
+    varied = 100 * (quantile7(t, 0.9) - quantile7(t, 0.1)) / (2 * med)
+    if n["varied_pct"] is None or not close(n["varied_pct"], varied) or not close(n["probe_median_s"], med):
+        return ["host_noise: varied_pct %s, its probes say %g" % (n["varied_pct"], varied)]
+    if not close(n["meaningful_difference_pct"], 2 * varied) or n["flagged"] != (varied > 5):
+        return ["host_noise: meaningful difference or flag not from varied_pct %g" % varied]
+    return []
+
+
+def interval_problems(results):
+    """summary.median_interval: the order-statistics interval of each record's samples."""
+    from math import comb
+    bad = []
+    for i, r in enumerate(results):
+        xs, mi, n = sorted(r["samples"]), r["summary"]["median_interval"], len(r["samples"])
+        if n < 2:
+            if mi is not None:
+                bad.append("results[%d]: an interval from one sample" % i)
+            continue
+        cover = lambda j: 1 - 2 * sum(comb(n, k) for k in range(j)) / 2 ** n  # noqa: E731
+        j = 1
+        while j + 1 <= n // 2 and cover(j + 1) >= 0.95:
+            j += 1
+        if mi is None or not close(mi["low"], xs[j - 1]) or not close(mi["high"], xs[n - j]) or \
+                not close(mi["level"], cover(j)):
+            bad.append("results[%d]: median_interval %s, want [%g, %g] at %g" % (i, mi, xs[j - 1], xs[n - j], cover(j)))
+    return bad
+
+
 def promises(doc):
     """What the schema cannot say; a list of problems."""
     bad = []
@@ -97,6 +142,8 @@ def promises(doc):
         bad += pages_problems(where, r["mode"], r)
         if r["pins_verified"] > r["threads"]:
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
+    bad += noise_problems(doc.get("host_noise"))
+    bad += interval_problems(doc.get("results", []))
     if doc["complete"] and doc["stopped_by"] is not None:
         bad.append("complete but stopped_by %s" % doc["stopped_by"])
     if doc["errors"] and doc["exit_status"] == 0:
@@ -147,6 +194,13 @@ def self_test(validator, doc):
         "nested object in params": lambda d: res(d)["params"].__setitem__("x", {"y": 1}),
         "complete yet stopped": lambda d: d.update(complete=True, stopped_by="SIGINT"),
         "truncated cpu list": lambda d: d["topology"].__setitem__("cpus_usable", "0-"),
+        "median interval not the order statistics": lambda d: res(d)["summary"].__setitem__(
+            "median_interval", {"low": min(res(d)["samples"]) * 0.9, "high": max(res(d)["samples"]),
+                                "level": 0.95, "method": "order statistics"}),
+        "host noise not from its probes": lambda d: d["host_noise"].update(
+            probe_times_s=[0.001, 0.001, 0.001, 0.001, 0.002], probes=5, varied_pct=1.0, probe_median_s=0.001,
+            meaningful_difference_pct=2.0, flagged=False),
+        "host noise probes miscounted": lambda d: d["host_noise"].__setitem__("probes", d["host_noise"]["probes"] + 1),
     }
     missed = []
     for name, plant in plants.items():
