@@ -17,10 +17,21 @@ typedef struct {
     uint64_t first_size_after; /* first size where the climb has ended */
     double latency_before_ns;  /* lower plateau */
     double latency_after_ns;   /* upper plateau */
+    uint64_t first_size_above; /* first size above the plateau: the capacity is below it */
 } latency_step;
 
-/* sizes ascending; returns the number of steps found (at most MAX_LATENCY_STEPS). */
-size_t find_latency_steps(const uint64_t *sizes, const double *latency_ns, size_t n, latency_step *steps);
+/* One measured point of a curve: its median latency and the interval of that
+ * median (low == high == ns when there is none). */
+typedef struct {
+    uint64_t size;
+    double ns, low, high;
+} latency_point;
+
+/* points ascending by size; returns the number of steps found (at most
+ * MAX_LATENCY_STEPS). A rise counts only when the first point above the plateau
+ * is STEP_RISE above it and its interval lies wholly above the plateau point's:
+ * points whose intervals overlap do not disagree enough to say where a step is. */
+size_t find_latency_steps(const latency_point *points, size_t n, latency_step *steps);
 
 /* The step nearest (in log2 distance) to a reported size, or NULL. */
 const latency_step *nearest_step(const latency_step *steps, size_t n, uint64_t reported);

@@ -226,12 +226,12 @@ static size_t check_levels(const topology *t, const uint64_t *sizes, size_t nsiz
 static void latency_analyse(session *s)
 {
     const latency_options *o = s->opts;
-    size_t n = s->results.n;
+    size_t n = s->results.n, used = 0;
     uint64_t *sizes = calloc(n ? n : 1, sizeof *sizes);
-    double *lat = calloc(n ? n : 1, sizeof *lat);
-    if (!sizes || !lat) {
+    latency_point *pts = calloc(n ? n : 1, sizeof *pts);
+    if (!sizes || !pts) {
         free(sizes);
-        free(lat);
+        free(pts);
         return;
     }
     uint64_t huge = topology_huge_page_size(&s->topo);
@@ -239,8 +239,15 @@ static void latency_analyse(session *s)
     const result_record *short_of_huge = NULL;
     for (size_t i = 0; i < n; i++) {
         const result_record *r = &s->results.items[i];
-        sizes[i] = r->size_bytes;
-        lat[i] = result_value(r);
+        /* Cache sizes are read only off points that reached their CV target: a
+         * point the host disturbed can fake a step or hide one. */
+        if (r->converged) {
+            const sample_stats *st = &r->summary;
+            bool interval = st->median_level > 0;
+            sizes[used] = r->size_bytes;
+            pts[used++] = (latency_point){r->size_bytes, result_value(r), interval ? st->median_low : st->median,
+                                          interval ? st->median_high : st->median};
+        }
         if (!page_choice_wants_huge((page_choice)o->common.pages, r->size_bytes, huge))
             continue;
         huge_asked = true;
@@ -252,15 +259,18 @@ static void latency_analyse(session *s)
             short_of_huge = r;
     }
     latency_step steps[MAX_LATENCY_STEPS];
-    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    size_t nsteps = find_latency_steps(pts, used, steps);
     level_check checks[MAX_CHECKED_LEVELS];
-    size_t nchecks = check_levels(&s->topo, sizes, n, steps, nsteps, checks);
+    size_t nchecks = check_levels(&s->topo, sizes, used, steps, nsteps, checks);
 
     param_section *a = &s->info.analysis;
+    params_int(&a->values, "points_converged", (long long)used);
+    params_int(&a->values, "points_not_converged", (long long)(n - used));
     param_table *st = section_table(a, "steps");
     for (size_t i = 0; i < nsteps; i++) {
         param_list *row = table_add_row(st);
         params_int(row, "last_size_before_bytes", (long long)steps[i].last_size_before);
+        params_int(row, "first_size_above_bytes", (long long)steps[i].first_size_above);
         params_int(row, "first_size_after_bytes", (long long)steps[i].first_size_after);
         params_number(row, "latency_before_ns", steps[i].latency_before_ns);
         params_number(row, "latency_after_ns", steps[i].latency_after_ns);
@@ -272,9 +282,11 @@ static void latency_analyse(session *s)
         params_int(row, "reported_bytes", (long long)checks[i].reported);
         if (checks[i].step) {
             params_int(row, "measured_bytes", (long long)checks[i].step->last_size_before);
+            params_int(row, "measured_below_bytes", (long long)checks[i].step->first_size_above);
             params_number(row, "measured_latency_ns", checks[i].step->latency_after_ns);
         } else {
             params_null(row, "measured_bytes");
+            params_null(row, "measured_below_bytes");
             params_null(row, "measured_latency_ns");
         }
         params_text(row, "judged_by", i + 1 == nchecks ? "largest step" : "nearest step");
@@ -288,7 +300,7 @@ static void latency_analyse(session *s)
                      ((const latency_state *)s->state)->pages_name, short_of_huge->huge_coverage * 100,
                      (unsigned long long)(short_of_huge->size_bytes >> 10));
     free(sizes);
-    free(lat);
+    free(pts);
 }
 
 const mode_def latency_mode = {

@@ -100,12 +100,21 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
         }
     }
     /* only a checkable last level says anything about the cache this CPU gets */
-    if (n > 0 && row_bytes(&checks->rows[n - 1], "measured_bytes") && flag(&checks->rows[n - 1], "checkable")) {
-        const param_list *llc = &checks->rows[n - 1];
+    const param_list *llc = n > 0 && flag(&checks->rows[n - 1], "checkable") ? &checks->rows[n - 1] : NULL;
+    long long unconverged = (long long)params_get_number(&analysis->values, "points_not_converged", 0);
+    if (llc && row_bytes(llc, "measured_bytes")) {
+        char c[32];
         format_bytes(row_bytes(llc, "measured_bytes"), a, sizeof a);
         format_bytes(row_bytes(llc, "reported_bytes"), b, sizeof b);
-        fprintf(f, "Effective last-level cache for this CPU: %s, where latency climbs to %.0f ns (reported: %s)\n", a,
-                params_get_number(llc, "measured_latency_ns", 0), b);
+        format_bytes(row_bytes(llc, "measured_below_bytes"), c, sizeof c);
+        fprintf(f,
+                "Effective last-level cache for this CPU: %s (at least %s, less than %s: the next size measured), "
+                "where latency climbs to %.0f ns (reported: %s)\n",
+                a, a, c, params_get_number(llc, "measured_latency_ns", 0), b);
+    } else if (llc || unconverged > 0) {
+        fprintf(f, "Effective last-level cache for this CPU: could not tell (%lld of %lld points did not reach CV < 5%% "
+                   "and are not used; no step among the rest has intervals apart)\n",
+                unconverged, unconverged + (long long)params_get_number(&analysis->values, "points_converged", 0));
     }
     for (size_t i = 0; i < n; i++) {
         const param_list *c = &checks->rows[i];

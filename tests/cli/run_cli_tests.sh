@@ -409,6 +409,16 @@ check "latency --csv header and rows" \
     bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
 check "latency --json is valid, complete, with results and checks" \
     python3 -c "import json,sys; d=json.load(open('$TMP/lat.json')); n=sum(1 for _ in open('$TMP/lat.csv'))-1; sys.exit(0 if d['mode']=='latency' and d['complete'] and len(d['results'])==n and 'cache_checks' in d['analysis'] and 'steps' in d['analysis'] and d['elapsed_s']>0 else 1)"
+# Cache sizes are read only off converged points: every step edge is a converged
+# record's size, and the counts add up (a noisy point cannot fake or hide a step).
+check "latency steps come from converged points only, each with where the rise starts" \
+    python3 -c "
+import json, sys
+d = json.load(open('$TMP/lat.json')); a = d['analysis']; rs = d['results']
+conv = [r['size_bytes'] for r in rs if r['converged']]
+edges = all(s['last_size_before_bytes'] in conv and s['first_size_above_bytes'] in conv and
+            s['last_size_before_bytes'] < s['first_size_above_bytes'] <= s['first_size_after_bytes'] for s in a['steps'])
+sys.exit(0 if edges and a['points_converged'] == len(conv) and a['points_not_converged'] == len(rs) - len(conv) else 1)"
 for order in "--page-local" "--stride 256"; do
     "$BIN" latency "${LQ[@]}" --points-per-octave 1 $order --csv >"$TMP/lat2.csv" 2>/dev/null
     check "latency $order measures every size" bash -c "[ \$(wc -l <'$TMP/lat2.csv') -eq 6 ]"

@@ -192,3 +192,11 @@ void fixture_load(topology *t, const char *root, const char *usable)
     topology_load(root, usable ? &u : NULL, t);
     cpu_list_free(&u);
 }
+
+size_t fixture_latency_steps(const uint64_t *sizes, const double *lat, size_t n, latency_step *steps)
+{
+    latency_point p[64];
+    for (size_t i = 0; i < n && i < 64; i++)
+        p[i] = (latency_point){sizes[i], lat[i], lat[i], lat[i]};
+    return find_latency_steps(p, n < 64 ? n : 64, steps);
+}

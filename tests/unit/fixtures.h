@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure/cache_estimate.h"
 #include "topology/topology.h"
 
 /* Each returns the root of a new tree (pass to topology_load). */
@@ -29,5 +30,9 @@ void fixture_load(topology *t, const char *root, const char *usable);
  * variables, and a memory budget of 4 GiB (session_env's getenv and memory_budget). */
 const char *fixture_no_env(const char *name);
 bool fixture_four_gib(uint64_t *bytes, char *why, size_t whylen);
+
+/* find_latency_steps on a curve given as two arrays, each point without an
+ * interval (low == high == its latency). At most 64 points. */
+size_t fixture_latency_steps(const uint64_t *sizes, const double *lat, size_t n, latency_step *steps);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "measure/cache_estimate.h"
 #include "measure/cache_levels.h"
+#include "fixtures.h"
 #include "test.h"
 
 #define KB 1024ULL
@@ -38,7 +39,7 @@ static double textbook(uint64_t s)
 
 static latency_step step(uint64_t before, uint64_t after, double lat_before, double lat_after)
 {
-    latency_step s = {before, after, lat_before, lat_after};
+    latency_step s = {before, after, lat_before, lat_after, after};
     return s;
 }
 
@@ -48,7 +49,7 @@ TEST(cache_levels_textbook_curve_agrees)
     double lat[64];
     latency_step steps[MAX_LATENCY_STEPS];
     size_t n = curve(sizes, lat, textbook);
-    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    size_t nsteps = fixture_latency_steps(sizes, lat, n, steps);
     CHECK_INT(nsteps, 3);
     reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 8 * MB}};
     level_check c[3];
@@ -68,7 +69,7 @@ TEST(cache_levels_top_level_takes_the_dominant_step_not_the_nearest)
     double lat[64];
     latency_step steps[MAX_LATENCY_STEPS];
     size_t n = curve(sizes, lat, guest);
-    size_t nsteps = find_latency_steps(sizes, lat, n, steps);
+    size_t nsteps = fixture_latency_steps(sizes, lat, n, steps);
     CHECK_INT(nsteps, 4);
     CHECK_INT(steps[2].last_size_before, 4 * MB);
     CHECK_INT(steps[3].last_size_before, 32 * MB);
@@ -170,4 +171,23 @@ TEST(cache_levels_unreported_levels_are_skipped)
     CHECK_INT(check_cache_levels(sizes, 2, s, 2, levels + 2, 1, c), 1);
     CHECK_INT(c[0].level, 3);
     CHECK(c[0].step == &s[1]); /* alone, it is the top level: the dominant step */
+}
+
+TEST(latency_steps_need_intervals_apart_and_say_where_the_rise_starts)
+{
+    /* 1 ns up to 32 KiB, 4 ns from 40 KiB: the capacity is in [32 KiB, 40 KiB). */
+    latency_point p[] = {{16 * KB, 1.0, 0.9, 1.1}, {24 * KB, 1.0, 0.9, 1.1}, {32 * KB, 1.0, 0.9, 1.1},
+                         {40 * KB, 4.0, 3.8, 4.2},  {48 * KB, 4.1, 3.9, 4.3},  {64 * KB, 4.1, 3.9, 4.3}};
+    latency_step steps[MAX_LATENCY_STEPS];
+    CHECK_INT(find_latency_steps(p, 6, steps), 1);
+    CHECK_INT(steps[0].last_size_before, 32 * KB);
+    CHECK_INT(steps[0].first_size_above, 40 * KB);
+    CHECK_INT(steps[0].first_size_after, 40 * KB);
+    /* The same medians, but the risen points' intervals reach down into the
+     * plateau's: the points do not disagree enough to place a step. */
+    for (int i = 3; i < 6; i++)
+        p[i].low = 1.05;
+    CHECK_INT(find_latency_steps(p, 6, steps), 0);
+    p[3].low = 1.11; /* just above the plateau point's high (1.1) */
+    CHECK_INT(find_latency_steps(p, 6, steps), 1);
 }

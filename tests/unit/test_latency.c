@@ -5,6 +5,7 @@
 #include "measure/cache_estimate.h"
 #include "memory/page_policy.h"
 #include "modes/latency_mode.h"
+#include "fixtures.h"
 #include "test.h"
 #include "util/parse_size.h"
 
@@ -53,7 +54,7 @@ TEST(latency_steps_found_at_each_capacity)
     double lat[128];
     latency_step steps[MAX_LATENCY_STEPS];
     size_t n = synthetic_curve(sizes, lat);
-    size_t found = find_latency_steps(sizes, lat, n, steps);
+    size_t found = fixture_latency_steps(sizes, lat, n, steps);
     CHECK_INT(found, 3);
     CHECK(steps[0].last_size_before <= 32 * KB && steps[0].last_size_before > 26 * KB);
     CHECK(steps[1].last_size_before <= 1 * MB && steps[1].last_size_before > 800 * KB);
@@ -69,7 +70,7 @@ TEST(latency_steps_ignore_a_lone_outlier)
     uint64_t sizes[] = {4096, 8192, 16384, 32768, 65536, 131072};
     double lat[] = {1.0, 1.0, 2.8, 1.02, 4.0, 4.1}; /* 16K is one noisy sample */
     latency_step steps[MAX_LATENCY_STEPS];
-    CHECK_INT(find_latency_steps(sizes, lat, 6, steps), 1);
+    CHECK_INT(fixture_latency_steps(sizes, lat, 6, steps), 1);
     CHECK_INT(steps[0].last_size_before, 32768);
 }
 
@@ -78,10 +79,10 @@ TEST(latency_steps_flat_or_tiny_curves)
     uint64_t sizes[] = {4096, 8192, 16384, 32768};
     double flat[] = {1.0, 1.05, 0.98, 1.1};
     latency_step steps[MAX_LATENCY_STEPS];
-    CHECK_INT(find_latency_steps(sizes, flat, 4, steps), 0);
-    CHECK_INT(find_latency_steps(sizes, flat, 1, steps), 0);
+    CHECK_INT(fixture_latency_steps(sizes, flat, 4, steps), 0);
+    CHECK_INT(fixture_latency_steps(sizes, flat, 1, steps), 0);
     double one[] = {1.0, 1.0, 3.0, 3.1};
-    CHECK_INT(find_latency_steps(sizes, one, 4, steps), 1);
+    CHECK_INT(fixture_latency_steps(sizes, one, 4, steps), 1);
     CHECK_INT(steps[0].last_size_before, 8192);
     CHECK_INT(steps[0].first_size_after, 16384);
 }
