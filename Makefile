@@ -36,7 +36,7 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa check-mutants fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -107,6 +107,11 @@ check-cross:
 # hostile conditions inside it (tests/numa/).
 check-numa:
 	@bash tests/numa/run_numa_guest.sh
+
+# Planted bugs, one at a time in a scratch copy: each must make its suite fail
+# (tests/mutants/run_mutants.py lists them; MUTANTS=text picks those named so).
+check-mutants:
+	@python3 tests/mutants/run_mutants.py $(MUTANTS)
 
 # Every fuzz target (fuzz/fuzz_NAME.c) under libFuzzer with ASan and UBSan (clang and
 # its libFuzzer runtime, Debian's libclang-rt-NN-dev) for FUZZ_SECONDS each, one after
