@@ -66,6 +66,10 @@ DEB_VERSION=$(cd "$SRC" && dpkg-parsechangelog -S Version)
 check "debian/changelog's version ($DEB_VERSION) is the Makefile's ($VERSION)" test "$DEB_VERSION" = "$VERSION"
 
 # --- build ----------------------------------------------------------------------
+# The source package too (lintian checks debian/control, copyright and rules there),
+# made from the clean copy before the build fills it.
+(cd "$TMP" && dpkg-source -b membench) >"$TMP/source.log" 2>&1
+check "dpkg-source -b makes the native source package" test -f "$TMP/membench_${DEB_VERSION}.dsc"
 beside() { ls -d "$ROOT"/../membench_* "$ROOT"/../membench-dbgsym_* 2>/dev/null; }
 BESIDE_BEFORE=$(beside)
 (cd "$SRC" && dpkg-buildpackage -us -uc -b) >"$TMP/build.log" 2>&1
@@ -91,9 +95,10 @@ check "the package build ran the unit tests only (make check-unit), all passing"
     bash -c "grep -q '^unit: [0-9]* passed, 0 failed' '$TMP/build.log' && ! grep -q 'run_cli_tests' '$TMP/build.log'"
 
 # --- lintian --------------------------------------------------------------------
-lintian --fail-on error,warning "$TMP/membench_${DEB_VERSION}_${ARCH}.changes" >"$TMP/lintian.out" 2>&1
+lintian --fail-on error,warning "$TMP/membench_${DEB_VERSION}.dsc" "$TMP/membench_${DEB_VERSION}_${ARCH}.changes" \
+    >"$TMP/lintian.out" 2>&1
 rc=$?
-check "lintian --fail-on error,warning: clean (exit 0, no E: or W:)" \
+check "lintian --fail-on error,warning on the source and binary packages: clean (exit 0, no E: or W:)" \
     bash -c "[ $rc -eq 0 ] && ! grep -qE '^[EW]: ' '$TMP/lintian.out'"
 grep -E '^[EWIP]: ' "$TMP/lintian.out" | head -20 | sed 's/^/    /'
 
