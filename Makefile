@@ -3,11 +3,19 @@
 #   make run        build and run the default benchmark
 #   make check      build and run every test (unit + command line)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make check-deb  build the Debian package in a scratch copy, install, check, remove
+# The one version: --version, JSON and the Debian package's (debian/changelog, checked
+# against it by make check).
 VERSION  := 0.1.0
 CC       ?= cc
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man/man1
+# Shell completions (membench completions SHELL); Debian's zsh directory is
+# vendor-completions (debian/rules says so).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_GNU_SOURCE
@@ -36,7 +44,8 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa check-mutants fuzz clean install uninstall lint bench-isa
+.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa check-mutants check-deb \
+	fuzz clean install uninstall lint bench-isa completions
 
 all: membench
 
@@ -47,7 +56,7 @@ membench: $(OBJS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/membench: $(OBJS)
 	@echo "  LD      $@"
@@ -138,13 +147,36 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -Isrc -D__GNUC__ $(SRCS)
 
-install: membench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+# The completion scripts, written by the binary just built from its option tables.
+COMPLETIONS := $(BUILD)/completions/membench $(BUILD)/completions/_membench $(BUILD)/completions/membench.fish
+completions: $(COMPLETIONS)
+$(BUILD)/completions/membench: membench
+	@mkdir -p $(dir $@)
+	./membench completions bash >$@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_membench: membench
+	@mkdir -p $(dir $@)
+	./membench completions zsh >$@.tmp && mv $@.tmp $@
+$(BUILD)/completions/membench.fish: membench
+	@mkdir -p $(dir $@)
+	./membench completions fish >$@.tmp && mv $@.tmp $@
+
+install: membench $(COMPLETIONS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	  $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 membench $(DESTDIR)$(BINDIR)/membench
 	install -m 644 man/membench.1 $(DESTDIR)$(MANDIR)/membench.1
+	install -m 644 $(BUILD)/completions/membench $(DESTDIR)$(BASHCOMPDIR)/membench
+	install -m 644 $(BUILD)/completions/_membench $(DESTDIR)$(ZSHCOMPDIR)/_membench
+	install -m 644 $(BUILD)/completions/membench.fish $(DESTDIR)$(FISHCOMPDIR)/membench.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
+	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1 $(DESTDIR)$(BASHCOMPDIR)/membench \
+	  $(DESTDIR)$(ZSHCOMPDIR)/_membench $(DESTDIR)$(FISHCOMPDIR)/membench.fish
+
+# Builds the .deb (dpkg-buildpackage) in a copy of the tree in a temporary directory,
+# runs lintian, installs it, checks it and removes it again (root only; tests/deb/).
+check-deb:
+	@bash tests/deb/check_deb.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench

@@ -184,6 +184,18 @@ static parse_result parse_w(void *opts, const char *arg, char *err, size_t errle
     return set_mix(opts, flag, name, err, errlen);
 }
 
+/* What -W completes to: the numbers of the mix table's W mixes. */
+static const char *w_values(char *buf, size_t len)
+{
+    size_t n;
+    const traffic_mix *m = traffic_mix_table(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (m[i].name[0] == 'W')
+            options_add_word(buf, len, m[i].name + 1);
+    return buf;
+}
+
 static parse_result set_pages(mlc_options *o, const char *pages, char *err, size_t errlen)
 {
     if (o->pages)
@@ -270,7 +282,7 @@ static const option_spec specs[] = {
     {.short_name = 'g', .value_name = "FILE", .kind = OPT_CUSTOM, .key = "g", .custom = parse_g,
      .help = "Injection delays from FILE (white space or commas)"},
     {.short_name = 'R', .kind = OPT_CUSTOM, .key = "R", .custom = parse_r_traffic, .help = "All-read traffic"},
-    {.short_name = 'W', .value_name = "N", .kind = OPT_CUSTOM, .key = "W", .custom = parse_w,
+    {.short_name = 'W', .value_name = "N", .kind = OPT_CUSTOM, .key = "W", .custom = parse_w, .values = w_values,
      .help = "Read:write mix N: 2 2:1, 3 3:1, 4 3:2, 5 1:1, 6 NT writes,\n7 2:1 NT, 8 1:1 NT, 9 3:1 NT, 10 triad NT,\n"
              "11 triad, 12-17 4:1..9:1"},
     {.short_name = 'U', .kind = OPT_FLAG, .key = "random_traffic", .offset = F(random_traffic),

@@ -35,6 +35,22 @@ static const char *kernel_choices(char *buf, size_t len)
     return buf;
 }
 
+void options_add_word(char *buf, size_t len, const char *word)
+{
+    size_t used = strnlen(buf, len);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s%s", used ? " " : "", word);
+}
+
+/* What --kernel completes to: the ISA table's names. */
+static const char *kernel_values(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (const char *const *n = isa_choice_names(); *n; n++)
+        options_add_word(buf, len, *n);
+    return buf;
+}
+
 /* -H and --pages say the same thing two ways: one of them, once. */
 static parse_result set_pages(common_options *c, page_choice choice, const char *flag, char *err, size_t errlen)
 {
@@ -86,7 +102,7 @@ static const option_spec shared[] = {
      .help = "Allow more threads than CPUs"},
     {.long_name = "kernel", .value_name = "ISA", .kind = OPT_CUSTOM, .key = "kernel", .offset = COMMON(kernel_isa),
      .custom = parse_kernel, .help = "Use kernels of this ISA at every size instead of the best",
-     .help_more = kernel_choices},
+     .help_more = kernel_choices, .values = kernel_values},
     {.short_name = 'H', .kind = OPT_CUSTOM, .key = "huge", .custom = parse_huge,
      .help = "Huge pages for buffers >= 2x the huge page size: MAP_HUGETLB, then\nTHP (madvise), then normal pages; "
              "the coverage obtained is checked"},

@@ -51,6 +51,11 @@ struct option_spec {
     /* A last help line made when --help is printed (lists that come from tables,
      * e.g. the ISAs of this build); NULL: none. Writes into buf and returns it. */
     const char *(*help_more)(char *buf, size_t len);
+    /* The values a shell completes for this option, space-separated, from the table
+     * that parses them (operations, ISAs, traffic mixes); NULL: OPT_CHOICE's choices,
+     * or value_name's when it lists them ("4k|2m|1g|thp"), else none. A value_name
+     * ending in LIST takes several, comma-separated. */
+    const char *(*values)(char *buf, size_t len);
     const char *heading;    /* starts a --help section (also on an OPT_COMMON entry) */
     bool negatable;         /* OPT_FLAG with a long name: --no-NAME sets it false (perf's style) */
 };
@@ -111,6 +116,9 @@ void options_to_params(const option_table *t, const void *opts, param_list *out)
 
 /* The resolved spec of entry i (OPT_COMMON entries resolve to the shared spec). */
 const option_spec *options_resolve(const option_spec *entry);
+
+/* Appends word to buf's space-separated list (for option_spec.values). */
+void options_add_word(char *buf, size_t len, const char *word);
 
 /* -p (or OMP_NUM_THREADS) wins; else the length of --cpus; else every usable CPU. */
 int common_thread_count(const common_options *c, size_t usable);

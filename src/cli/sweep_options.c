@@ -22,6 +22,15 @@ static parse_result parse_op(void *opts, const char *arg, char *err, size_t errl
     return PARSE_OK;
 }
 
+/* What -o completes to: every operation op_parse accepts. */
+static const char *op_values(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int op = 0; op < OP_COUNT; op++)
+        options_add_word(buf, len, op_name((mb_op)op));
+    return buf;
+}
+
 static const option_spec specs[] = {
     OPTION_COMMON_UNDER("help", "sc-membench options (same meaning):"),
     OPTION_COMMON("version"),
@@ -40,7 +49,7 @@ static const option_spec specs[] = {
     {.short_name = 't', .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "max_runtime_s", .offset = F(max_runtime),
      .min = 0, .max = 1e9, .bad = "seconds must be a number >= 0 (0 = unlimited)",
      .help = "Maximum runtime, 0 = unlimited (honoured within about a second)"},
-    {.short_name = 'o', .value_name = "OP", .kind = OPT_CUSTOM, .key = "operations", .custom = parse_op,
+    {.short_name = 'o', .value_name = "OP", .kind = OPT_CUSTOM, .key = "operations", .custom = parse_op, .values = op_values,
      .help = "Run only this operation; repeatable. read, write, copy, latency\n(default set), and write-nt, copy-nt "
              "(non-temporal stores), memcpy"},
     OPTION_COMMON("huge"),

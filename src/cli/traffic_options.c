@@ -70,8 +70,20 @@ bad:
                     TRAFFIC_MAX_DELAYS, (unsigned long long)MAX_DELAY);
 }
 
+/* What --traffic completes to: the mix table's names. */
+static const char *mix_values(char *buf, size_t len)
+{
+    size_t n;
+    const traffic_mix *m = traffic_mix_table(&n);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        options_add_word(buf, len, m[i].name);
+    return buf;
+}
+
 #define ROW_TRAFFIC(what)                                                                                          \
     {.long_name = "traffic", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "traffic", .custom = parse_mixes,  \
+     .values = mix_values,                                                                                         \
      .help = "Traffic types (MLC's -R and -W n): R = all reads,\nW2..W17 read:write mixes, W6-W10 with "        \
              "non-temporal\nstores (see README); " what}
 #define ROW_ONE_PER_CORE                                                                                           \

@@ -4,6 +4,7 @@
 #include "modes/bandwidth_matrix_mode.h"
 #include "modes/c2c_mode.h"
 #include "modes/compare_mode.h"
+#include "modes/completions_mode.h"
 #include "modes/latency_matrix_mode.h"
 #include "modes/latency_mode.h"
 #include "modes/loaded_latency_mode.h"
@@ -18,7 +19,8 @@
 static const mode_def *const modes[] = {&sweep_mode,   &latency_mode,        &latency_matrix_mode,  &stream_mode,
                                         &c2c_mode,     &topology_mode,       &peak_mode,            &loaded_latency_mode,
                                         &bandwidth_matrix_mode, &mlc_mode,  &numa_mem_mode,
-                                        &compare_mode};
+                                        &compare_mode,
+                                        &completions_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

@@ -11,7 +11,7 @@ import sys
 MODE_LINE = re.compile(r"^  ([a-z0-9-]+)  ")
 # An option line of the generated help: "  -s SIZE_KB   ...", "  -h, --help   ...",
 # "  --json FILE  ...".
-OPTION_LINE = re.compile(r"^  (-[A-Za-z0-9](?:, --[a-z0-9_-]+)?|--[a-z0-9_-]+)[ =]")
+OPTION_LINE = re.compile(r"^  (-[A-Za-z0-9](?:, --[a-z0-9_-]+)?|--[a-z0-9_-]+)(?:[ =]|$)")
 
 
 def flags(binary, mode):

@@ -55,6 +55,9 @@ check "-h exits 0 with the help on stdout and nothing on stderr (README: sc-memb
     bash -c "[ $rc -eq 0 ] && grep -q -- '-s SIZE_KB' '$TMP/out' && [ ! -s '$TMP/err' ]"
 out=$("$BIN" --version); check "--version prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9]+\.[0-9]+\.[0-9]+$ ]]"
 out=$("$BIN" -V); check "-V prints the version" bash -c "[[ '$out' =~ ^membench\ [0-9] ]]"
+# One version: the Debian package's (debian/changelog) is --version's (the Makefile's).
+deb_version=$(sed -n '1s/^membench (\([^)]*\)).*/\1/p' "$(dirname "$0")/../../debian/changelog")
+check "debian/changelog's version ($deb_version) is --version's" test "$out" = "membench $deb_version"
 
 # --- bad input: the table in hostile_inputs.txt, plus cases that depend on this machine
 bad_input "-p more than CPUs" "--oversubscribe" -p $((NCPU + 1))
@@ -792,6 +795,8 @@ tap_from check_numa_mem.py
 tap_from check_compare.py
 # --- --openmetrics: promtool, the JSON's values in base units, escaping, Ctrl-C, bad paths
 tap_from check_openmetrics.py
+# --- completions: the bash, zsh and fish scripts against every mode's --help, and completing
+tap_from check_completions.py
 
 # --- documentation ----------------------------------------------------------------
 # --help is generated from each mode's option table; every flag it shows must be in
@@ -816,6 +821,7 @@ if [ $? -ne 3 ]; then
     for mode in $ALL_MODES; do
         [ "$mode" = topology ] && continue # its --json is the topology object, checked below
         [ "$mode" = compare ] && continue  # measures nothing; its --json is no run (check_compare.py)
+        [ "$mode" = completions ] && continue # writes shell scripts, no JSON
         n=$(python3 -c "import json,sys; print(sum(1 for f in sys.argv[1:] if json.load(open(f)).get('mode')=='$mode'))" "${docs[@]}")
         check "schema 2: the tests above wrote $mode documents ($n)" test "$n" -ge 2
     done
