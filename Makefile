@@ -36,7 +36,7 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
+.PHONY: mpi check-mpi all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -73,6 +73,21 @@ $(BUILD)/kernel_isa_ab: $(LIB_OBJS) $(BUILD)/bench/kernel_isa_ab.o
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bench-isa: $(BUILD)/kernel_isa_ab
+
+# membench-mpi (make mpi): the one file that calls MPI, compiled and linked by
+# mpicc (Open MPI's or MPICH's, told to use $(CC)); the rest is the library the
+# default build and make check already compile, so neither needs MPI.
+MPICC    ?= mpicc
+MPI_SRCS := $(sort $(wildcard mpi/*.c))
+mpi: membench-mpi
+
+membench-mpi: $(MPI_SRCS) $(LIB_OBJS)
+	@echo "  MPICC   $@"
+	$(Q)OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_SRCS) $(LIB_OBJS) $(LDLIBS)
+
+# Open MPI on this machine, several ranks (--oversubscribe), tiny sizes (tests/mpi/).
+check-mpi: membench-mpi membench
+	bash tests/mpi/run_mpi_tests.sh ./membench-mpi
 
 run: membench
 	./membench -R
@@ -142,6 +157,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/membench $(DESTDIR)$(MANDIR)/membench.1
 
 clean:
-	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench
+	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench membench-mpi
 
 -include $(DEPS)
