@@ -56,6 +56,13 @@ static bool rank_memory_budget(uint64_t *bytes, char *why, size_t whylen)
     return true;
 }
 
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -274,6 +281,8 @@ static char *error_of(const char *said, int rc)
     const char *line = best ? best : rc != 0 ? last : NULL;
     if (!line)
         return NULL;
+    if (best) /* "membench MODE: error: why": the table names the rank and host, keep why */
+        line = strstr(best, "error: ") + strlen("error: ");
     const char *end = strchr(line, '\n');
     return strndup(line, end ? (size_t)(end - line) : strlen(line));
 }
@@ -312,8 +321,11 @@ static void run_rank(driver *d, rank_message *out, void (*between)(driver *))
             if (rc < 0)
                 rc = session_plan(&s);
             between(d);
-            if (rc == 0 && !stop_flagged())
+            if (rc == 0 && !stop_flagged()) {
+                out->started = unix_now();
                 rc = session_measure(&s);
+                out->ended = unix_now();
+            }
             session_close(&s);
             free(argv);
         }
@@ -381,6 +393,7 @@ static void take_record(gather *g, int rank, const rank_message *m)
 {
     cluster_set_host(&g->c, rank, m->host);
     cluster_set_record(&g->c, rank, m->exit_status, m->document, m->document_len, m->error);
+    cluster_set_times(&g->c, rank, m->started, m->ended);
     save(g);
 }
 

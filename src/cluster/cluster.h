@@ -40,6 +40,7 @@ typedef struct {
     int exit_status;      /* the mode's exit status; -1 unknown */
     char *document;       /* the schema-2 text as sent (NODE_OK, or failed with a document) */
     size_t document_len;
+    double started, ended; /* its measurement, Unix time (0: unknown) */
     double values[CLUSTER_MAX_FIGURES]; /* per figure; NaN: not measured */
     char *signature[SIG_COUNT];
     /* cluster_analyse */
@@ -69,6 +70,8 @@ void cluster_set_host(cluster *c, int rank, const char *host);
  * figures and signatures; a run that failed, or a document that cannot be read,
  * makes the node NODE_FAILED with the error. */
 void cluster_set_record(cluster *c, int rank, int exit_status, const char *document, size_t len, const char *error);
+/* When the rank measured (Unix time, seconds). */
+void cluster_set_times(cluster *c, int rank, double started, double ended);
 /* No record: status NODE_FAILED or NODE_NO_ANSWER with why. */
 void cluster_set_missing(cluster *c, int rank, node_status status, const char *why);
 /* Medians, minimums, maximums, majorities and outliers, from the nodes so far. */

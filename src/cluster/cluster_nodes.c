@@ -255,6 +255,14 @@ void cluster_set_record(cluster *c, int rank, int exit_status, const char *docum
     run_free(&run);
 }
 
+void cluster_set_times(cluster *c, int rank, double started, double ended)
+{
+    if (rank >= 0 && rank < c->nnodes) {
+        c->nodes[rank].started = started;
+        c->nodes[rank].ended = ended;
+    }
+}
+
 void cluster_set_missing(cluster *c, int rank, node_status status, const char *why)
 {
     if (rank < 0 || rank >= c->nnodes)

@@ -42,13 +42,13 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
         ok += c->nodes[i].status == NODE_OK;
     fprintf(f, "membench-mpi %s: %d rank%s, %d succeeded, measured %s\n", c->mode, c->nnodes,
             c->nnodes == 1 ? "" : "s", ok, run && run->one_at_a_time ? "one at a time" : "together");
-    fprintf(f, "%-5s  %-*s  %-*s", "rank", host_w, "host", status_w, "status");
+    fprintf(f, "%-6s  %-*s  %-*s", "rank", host_w, "host", status_w, "status");
     for (int k = 0; k < nfig; k++)
         fprintf(f, "  %*s", fig_w[k], c->figures[k].name);
     fprintf(f, "  outlier\n");
     for (int i = 0; i < c->nnodes; i++) {
         const cluster_node *n = &c->nodes[i];
-        fprintf(f, "%-5d  %-*s  %-*s", n->rank, host_w, host_of(n), status_w, node_status_name(n->status));
+        fprintf(f, "%-6d  %-*s  %-*s", n->rank, host_w, host_of(n), status_w, node_status_name(n->status));
         for (int k = 0; k < nfig; k++) {
             char cell[32];
             cell_number(cell, sizeof cell, n->status == NODE_OK ? n->values[k] : NAN);
@@ -58,7 +58,7 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
     }
     static const char *const rows[] = {"median", "min", "max"};
     for (int r = 0; r < 3; r++) {
-        fprintf(f, "%-5s  %-*s  %-*s", rows[r], host_w, "", status_w, "");
+        fprintf(f, "%-6s  %-*s  %-*s", rows[r], host_w, "", status_w, "");
         for (int k = 0; k < nfig; k++) {
             const cluster_figure *fig = &c->figures[k];
             char cell[32];
@@ -103,6 +103,10 @@ static void write_node(json_writer *j, const cluster *c, const cluster_node *n)
         json_int(j, "exit_status", n->exit_status);
     else
         json_null(j, "exit_status");
+    if (n->started > 0) { /* when it measured: together, or in turn */
+        json_number(j, "measured_from_unix_s", n->started);
+        json_number(j, "measured_to_unix_s", n->ended);
+    }
     json_bool(j, "outlier", n->outlier || n->status != NODE_OK);
     json_array_begin(j, "reasons");
     if (n->status != NODE_OK)

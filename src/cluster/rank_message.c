@@ -1,4 +1,4 @@
-/* "MBR1 <exit> <host bytes> <error bytes or -1> <document bytes or -1>\n" then the
+/* "MBR1 <exit> <started> <ended> <host bytes> <error bytes or -1> <document bytes or -1>\n" then the
  * three texts back to back: lengths first, so no text needs escaping. */
 #include "cluster/rank_message.h"
 
@@ -12,8 +12,8 @@ char *rank_message_encode(const rank_message *m, size_t *len)
 {
     const char *host = m->host ? m->host : "?";
     size_t hl = strlen(host), el = m->error ? strlen(m->error) : 0, dl = m->document ? m->document_len : 0;
-    char head[128];
-    int n = snprintf(head, sizeof head, MAGIC " %d %zu %lld %lld\n", m->exit_status, hl,
+    char head[192];
+    int n = snprintf(head, sizeof head, MAGIC " %d %.6f %.6f %zu %lld %lld\n", m->exit_status, m->started, m->ended, hl,
                      m->error ? (long long)el : -1LL, m->document ? (long long)dl : -1LL);
     char *out = malloc((size_t)n + hl + el + dl);
     if (!out)
@@ -44,17 +44,18 @@ static char *take(const char *p, long long len)
 bool rank_message_decode(const char *bytes, size_t len, rank_message *m)
 {
     memset(m, 0, sizeof *m);
-    const char *nl = memchr(bytes, '\n', len < 128 ? len : 128);
+    const char *nl = memchr(bytes, '\n', len < 192 ? len : 192);
     if (!nl || len < 5 || memcmp(bytes, MAGIC " ", 5) != 0)
         return false;
-    char head[128];
+    char head[192];
     memcpy(head, bytes, (size_t)(nl - bytes));
     head[nl - bytes] = '\0';
     int status;
     long long hl, el, dl;
     char extra;
-    if (sscanf(head, MAGIC " %d %lld %lld %lld %c", &status, &hl, &el, &dl, &extra) != 4 || hl < 0 || el < -1 ||
-        dl < -1)
+    double started, ended;
+    if (sscanf(head, MAGIC " %d %lf %lf %lld %lld %lld %c", &status, &started, &ended, &hl, &el, &dl, &extra) != 6 ||
+        hl < 0 || el < -1 || dl < -1)
         return false;
     size_t body = len - (size_t)(nl + 1 - bytes);
     unsigned long long want = (unsigned long long)hl + (unsigned long long)(el > 0 ? el : 0) +
@@ -63,6 +64,8 @@ bool rank_message_decode(const char *bytes, size_t len, rank_message *m)
         return false;
     const char *p = nl + 1;
     m->exit_status = status;
+    m->started = started;
+    m->ended = ended;
     m->host = take(p, hl);
     m->error = take(p + hl, el);
     m->document = take(p + hl + (el > 0 ? el : 0), dl);

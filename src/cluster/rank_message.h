@@ -13,6 +13,7 @@ typedef struct {
     char *error;     /* NULL: none */
     char *document;  /* NULL: none; NUL-terminated, length document_len */
     size_t document_len;
+    double started, ended; /* its measurement, Unix time in seconds (0: none) */
 } rank_message;
 
 /* Allocated bytes (free them) and their length in *len; NULL: out of memory. */
