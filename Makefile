@@ -3,6 +3,7 @@
 #   make run        build and run the default benchmark
 #   make check      build and run every test (unit + command line)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make mpi        build ./membench-mpi with mpicc (make check-mpi tests it)
 VERSION  := 0.1.0
 CC       ?= cc
 PREFIX   ?= /usr/local
