@@ -187,13 +187,15 @@ static bool identify(driver *d)
     rank_identity me;
     memset(&me, 0, sizeof me);
     platform_hostname(me.host, sizeof me.host);
+    /* the one blocking call: MPI has no nonblocking way to make a communicator
+     * (a rank that never starts makes mpirun or srun end the job) */
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &d->local);
-    int lrank;
-    MPI_Comm_rank(d->local, &lrank);
     MPI_Comm_size(d->local, &me.local_size);
-    (void)lrank;
-    int leader = d->rank; /* the group's lowest world rank names it */
-    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, d->local);
+    int rank = d->rank, leader = d->rank; /* the group's lowest world rank names it */
+    MPI_Request req;
+    MPI_Iallreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, d->local, &req);
+    if (!wait_until(&req, clock_now() + d->o.rank_timeout_s))
+        return false;
     me.local_leader = leader;
     if (distinct) {
         size_t n = strlen(me.host);
@@ -204,7 +206,6 @@ static bool identify(driver *d)
     d->ids = calloc((size_t)d->size, sizeof *d->ids);
     if (!d->ids)
         return false;
-    MPI_Request req;
     MPI_Iallgather(&me, (int)sizeof me, MPI_BYTE, d->ids, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD, &req);
     return wait_until(&req, clock_now() + d->o.rank_timeout_s);
 }
