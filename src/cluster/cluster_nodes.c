@@ -248,8 +248,12 @@ void cluster_set_record(cluster *c, int rank, int exit_status, const char *docum
         const json_value *errors = json_get_array(&run.doc, "errors");
         const char *first = errors && errors->count && errors->items[0].type == JV_STRING ? errors->items[0].text
                                                                                            : NULL;
-        char why[80];
-        snprintf(why, sizeof why, "exit status %d", exit_status);
+        const char *stopped = json_get_text(&run.doc, "stopped_by");
+        char why[96];
+        if (stopped) /* a signal (scancel, Ctrl-C) or -t: what it measured is in the document */
+            snprintf(why, sizeof why, "stopped by %s (exit status %d)", stopped, exit_status);
+        else
+            snprintf(why, sizeof why, "exit status %d", exit_status);
         n->error = strdup(first ? first : why);
     }
     run_free(&run);

@@ -255,6 +255,17 @@ TEST(cluster_failed_and_unreadable_records)
     CHECK_INT(c.nodes[1].status, NODE_FAILED);
     CHECK(strstr(c.nodes[1].error, "its document cannot be read"));
     CHECK(c.nodes[1].document == NULL);
+    /* stopped by a signal, no error line: said so, not as a bare exit status */
+    char *stopped = document("sweep", "n1", r, NULL);
+    char *patched = malloc(strlen(stopped) + 64);
+    char *at = strstr(stopped, "\"complete\":true");
+    snprintf(patched, strlen(stopped) + 64, "%.*s\"complete\":false,\"stopped_by\":\"SIGTERM\"%s",
+             (int)(at - stopped), stopped, at + strlen("\"complete\":true"));
+    cluster_set_record(&c, 2, 143, patched, strlen(patched), NULL);
+    CHECK_INT(c.nodes[2].status, NODE_FAILED);
+    CHECK_STR(c.nodes[2].error, "stopped by SIGTERM (exit status 143)");
+    free(stopped);
+    free(patched);
     cluster_set_record(&c, 2, 1, NULL, 0, "the memory budget is unknown");
     CHECK_INT(c.nodes[2].status, NODE_FAILED);
     CHECK_STR(c.nodes[2].error, "the memory budget is unknown");
