@@ -37,7 +37,7 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: mpi check-mpi all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
+.PHONY: mpi check-mpi check-slurm all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa fuzz clean install uninstall lint bench-isa
 
 all: membench
 
@@ -89,6 +89,11 @@ membench-mpi: $(MPI_SRCS) $(LIB_OBJS)
 # Open MPI on this machine, several ranks (--oversubscribe), tiny sizes (tests/mpi/).
 check-mpi: membench-mpi membench
 	bash tests/mpi/run_mpi_tests.sh ./membench-mpi
+
+# A one-machine Slurm (munged, slurmctld, slurmd under a temporary directory) and
+# membench-mpi through srun and sbatch (tests/slurm/).
+check-slurm: membench-mpi
+	bash tests/slurm/run_slurm_tests.sh ./membench-mpi
 
 run: membench
 	./membench -R
