@@ -4,6 +4,7 @@
 #   make check      build and run every test (unit + command line)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make check-deb  build the Debian package in a scratch copy, install, check, remove
+#   make mpi        build ./membench-mpi with mpicc (make check-mpi tests it)
 # The one version: --version, JSON and the Debian package's (debian/changelog, checked
 # against it by make check).
 VERSION  := 0.1.0
@@ -45,7 +46,7 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
 .PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa check-mutants check-deb \
-	fuzz clean install uninstall lint bench-isa completions
+	mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa completions
 
 all: membench
 
@@ -82,6 +83,26 @@ $(BUILD)/kernel_isa_ab: $(LIB_OBJS) $(BUILD)/bench/kernel_isa_ab.o
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bench-isa: $(BUILD)/kernel_isa_ab
+
+# membench-mpi (make mpi): the one file that calls MPI, compiled and linked by
+# mpicc (Open MPI's or MPICH's, told to use $(CC)); the rest is the library the
+# default build and make check already compile, so neither needs MPI.
+MPICC    ?= mpicc
+MPI_SRCS := $(sort $(wildcard mpi/*.c))
+mpi: membench-mpi
+
+membench-mpi: $(MPI_SRCS) $(LIB_OBJS)
+	@echo "  MPICC   $@"
+	$(Q)OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_SRCS) $(LIB_OBJS) $(LDLIBS)
+
+# Open MPI on this machine, several ranks (--oversubscribe), tiny sizes (tests/mpi/).
+check-mpi: membench-mpi membench
+	bash tests/mpi/run_mpi_tests.sh ./membench-mpi
+
+# A one-machine Slurm (munged, slurmctld, slurmd under a temporary directory) and
+# membench-mpi through srun and sbatch (tests/slurm/).
+check-slurm: membench-mpi
+	bash tests/slurm/run_slurm_tests.sh ./membench-mpi
 
 run: membench
 	./membench -R
@@ -179,6 +200,6 @@ check-deb:
 	@bash tests/deb/check_deb.sh
 
 clean:
-	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench
+	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench membench-mpi
 
 -include $(DEPS)

@@ -169,3 +169,9 @@ void json_null(json_writer *j, const char *key)
     prefix(j, key);
     fputs("null", j->f);
 }
+
+void json_raw(json_writer *j, const char *key, const char *text, size_t len)
+{
+    prefix(j, key);
+    fwrite(text, 1, len, j->f);
+}

@@ -4,6 +4,7 @@
 #define MEMBENCH_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,6 +28,8 @@ void json_int(json_writer *j, const char *key, long long value);
 void json_uint(json_writer *j, const char *key, uint64_t value);
 void json_bool(json_writer *j, const char *key, bool value);
 void json_null(json_writer *j, const char *key);
+/* A value that is already JSON text (a document read back and checked), written as is. */
+void json_raw(json_writer *j, const char *key, const char *text, size_t len);
 
 /* Writes s as a JSON string literal (with quotes). */
 void json_write_escaped(FILE *f, const char *s);

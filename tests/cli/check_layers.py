@@ -9,7 +9,7 @@ import sys
 
 # Lower numbers are lower layers; a directory may include its own and lower ones.
 RANK = {"util": 0, "platform": 1, "kernels": 1, "topology": 2, "team": 2, "core": 3, "memory": 3, "plan": 3,
-        "measure": 4, "output": 4, "cli": 5, "modes": 6}  # measure and output never include each other
+        "measure": 4, "output": 4, "cli": 5, "cluster": 5, "modes": 6}  # measure and output never include each other
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 
 
