@@ -25,7 +25,7 @@ const option_table report_option_table = {
     "membench itself: bandwidth and latency against buffer size (log2, cache\n"
     "sizes marked), loaded latency against bandwidth, matrices as heatmaps,\n"
     "STREAM's table; whiskers from the smallest to the largest raw sample.\n"
-    "Several runs (at most 6) are overlaid, each named by its file. Exit status 0,\n"
+    "Several runs (at most 16) are overlaid, each named by its file. Exit status 0,\n"
     "1 when the report could not be written, 2 for bad input.\n"
     "\n",
     NULL,

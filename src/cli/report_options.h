@@ -5,8 +5,8 @@
 
 #include "cli/options.h"
 
-/* Runs one report overlays; more would not be told apart by line style. */
-#define REPORT_MAX_RUNS 6
+/* Runs one report takes (line styles repeat after six, the legend still names each). */
+#define REPORT_MAX_RUNS 16
 
 typedef struct {
     common_options common; /* -h, the run files */

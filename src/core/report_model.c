@@ -196,11 +196,26 @@ static const char *heat_group(const loaded_record *r)
     return strcmp(r->mode, "bandwidth-matrix") == 0 ? r->operation : "";
 }
 
-static size_t label_index(char (**labels)[32], size_t *n, const char *label)
+/* Labels in natural order: "CPU 2" before "CPU 10", "node 0" before "node 1". */
+static int by_label(const void *a, const void *b)
+{
+    const char *x = a, *y = b;
+    size_t px = strcspn(x, "0123456789"), py = strcspn(y, "0123456789");
+    int c = strncmp(x, y, px < py ? px : py);
+    if (c || px != py)
+        return c ? c : (px > py) - (px < py);
+    long nx = strtol(x + px, NULL, 10), ny = strtol(y + py, NULL, 10);
+    return nx != ny ? (nx > ny) - (nx < ny) : strcmp(x, y);
+}
+
+/* The index of label among the n labels; added when absent (add) or (size_t)-1. */
+static size_t label_index(char (**labels)[32], size_t *n, const char *label, bool add)
 {
     for (size_t i = 0; i < *n; i++)
         if (strcmp((*labels)[i], label) == 0)
             return i;
+    if (!add)
+        return (size_t)-1;
     char(*p)[32] = realloc(*labels, (*n + 1) * sizeof **labels);
     if (!p)
         return (size_t)-1;
@@ -213,29 +228,28 @@ static bool finish_heat(const loaded_run *run, heat_build *b)
 {
     heat_chart *h = &b->h;
     char row[32], col[32];
-    size_t *at = malloc(2 * (b->nrecs ? b->nrecs : 1) * sizeof *at);
-    if (!at)
-        return false;
     for (size_t i = 0; i < b->nrecs; i++) {
         heat_labels(run, b->recs[i], row, col);
-        at[2 * i] = label_index(&h->row_labels, &h->rows, row);
-        at[2 * i + 1] = label_index(&h->col_labels, &h->cols, col);
-        if (at[2 * i] == (size_t)-1 || at[2 * i + 1] == (size_t)-1)
-            return free(at), false;
+        if (label_index(&h->row_labels, &h->rows, row, true) == (size_t)-1 ||
+            label_index(&h->col_labels, &h->cols, col, true) == (size_t)-1)
+            return false;
     }
+    qsort(h->row_labels, h->rows, sizeof *h->row_labels, by_label);
+    qsort(h->col_labels, h->cols, sizeof *h->col_labels, by_label);
     size_t cells = h->rows * h->cols;
     h->values = malloc((cells ? cells : 1) * sizeof *h->values);
     h->cells = calloc(cells ? cells : 1, sizeof *h->cells);
     if (!h->values || !h->cells)
-        return free(at), false;
+        return false;
     for (size_t i = 0; i < cells; i++)
         h->values[i] = NAN;
     for (size_t i = 0; i < b->nrecs; i++) {
-        size_t c = at[2 * i] * h->cols + at[2 * i + 1];
-        h->values[c] = b->recs[i]->value;
+        heat_labels(run, b->recs[i], row, col);
+        size_t c = label_index(&h->row_labels, &h->rows, row, false) * h->cols +
+                   label_index(&h->col_labels, &h->cols, col, false);
+        h->values[c] = b->recs[i]->value; /* a cell measured twice shows the later figure */
         h->cells[c] = b->recs[i];
     }
-    free(at);
     return true;
 }
 

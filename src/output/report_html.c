@@ -241,7 +241,7 @@ static void record_row_start(FILE *f, const report_model *m, size_t run, const l
 static void stream_table(FILE *f, const report_model *m)
 {
     fputs("<h2>STREAM</h2>\n<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
-          "<th>stores</th><th>kernel</th><th>best MB/s</th><th>% of peak</th><th>samples (min to max, n)</th></tr>\n",
+          "<th>stores</th><th>operation</th><th>best MB/s</th><th>% of peak</th><th>samples (min to max, n)</th></tr>\n",
           f);
     bool peak = false;
     for (size_t i = 0; i < m->nstream; i++) {
