@@ -129,7 +129,15 @@ static bool add_markers(line_chart *c, size_t *cap, const loaded_run *run, bool 
     for (size_t i = 0; levels && i < levels->count; i++) {
         if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
             continue;
-        snprintf(label, sizeof label, "%.8s %s", levels->items[i].key, format_bytes((unsigned long long)bytes, size, sizeof size));
+        /* A sweep's sizes are per thread: its plan says each thread's share of a shared cache. */
+        char key[40];
+        double share;
+        snprintf(key, sizeof key, "%.8s_share_bytes", levels->items[i].key);
+        bool shared = json_get_number(json_get_object(&run->doc, "plan"), key, &share) && share > 0 && share < bytes;
+        snprintf(label, sizeof label, "%.8s %s%s", levels->items[i].key,
+                 format_bytes((unsigned long long)(shared ? share : bytes), size, sizeof size), shared ? "/thread" : "");
+        if (shared)
+            bytes = share;
         if (!add_marker(c, cap, bytes, label, false))
             return false;
     }
