@@ -338,8 +338,12 @@ static bool build(report_model *m)
     for (size_t i = 0; i < nhb; i++) {
         if (ok)
             ok = finish_heat(&m->runs[hb[i].h.run], &hb[i]);
-        if (m->heats)
-            m->heats[m->nheats++] = hb[i].h;
+        if (m->heats) {
+            m->heats[m->nheats++] = hb[i].h; /* report_model_free frees it */
+        } else {
+            free(hb[i].h.row_labels);
+            free(hb[i].h.col_labels);
+        }
         free(hb[i].recs);
     }
     free(hb);

@@ -58,7 +58,7 @@ static void run(session *s)
 {
     const report_options *o = s->opts;
     char err[512];
-    if (!report_check_html_path(o->output, err, sizeof err) ||
+    if (!report_check_html_path(o->output, o->common.operands, (size_t)o->common.operand_count, err, sizeof err) ||
         (o->svg_dir && !report_check_svg_dir(o->svg_dir, err, sizeof err))) {
         s->status = session_bad_input(s, "%s", err);
         return;

@@ -9,8 +9,14 @@
 #include "output/report_html.h"
 #include "output/svg_chart.h"
 
-bool report_check_html_path(const char *path, char *err, size_t errlen)
+bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen)
 {
+    struct stat out, in;
+    for (size_t i = 0; i < n && stat(path, &out) == 0; i++)
+        if (stat(runs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+            snprintf(err, errlen, "-o %s: is the run %s (the report would overwrite it)", path, runs[i]);
+            return false;
+        }
     return file_target_check("-o", path, err, errlen);
 }
 

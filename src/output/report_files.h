@@ -10,8 +10,9 @@
 #include "core/report_model.h"
 
 /* Checked before any run is read: false with "-o PATH: cannot write (why)" /
- * "--svg DIR: not a directory ..." in err. */
-bool report_check_html_path(const char *path, char *err, size_t errlen);
+ * "--svg DIR: not a directory ..." in err; -o naming one of the runs[0..n) is
+ * refused too (the report would overwrite what it reads). */
+bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen);
 bool report_check_svg_dir(const char *dir, char *err, size_t errlen);
 /* False with the one-line reason in err. */
 bool report_write_html(const char *path, const report_model *m, char *err, size_t errlen);

@@ -409,7 +409,8 @@ bad = [(["notjson.json", "-o", "x.html"], "notjson.json"), (["other.json", "-o",
        (["huge.json", "-o", "x.html"], "huge.json"), (["missing.json", "-o", "x.html"], "missing.json"),
        (["sweep1m.json"], "-o"), (["-o", "x.html"], "run file"), (["sweep1m.json", "-o", TMP], TMP),
        (["sweep1m.json", "-o", "x.html", "--svg", "nodir"], "nodir"),
-       (["sweep1m.json", "-o", "x.html", "--svg", "sweep1m.json"], "sweep1m.json")]
+       (["sweep1m.json", "-o", "x.html", "--svg", "sweep1m.json"], "sweep1m.json"),
+       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite")]
 for args, named in bad:
     if not os.path.exists(path(args[0])) and args[0].endswith(".json") and args[0] != "missing.json":
         continue
@@ -417,6 +418,8 @@ for args, named in bad:
     check("report %s: exit 2, one line naming %s, no report written" % (" ".join(args), named),
           p.returncode == 2 and p.stderr.count("\n") == 1 and named in p.stderr and p.stdout == "" and
           not os.path.exists(path("x.html")), (p.returncode, p.stderr))
+if "sweep1m.json" in docs:
+    check("a refused -o leaves the run it named as it was", json.load(open(path("sweep1m.json"))) == docs["sweep1m.json"])
 
 shutil.rmtree(TMP, ignore_errors=True)
 print("%s: %d failed" % (os.path.basename(sys.argv[0]), failures))
