@@ -231,6 +231,28 @@ def check_page(title, names, root, rc, errors):
         legend_ops = sorted(g.attrs.get("data-series") for g in svg.find("g", cls="legend-series"))
         check("%s: %s chart: legend names each run %s and each operation" % (title, kind, runs),
               legend_runs == runs and legend_ops == sorted({k[1] for k in series}), (legend_runs, legend_ops))
+        if kind in ("bandwidth", "latency"):
+            xs = [p[0] for pts in series.values() for p in pts]
+            lo, hi = min(xs), max(xs)
+            runs_here = {k[0] for k in series}
+            reported = set()
+            for n in names:
+                if label(n) not in runs_here:
+                    continue
+                for level, c in docs[n]["topology"].get("levels_used", {}).items():
+                    share = docs[n]["plan"].get(level + "_share_bytes")  # a sweep's sizes are per thread
+                    size = share if share and share < c["size_bytes"] else c["size_bytes"]
+                    if lo / 2 < size < hi * 2:
+                        reported.add(size)
+            measured = {c["measured_bytes"] for n in names if label(n) in runs_here and docs[n]["mode"] == "latency"
+                        for c in docs[n]["analysis"].get("cache_checks", []) if c["checkable"]} \
+                if kind == "latency" else set()
+            marks = [(int(g.attrs["data-size"]), g.attrs["data-measured"]) for g in svg.find("g", cls="cache-marker")]
+            inside = lambda v: v >= 2 ** int.bit_length(int(lo) - 1) / 2 and v <= 2 ** int.bit_length(int(hi))
+            check("%s: %s chart: reported cache sizes %s and measured ones %s marked" % (title, kind, sorted(reported),
+                                                                                       sorted(measured)),
+                  {v for v, m in marks if m == "false"} >= {v for v in reported if lo <= v <= hi} and
+                  {v for v, m in marks if m == "true"} == {v for v in measured if inside(v)}, marks)
         ticks = [t for t in svg.find("text", cls="tick")]
         check("%s: %s chart: tick labels on both axes" % (title, kind),
               {t.attrs.get("data-axis") for t in ticks} == {"x", "y"})
@@ -245,6 +267,23 @@ def check_page(title, names, root, rc, errors):
         want = [(n, r["value"]) for n, r in heats]
         check("%s: heatmaps: one cell per matrix record (%d), with its value" % (title, len(want)),
               sorted(drawn) == sorted(want), (sorted(drawn), sorted(want)))
+        placed = []
+        for svg in root.find("svg", cls="chart"):
+            for g in svg.find("g", cls="cells"):
+                placed += [(svg.attrs.get("data-chart"), g.attrs.get("data-run"), c.attrs["data-row"],
+                            c.attrs["data-col"], float(c.attrs["data-value"]))
+                           for c in g.find("g", cls="cell") if "data-value" in c.attrs]
+        where = []
+        for n, r in heats:
+            if r["mode"] == "c2c":  # the writer's CPU is the row, the reader's the column
+                row, col = "CPU %d" % r["placement"][0]["cpu"], "CPU %d" % r["placement"][1]["cpu"]
+            elif r["mode"] == "latency-matrix" and docs[n]["plan"].get("every_cpu"):
+                row, col = "CPU %d" % r["placement"][0]["cpu"], "node %d" % r["params"]["mem_node"]
+            else:
+                row, col = "node %d" % r["params"]["cpu_node"], "node %d" % r["params"]["mem_node"]
+            where.append((r["mode"], n, row, col, r["value"]))
+        check("%s: heatmaps: each record in the cell of its CPU (node) and memory node (reader)" % title,
+              sorted(placed) == sorted(where), (sorted(placed), sorted(where)))
         shown = [t.all_text() for t in root.find("text", cls="cell-value")]
         check("%s: heatmaps: every cell shows its number" % title,
               len([s for s in shown if s.strip() not in ("", "-")]) >= len(want), shown)
