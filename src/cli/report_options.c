@@ -24,7 +24,8 @@ const option_table report_option_table = {
     "CPU, kernel, date, options, topology and warnings, and charts drawn by\n"
     "membench itself: bandwidth and latency against buffer size (log2, cache\n"
     "sizes marked), loaded latency against bandwidth, matrices as heatmaps,\n"
-    "STREAM's table; whiskers from the smallest to the largest raw sample.\n"
+    "STREAM's table; whiskers from the raw samples (bandwidth: smallest to\n"
+    "largest; latency: a 95% order-statistics interval of the median).\n"
     "Several runs (at most 16) are overlaid, each named by its file. Exit status 0,\n"
     "1 when the report could not be written, 2 for bad input.\n"
     "\n",

@@ -35,6 +35,11 @@ typedef struct {
     double low, high;
 } chart_whisker;
 chart_whisker chart_whisker_of(const double *samples, size_t n);
+/* For a median: a distribution-free 95% confidence interval of the median from
+ * the order statistics, [x(j), x(n+1-j)] with the largest j for which
+ * P(Binomial(n, 1/2) < j) <= 2.5%; with under 6 samples that is the smallest to
+ * the largest. NaN when n is 0 or memory runs out. */
+chart_whisker chart_whisker_median_ci(const double *samples, size_t n);
 
 /* Where v lies between min and max, in [0, 1] (0.5 when they are equal): a
  * heatmap cell's shade. */

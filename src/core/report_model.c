@@ -43,9 +43,10 @@ static const line_chart line_templates[LINE_CHARTS] = {
 };
 
 static const char whisker_caption[] =
-    "Each point is the run's reported value (bandwidth: the best sample; latency: the median); its whisker "
-    "runs from the smallest to the largest raw sample (cut at the chart's edge when an outlier lies far beyond "
-    "the points; the point's tooltip and data-high hold the whole range).";
+    "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
+    "the largest raw sample. Latency (the median): its whisker is a distribution-free 95% confidence interval of "
+    "the median from the order statistics (the smallest to the largest sample when there are under 6). A whisker "
+    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole.";
 
 /* The line chart a record belongs on, or -1. */
 static int line_of(const loaded_record *r)
@@ -91,7 +92,9 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
         return false;
     s->points = p;
     p = &p[s->count++];
-    chart_whisker w = chart_whisker_of(r->samples, r->nsamples);
+    /* a median gets the interval of a median; a best sample the range it was the best of */
+    chart_whisker w = strcmp(r->metric, "latency") == 0 ? chart_whisker_median_ci(r->samples, r->nsamples)
+                                                         : chart_whisker_of(r->samples, r->nsamples);
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
         x = 0;

@@ -17,6 +17,7 @@ markup, bad files and paths are refused in one line (exit 2).
 Python 3 standard library only. Prints TAP-style "ok - " / "not ok - " lines."""
 import html.parser
 import json
+import math
 import os
 import shutil
 import signal
@@ -178,6 +179,25 @@ def label(name):
     return os.path.basename(name)
 
 
+samples = {}  # (run, operation, size, value) -> the record's raw samples
+
+
+def whisker(kind, xs):
+    """What the page promises: bandwidth (best sample) min to max; latency (median)
+    the distribution-free 95% interval of the median, x(j)..x(n+1-j) with the largest
+    j such that P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
+    xs = sorted(xs)
+    if kind == "bandwidth":
+        return (xs[0], xs[-1])
+    n, j, tail = len(xs), 1, 0.0
+    for i in range(n // 2):
+        tail += math.comb(n, i) / 2 ** n
+        if tail > 0.025:
+            break
+        j = i + 1
+    return (xs[j - 1], xs[n - j])
+
+
 def expected(names):
     """chart -> {(run, operation): [(size, value), ...]}, heat records, stream records."""
     lines, heats, stream = {}, [], []
@@ -187,6 +207,7 @@ def expected(names):
             if kind:
                 lines.setdefault(kind, {}).setdefault((label(n), r["operation"]), []).append(
                     (r["size_bytes"], r["value"]))
+                samples[(label(n), r["operation"], r["size_bytes"], r["value"])] = r["samples"]
             elif r["mode"] in HEAT:
                 heats.append((label(n), r))
             elif r["mode"] == "stream":
@@ -217,12 +238,11 @@ def check_page(title, names, root, rc, errors):
             check("%s: %s chart, %s %s: one point per record (%d), by size and value" % (title, kind, key[0], key[1],
                                                                                       len(points)),
                   sorted(circles) == sorted(points), (sorted(circles), sorted(points)))
-            whiskers = list(g.find("line", cls="whisker"))
-            check("%s: %s chart, %s %s: a whisker per point, around its value" % (title, kind, key[0], key[1]),
-                  len(whiskers) == len(points) and all(
-                      float(w.attrs["data-low"]) <= v <= float(w.attrs["data-high"])
-                      for w, (_, v) in zip(whiskers, sorted(circles, key=lambda c: c[0]))) if kind != "loaded-latency"
-                  else len(whiskers) == len(points))
+            whiskers = [(float(w.attrs["data-low"]), float(w.attrs["data-high"])) for w in g.find("line", cls="whisker")]
+            want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
+            check("%s: %s chart, %s %s: a whisker per point: %s" % (
+                  title, kind, key[0], key[1], "median's 95%% order-statistics interval" if kind != "bandwidth"
+                  else "smallest to largest sample"), whiskers == want, (whiskers, want))
         labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
         check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),
               labels)

@@ -83,6 +83,23 @@ TEST(chart_whisker_spans_every_sample)
     CHECK_NEAR(w.high, 9, 0);
     w = chart_whisker_of(s, 1);
     CHECK(w.low == 5 && w.high == 5);
+    double many[21];
+    for (int i = 0; i < 21; i++)
+        many[i] = (i * 8) % 21 + 1; /* 1..21 shuffled */
+    w = chart_whisker_median_ci(many, 21); /* P(Bin(21, 1/2) < 6) = 1.3%, < 7: 3.9% */
+    CHECK_NEAR(w.low, 6, 0);
+    CHECK_NEAR(w.high, 16, 0);
+    w = chart_whisker_median_ci(s, 4); /* too few for an interval: the whole range */
+    CHECK(w.low == 2 && w.high == 9);
+    double six[] = {6, 1, 5, 2, 4, 3}; /* P(Bin(6, 1/2) < 1) = 1.6%: still the extremes */
+    w = chart_whisker_median_ci(six, 6);
+    CHECK(w.low == 1 && w.high == 6);
+    double big[1001];
+    for (int i = 0; i < 1001; i++)
+        big[i] = 1000 - i;
+    w = chart_whisker_median_ci(big, 1001); /* normal approximation: 500 -+ 1.96 * sqrt(1001) / 2 = 469..531 */
+    CHECK(w.low >= 467 && w.low <= 471 && w.high >= 529 && w.high <= 533 && w.low + w.high == 1000);
+    CHECK(isnan(chart_whisker_median_ci(s, 0).low));
     CHECK_NEAR(chart_shade(5, 0, 10), 0.5, 1e-12);
     CHECK_NEAR(chart_shade(20, 0, 10), 1, 0);
     CHECK_NEAR(chart_shade(3, 3, 3), 0.5, 0);
@@ -157,6 +174,7 @@ TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
     CHECK_NEAR(bw->series[0].points[0].x, 1024, 0); /* ascending size */
     CHECK_NEAR(bw->series[0].points[0].y, 300, 0);
     CHECK_NEAR(bw->series[0].points[0].low, 270, 1e-9);
+    CHECK_NEAR(m.lines[LINE_LATENCY].series[0].points[0].low, 2.7, 1e-9); /* two samples: the whole range */
     CHECK_INT(bw->series[2].run, 1);
     CHECK_INT(bw->series[2].color, bw->series[0].color); /* read is one colour in every run */
     CHECK(bw->series[1].color != bw->series[0].color);
