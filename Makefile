@@ -2,6 +2,7 @@
 #   make            build ./membench
 #   make run        build and run the default benchmark
 #   make check      build and run every test (unit + command line)
+#   make check-report  membench report rendered in headless Chromium (Debian: chromium)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make check-deb  build the Debian package in a scratch copy, install, check, remove
 #   make mpi        build ./membench-mpi with mpicc (make check-mpi tests it)
@@ -45,8 +46,8 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
 
-.PHONY: all run check check-unit check-cli check-fuzz-replay check-asan check-cross check-numa check-mutants check-deb \
-	mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa completions
+.PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
+	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa completions
 
 all: membench
 
@@ -109,6 +110,11 @@ run: membench
 
 check: membench $(BUILD)/membench-tests $(REPLAYS)
 	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench ./$(BUILD)/fuzz-replay
+
+# membench report on real short runs, rendered by headless Chromium: the DOM
+# against the runs' JSON, console errors, a screenshot that is not blank.
+check-report: membench
+	python3 tests/report/check_report.py ./membench
 
 check-unit: $(BUILD)/membench-tests
 	./$(BUILD)/membench-tests

@@ -10,15 +10,38 @@
  *     than JSON_PARSE_MAX_DEPTH;
  *   - a refusal is one line (no newline) that names the line and column;
  *   - run_load_text never crashes on it, and a loaded run's records hold what
- *     the loader promises (samples above 0, threads at least 1). */
+ *     the loader promises (samples above 0, threads at least 1);
+ *   - membench report's page of a loaded run is whole and holds no markup from
+ *     the document (no "<script" whatever its strings say). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/report_model.h"
 #include "core/run_load.h"
 #include "fuzz.h"
+#include "output/report_html.h"
 #include "strict_json.h"
 #include "util/json_parse.h"
+
+static void report_page(const loaded_run *run)
+{
+    const char *names[] = {"<script>.json"};
+    report_model m;
+    if (!report_model_build(&m, run, names, 1))
+        return;
+    char *page = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&page, &len);
+    if (f) {
+        report_html_write(f, &m);
+        fclose(f);
+        FUZZ_CHECK(page && !strstr(page, "<script") && len > 7 && strcmp(page + len - 8, "</html>\n") == 0,
+                   "report page of %zu bytes", len);
+        free(page);
+    }
+    report_model_free(&m);
+}
 
 static void same_tree(const json_value *mine, const sj_value *ref)
 {
@@ -86,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t k = 0; k < run.records[i].nsamples; k++)
                 FUZZ_CHECK(run.records[i].samples[k] > 0, "sample %zu of record %zu", k, i);
         }
+        report_page(&run);
         run_free(&run);
     } else {
         FUZZ_CHECK(strchr(err, '\n') == NULL && err[0], "loader message: %s", err);

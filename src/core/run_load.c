@@ -63,6 +63,7 @@ static bool load_record(const json_value *v, size_t i, loaded_record *r, char *e
 {
     char where[32];
     snprintf(where, sizeof where, "results[%zu]", i);
+    r->json = v;
     static const char *const texts[] = {"mode", "operation", "metric", "unit"};
     const char **fields[] = {&r->mode, &r->operation, &r->metric, &r->unit};
     for (size_t k = 0; k < 4; k++)

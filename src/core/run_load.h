@@ -25,6 +25,7 @@ typedef struct {
     double *samples;  /* every raw sample */
     size_t nsamples;
     bool complete;
+    const json_value *json; /* the whole record (params, placement, kernel) */
 } loaded_record;
 
 typedef struct {

@@ -96,7 +96,7 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
     else
         params_null(p, "counter_hz");
     params_int(p, "rows", (long long)m->nrows);
-    params_int(p, "columns", (long long)m->ncols);
+    params_int(p, "column_count", (long long)m->ncols); /* "columns" is the table below */
     param_table *cols = section_table(&s->info.plan, "columns");
     for (size_t c = 0; c < m->ncols; c++)
         params_int(table_add_row(cols), "mem_node", m->col_nodes[c]);

@@ -12,6 +12,7 @@
 #include "modes/numa_mem_mode.h"
 #include "modes/mode.h"
 #include "modes/peak_mode.h"
+#include "modes/report_mode.h"
 #include "modes/stream_mode.h"
 #include "modes/sweep.h"
 #include "modes/topology_mode.h"
@@ -20,7 +21,8 @@ static const mode_def *const modes[] = {&sweep_mode,   &latency_mode,        &la
                                         &c2c_mode,     &topology_mode,       &peak_mode,            &loaded_latency_mode,
                                         &bandwidth_matrix_mode, &mlc_mode,  &numa_mem_mode,
                                         &compare_mode,
-                                        &completions_mode};
+                                        &completions_mode,
+                                        &report_mode};
 
 const mode_def *const *mode_table(size_t *count)
 {

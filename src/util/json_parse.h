@@ -1,5 +1,5 @@
 /* Reading JSON: strict RFC 8259 text into a tree of values, for the commands that
- * read membench's own documents back (compare; later report). Strict because a
+ * read membench's own documents back (compare, report). Strict because a
  * document that is not exactly JSON was not written by membench, and a lenient
  * reader would compare garbage: it refuses raw control characters in strings,
  * escapes other than \" \\ \/ \b \f \n \r \t \uXXXX, lone surrogates, bytes that

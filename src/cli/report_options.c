@@ -1,0 +1,50 @@
+#include "cli/report_options.h"
+
+#include <stddef.h>
+
+#include "cli/cli_errors.h"
+
+#define F(field) offsetof(report_options, field)
+
+static const option_spec specs[] = {
+    OPTION_COMMON("help"),
+    {.short_name = 'o', .value_name = "FILE", .kind = OPT_TEXT, .key = "output", .offset = F(output),
+     .bad = "not a file name", .help = "Write the report to FILE (one self-contained HTML page;\nrequired)"},
+    {.long_name = "svg", .value_name = "DIR", .kind = OPT_TEXT, .key = "svg", .offset = F(svg_dir),
+     .bad = "not a directory name",
+     .help = "Also write each chart as a standalone SVG file into DIR\n(an existing directory)"},
+    OPTION_END,
+};
+
+const option_table report_option_table = {
+    "membench report",
+    "Usage: membench report RUN.json [RUN2.json ...] -o report.html [--svg DIR]\n"
+    "Writes one self-contained HTML page (inline SVG and CSS, no script, nothing\n"
+    "fetched) from runs' JSON (--json of any measuring mode): each run's host,\n"
+    "CPU, kernel, date, options, topology and warnings, and charts drawn by\n"
+    "membench itself: bandwidth and latency against buffer size (log2, cache\n"
+    "sizes marked), loaded latency against bandwidth, matrices as heatmaps,\n"
+    "STREAM's table; whiskers from the raw samples (bandwidth: smallest to\n"
+    "largest; latency: a 95% order-statistics interval of the median).\n"
+    "Several runs (at most 16) are overlaid, each named by its file. Exit status 0,\n"
+    "1 when the report could not be written, 2 for bad input.\n"
+    "\n",
+    NULL,
+    specs,
+};
+
+void report_options_defaults(void *opts)
+{
+    report_options *o = opts;
+    o->common.max_operands = REPORT_MAX_RUNS;
+}
+
+parse_result report_options_check(void *opts, char *err, size_t errlen)
+{
+    const report_options *o = opts;
+    if (o->common.operand_count < 1)
+        return cli_fail(err, errlen, "needs at least one run file (membench report RUN.json -o report.html)");
+    if (!o->output)
+        return cli_fail(err, errlen, "needs -o FILE, where the report goes (membench report RUN.json -o report.html)");
+    return PARSE_OK;
+}

@@ -1,0 +1,391 @@
+#include "core/report_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/chart_axis.h"
+#include "util/format_bytes.h"
+
+bool record_param_number(const loaded_record *r, const char *key, double *out)
+{
+    return json_get_number(json_get_object(r->json, "params"), key, out);
+}
+
+const char *record_param_text(const loaded_record *r, const char *key)
+{
+    return json_get_text(json_get_object(r->json, "params"), key);
+}
+
+/* Grows *items (of size each) to hold one more than *count; false when out of memory. */
+static bool grow(void *items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return true;
+    size_t n = *cap ? 2 * *cap : 8;
+    void *p = realloc(*(void **)items, n * size);
+    if (!p)
+        return false;
+    *(void **)items = p;
+    *cap = n;
+    return true;
+}
+
+static const line_chart line_templates[LINE_CHARTS] = {
+    [LINE_BANDWIDTH] = {.id = "bandwidth", .title = "Bandwidth against buffer size", .x_log2 = true,
+                        .x_label = "buffer size per thread (log2 scale)", .y_label = "bandwidth (MB/s, all threads)"},
+    [LINE_LATENCY] = {.id = "latency", .title = "Latency against buffer size", .x_log2 = true,
+                      .x_label = "buffer size (log2 scale)", .y_label = "latency (ns per load, log2 scale)",
+                      .y_log2 = true},
+    [LINE_LOADED] = {.id = "loaded-latency", .title = "Loaded latency: latency against bandwidth",
+                     .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)"},
+};
+
+static const char whisker_caption[] =
+    "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
+    "the largest raw sample. Latency (the median): its whisker is a distribution-free 95% confidence interval of "
+    "the median from the order statistics (the smallest to the largest sample when there are under 6). A whisker "
+    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole.";
+
+/* The line chart a record belongs on, or -1. */
+static int line_of(const loaded_record *r)
+{
+    if (strcmp(r->mode, "sweep") == 0)
+        return strcmp(r->metric, "bandwidth") == 0 ? LINE_BANDWIDTH : LINE_LATENCY;
+    if (strcmp(r->mode, "latency") == 0)
+        return LINE_LATENCY;
+    if (strcmp(r->mode, "loaded-latency") == 0)
+        return LINE_LOADED;
+    return -1;
+}
+
+static bool is_heat(const char *mode)
+{
+    return strcmp(mode, "latency-matrix") == 0 || strcmp(mode, "bandwidth-matrix") == 0 || strcmp(mode, "c2c") == 0;
+}
+
+static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_record *r, int kind)
+{
+    chart_series *s = NULL;
+    for (size_t i = 0; i < c->nseries && !s; i++)
+        if (c->series[i].run == run && strcmp(c->series[i].operation, r->operation) == 0)
+            s = &c->series[i];
+    if (!s) {
+        if (!grow(&c->series, cap, c->nseries, sizeof *c->series))
+            return false;
+        s = &c->series[c->nseries++];
+        memset(s, 0, sizeof *s);
+        s->operation = r->operation;
+        s->run = run;
+        s->color = c->noperations;
+        for (size_t i = 0; i + 1 < c->nseries; i++)
+            if (strcmp(c->series[i].operation, r->operation) == 0) {
+                s->color = c->series[i].color;
+                break;
+            }
+        if (s->color == c->noperations)
+            c->noperations++;
+    }
+    chart_point *p = realloc(s->points, (s->count + 1) * sizeof *p);
+    if (!p)
+        return false;
+    s->points = p;
+    p = &p[s->count++];
+    /* a median gets the interval of a median; a best sample the range it was the best of */
+    chart_whisker w = strcmp(r->metric, "latency") == 0 ? chart_whisker_median_ci(r->samples, r->nsamples)
+                                                         : chart_whisker_of(r->samples, r->nsamples);
+    double x = (double)r->size_bytes;
+    if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
+        x = 0;
+    *p = (chart_point){.x = x, .y = r->value, .low = w.low, .high = w.high, .rec = r};
+    return true;
+}
+
+static int by_x(const void *a, const void *b)
+{
+    double x = ((const chart_point *)a)->x, y = ((const chart_point *)b)->x;
+    return (x > y) - (x < y);
+}
+
+static bool add_marker(line_chart *c, size_t *cap, double x, const char *label, bool measured)
+{
+    for (size_t i = 0; i < c->nmarkers; i++)
+        if (c->markers[i].x == x && strcmp(c->markers[i].label, label) == 0)
+            return true; /* the same cache in another run of the machine */
+    if (!grow(&c->markers, cap, c->nmarkers, sizeof *c->markers))
+        return false;
+    chart_marker *m = &c->markers[c->nmarkers++];
+    m->x = x;
+    m->measured = measured;
+    snprintf(m->label, sizeof m->label, "%s", label);
+    return true;
+}
+
+/* The caches the run's topology reports (levels_used: L1, L2, L3...) and, for a
+ * latency run, the sizes its curve measured. */
+static bool add_markers(line_chart *c, size_t *cap, const loaded_run *run, bool measured_too)
+{
+    const json_value *levels = json_get_object(json_get_object(&run->doc, "topology"), "levels_used");
+    char label[48], size[24];
+    double bytes;
+    for (size_t i = 0; levels && i < levels->count; i++) {
+        if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
+            continue;
+        /* A sweep's sizes are per thread: its plan says each thread's share of a shared cache. */
+        char key[40];
+        double share;
+        snprintf(key, sizeof key, "%.8s_share_bytes", levels->items[i].key);
+        bool shared = json_get_number(json_get_object(&run->doc, "plan"), key, &share) && share > 0 && share < bytes;
+        snprintf(label, sizeof label, "%.8s %s%s", levels->items[i].key,
+                 format_bytes((unsigned long long)(shared ? share : bytes), size, sizeof size), shared ? "/thread" : "");
+        if (shared)
+            bytes = share;
+        if (!add_marker(c, cap, bytes, label, false))
+            return false;
+    }
+    const json_value *checks = json_get_array(json_get_object(&run->doc, "analysis"), "cache_checks");
+    for (size_t i = 0; measured_too && checks && i < checks->count; i++) {
+        const json_value *k = &checks->items[i], *ok = json_get(k, "checkable");
+        long long level;
+        if (!ok || ok->type != JV_BOOL || !ok->boolean || !json_get_integer(k, "level", 0, 9, &level) ||
+            !json_get_number(k, "measured_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
+            continue;
+        snprintf(label, sizeof label, "L%lld measured %s", level, format_bytes((unsigned long long)bytes, size, sizeof size));
+        if (!add_marker(c, cap, bytes, label, true))
+            return false;
+    }
+    return true;
+}
+
+/* --- heatmaps ------------------------------------------------------------------ */
+
+typedef struct {
+    heat_chart h;
+    const char *group;          /* bandwidth-matrix: traffic; c2c: state */
+    const loaded_record **recs; /* in the order of the run */
+    size_t nrecs, cap;
+} heat_build;
+
+static int placement_cpu(const loaded_record *r, size_t i)
+{
+    const json_value *p = json_get_array(r->json, "placement");
+    long long cpu;
+    return p && i < p->count && json_get_integer(&p->items[i], "cpu", -1, 1 << 20, &cpu) ? (int)cpu : -1;
+}
+
+static void node_label(const loaded_record *r, const char *key, char *out)
+{
+    double v;
+    if (record_param_number(r, key, &v))
+        snprintf(out, 32, "node %.0f", v);
+    else
+        snprintf(out, 32, "?");
+}
+
+static void heat_labels(const loaded_run *run, const loaded_record *r, char *row, char *col)
+{
+    if (strcmp(r->mode, "c2c") == 0) {
+        snprintf(row, 32, "CPU %d", placement_cpu(r, 0));
+        snprintf(col, 32, "CPU %d", placement_cpu(r, 1));
+        return;
+    }
+    const json_value *every = json_get(json_get_object(&run->doc, "plan"), "every_cpu");
+    if (strcmp(r->mode, "latency-matrix") == 0 && every && every->type == JV_BOOL && every->boolean)
+        snprintf(row, 32, "CPU %d", placement_cpu(r, 0));
+    else
+        node_label(r, "cpu_node", row);
+    node_label(r, "mem_node", col);
+}
+
+static const char *heat_group(const loaded_record *r)
+{
+    if (strcmp(r->mode, "c2c") == 0) {
+        const char *s = record_param_text(r, "state");
+        return s ? s : "";
+    }
+    return strcmp(r->mode, "bandwidth-matrix") == 0 ? r->operation : "";
+}
+
+/* Labels in natural order: "CPU 2" before "CPU 10", "node 0" before "node 1". */
+static int by_label(const void *a, const void *b)
+{
+    const char *x = a, *y = b;
+    size_t px = strcspn(x, "0123456789"), py = strcspn(y, "0123456789");
+    int c = strncmp(x, y, px < py ? px : py);
+    if (c || px != py)
+        return c ? c : (px > py) - (px < py);
+    long nx = strtol(x + px, NULL, 10), ny = strtol(y + py, NULL, 10);
+    return nx != ny ? (nx > ny) - (nx < ny) : strcmp(x, y);
+}
+
+/* The index of label among the n labels; added when absent (add) or (size_t)-1. */
+static size_t label_index(char (**labels)[32], size_t *n, const char *label, bool add)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*labels)[i], label) == 0)
+            return i;
+    if (!add)
+        return (size_t)-1;
+    char(*p)[32] = realloc(*labels, (*n + 1) * sizeof **labels);
+    if (!p)
+        return (size_t)-1;
+    *labels = p;
+    snprintf(p[*n], 32, "%s", label);
+    return (*n)++;
+}
+
+static bool finish_heat(const loaded_run *run, heat_build *b)
+{
+    heat_chart *h = &b->h;
+    char row[32], col[32];
+    for (size_t i = 0; i < b->nrecs; i++) {
+        heat_labels(run, b->recs[i], row, col);
+        if (label_index(&h->row_labels, &h->rows, row, true) == (size_t)-1 ||
+            label_index(&h->col_labels, &h->cols, col, true) == (size_t)-1)
+            return false;
+    }
+    qsort(h->row_labels, h->rows, sizeof *h->row_labels, by_label);
+    qsort(h->col_labels, h->cols, sizeof *h->col_labels, by_label);
+    size_t cells = h->rows * h->cols;
+    h->values = malloc((cells ? cells : 1) * sizeof *h->values);
+    h->cells = calloc(cells ? cells : 1, sizeof *h->cells);
+    if (!h->values || !h->cells)
+        return false;
+    for (size_t i = 0; i < cells; i++)
+        h->values[i] = NAN;
+    for (size_t i = 0; i < b->nrecs; i++) {
+        heat_labels(run, b->recs[i], row, col);
+        size_t c = label_index(&h->row_labels, &h->rows, row, false) * h->cols +
+                   label_index(&h->col_labels, &h->cols, col, false);
+        h->values[c] = b->recs[i]->value; /* a cell measured twice shows the later figure */
+        h->cells[c] = b->recs[i];
+    }
+    return true;
+}
+
+static heat_build *find_heat(heat_build **hb, size_t *n, size_t *cap, size_t run, const loaded_record *r)
+{
+    const char *group = heat_group(r);
+    for (size_t i = 0; i < *n; i++)
+        if ((*hb)[i].h.run == run && strcmp((*hb)[i].h.id, r->mode) == 0 && strcmp((*hb)[i].group, group) == 0)
+            return &(*hb)[i];
+    if (!grow(hb, cap, *n, sizeof **hb))
+        return NULL;
+    heat_build *b = &(*hb)[(*n)++];
+    memset(b, 0, sizeof *b);
+    b->group = group;
+    snprintf(b->h.group, sizeof b->h.group, "%s", group);
+    b->h.run = run;
+    b->h.id = strcmp(r->mode, "c2c") == 0 ? "c2c" : strcmp(r->mode, "latency-matrix") == 0 ? "latency-matrix"
+                                                                                          : "bandwidth-matrix";
+    b->h.unit = r->unit;
+    bool c2c = strcmp(r->mode, "c2c") == 0;
+    b->h.row_title = c2c ? "writer CPU" : "CPU node";
+    b->h.col_title = c2c ? "reader CPU" : "memory node";
+    snprintf(b->h.title, sizeof b->h.title, "%s%s%.40s (%.16s)",
+             c2c ? "Cache-to-cache latency" : strcmp(r->mode, "latency-matrix") == 0 ? "Latency matrix"
+                                                                                     : "Bandwidth matrix",
+             *group ? ", " : "", group, r->unit);
+    return b;
+}
+
+/* --- the whole model ------------------------------------------------------------- */
+
+static bool build(report_model *m)
+{
+    size_t series_cap[LINE_CHARTS] = {0}, marker_cap[LINE_CHARTS] = {0}, heat_cap = 0, stream_cap = 0,
+           other_cap = 0;
+    heat_build *hb = NULL;
+    size_t nhb = 0;
+    bool ok = true;
+    for (size_t run = 0; ok && run < m->nruns; run++) {
+        const loaded_run *lr = &m->runs[run];
+        bool on[LINE_CHARTS] = {false};
+        double peak_gbs = 0;
+        if (!json_get_number(json_get_object(&lr->doc, "plan"), "peak_gbs", &peak_gbs) || !(peak_gbs > 0))
+            peak_gbs = 0;
+        for (size_t i = 0; ok && i < lr->count; i++) {
+            const loaded_record *r = &lr->records[i];
+            int line = line_of(r);
+            if (line >= 0) {
+                on[line] = true;
+                ok = add_point(&m->lines[line], &series_cap[line], run, r, line);
+            } else if (is_heat(r->mode)) {
+                heat_build *b = find_heat(&hb, &nhb, &heat_cap, run, r);
+                ok = b && grow(&b->recs, &b->cap, b->nrecs, sizeof *b->recs);
+                if (ok)
+                    b->recs[b->nrecs++] = r;
+            } else if (strcmp(r->mode, "stream") == 0) {
+                ok = grow(&m->stream, &stream_cap, m->nstream, sizeof *m->stream);
+                if (ok)
+                    m->stream[m->nstream++] = (stream_row){
+                        .run = run, .rec = r, .configuration = record_param_text(r, "configuration"),
+                        .stores = json_get_text(json_get_object(r->json, "kernel"), "stores"),
+                        .peak_mb_s = peak_gbs * 1000};
+            } else {
+                ok = grow(&m->others, &other_cap, m->nothers, sizeof *m->others);
+                if (ok)
+                    m->others[m->nothers++] = (other_row){.run = run, .rec = r};
+            }
+        }
+        for (int l = LINE_BANDWIDTH; ok && l <= LINE_LATENCY; l++)
+            if (on[l])
+                ok = add_markers(&m->lines[l], &marker_cap[l], lr, l == LINE_LATENCY && strcmp(lr->mode, "latency") == 0);
+    }
+    for (int l = 0; l < LINE_CHARTS; l++)
+        for (size_t i = 0; i < m->lines[l].nseries; i++)
+            qsort(m->lines[l].series[i].points, m->lines[l].series[i].count, sizeof(chart_point), by_x);
+    if (ok && nhb)
+        ok = (m->heats = calloc(nhb, sizeof *m->heats)) != NULL;
+    for (size_t i = 0; i < nhb; i++) {
+        if (ok)
+            ok = finish_heat(&m->runs[hb[i].h.run], &hb[i]);
+        if (m->heats) {
+            m->heats[m->nheats++] = hb[i].h; /* report_model_free frees it */
+        } else {
+            free(hb[i].h.row_labels);
+            free(hb[i].h.col_labels);
+        }
+        free(hb[i].recs);
+    }
+    free(hb);
+    return ok;
+}
+
+bool report_model_build(report_model *m, const loaded_run *runs, const char *const *names, size_t n)
+{
+    memset(m, 0, sizeof *m);
+    m->runs = runs;
+    m->names = names;
+    m->nruns = n;
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        m->lines[l] = line_templates[l];
+        m->lines[l].caption = whisker_caption;
+    }
+    if (!build(m)) {
+        report_model_free(m);
+        return false;
+    }
+    return true;
+}
+
+void report_model_free(report_model *m)
+{
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        for (size_t i = 0; i < m->lines[l].nseries; i++)
+            free(m->lines[l].series[i].points);
+        free(m->lines[l].series);
+        free(m->lines[l].markers);
+    }
+    for (size_t i = 0; i < m->nheats; i++) {
+        free(m->heats[i].row_labels);
+        free(m->heats[i].col_labels);
+        free(m->heats[i].values);
+        free(m->heats[i].cells);
+    }
+    free(m->heats);
+    free(m->stream);
+    free(m->others);
+    memset(m, 0, sizeof *m);
+}

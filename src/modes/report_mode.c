@@ -1,0 +1,81 @@
+/* `membench report RUN.json ... -o report.html [--svg DIR]`: reads runs back
+ * (core/run_load.c, the same refusals as compare), sorts their records into
+ * charts and tables (core/report_model.c) and hands them to the HTML and SVG
+ * writers (output/report_files.c). It measures nothing: a standalone mode. */
+#include "modes/report_mode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/report_options.h"
+#include "core/report_model.h"
+#include "output/report_files.h"
+
+/* A run's label is its file name, or the path as given when two runs share one. */
+static void run_names(const report_options *o, const char **names)
+{
+    for (int i = 0; i < o->common.operand_count; i++) {
+        const char *slash = strrchr(o->common.operands[i], '/');
+        names[i] = slash && slash[1] ? slash + 1 : o->common.operands[i];
+    }
+    for (int i = 0; i < o->common.operand_count; i++)
+        for (int j = 0; j < o->common.operand_count; j++)
+            if (i != j && strcmp(names[i], names[j]) == 0)
+                names[i] = o->common.operands[i];
+}
+
+static int report(session *s, loaded_run *runs)
+{
+    const report_options *o = s->opts;
+    int n = o->common.operand_count;
+    char err[512];
+    for (int i = 0; i < n; i++)
+        if (!run_load(o->common.operands[i], RUN_LOAD_MAX_BYTES, &runs[i], err, sizeof err))
+            return session_bad_input(s, "%s: %s", o->common.operands[i], err);
+    const char *names[REPORT_MAX_RUNS];
+    run_names(o, names);
+    for (int i = 0; i < n; i++)
+        if (!runs[i].complete)
+            fprintf(s->env.err, "%s: warning: %s: the run was stopped before the end: the report shows what it got to, marked incomplete\n",
+                    s->who, o->common.operands[i]);
+    report_model m;
+    if (!report_model_build(&m, runs, names, (size_t)n)) {
+        fprintf(s->env.err, "%s: error: out of memory\n", s->who);
+        return 1;
+    }
+    int status = 0;
+    size_t svgs = 0;
+    if (!report_write_html(o->output, &m, err, sizeof err) ||
+        (o->svg_dir && !report_write_svgs(o->svg_dir, &m, &svgs, err, sizeof err))) {
+        fprintf(s->env.err, "%s: error: %s\n", s->who, err);
+        status = 1;
+    }
+    report_model_free(&m);
+    return status;
+}
+
+static void run(session *s)
+{
+    const report_options *o = s->opts;
+    char err[512];
+    if (!report_check_html_path(o->output, o->common.operands, (size_t)o->common.operand_count, err, sizeof err) ||
+        (o->svg_dir && !report_check_svg_dir(o->svg_dir, err, sizeof err))) {
+        s->status = session_bad_input(s, "%s", err);
+        return;
+    }
+    loaded_run runs[REPORT_MAX_RUNS] = {0};
+    s->status = report(s, runs);
+    for (int i = 0; i < REPORT_MAX_RUNS; i++)
+        run_free(&runs[i]);
+}
+
+const mode_def report_mode = {
+    .name = "report",
+    .summary = "an HTML page with charts (and --svg files) from runs' JSON",
+    .options = &report_option_table,
+    .options_size = sizeof(report_options),
+    .defaults = report_options_defaults,
+    .check = report_options_check,
+    .flags = MODE_STANDALONE,
+    .run = run,
+};

@@ -1,0 +1,105 @@
+#include "output/report_files.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "output/file_target.h"
+#include "output/report_html.h"
+#include "output/svg_chart.h"
+
+bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen)
+{
+    struct stat out, in;
+    for (size_t i = 0; i < n && stat(path, &out) == 0; i++)
+        if (stat(runs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+            snprintf(err, errlen, "-o %s: is the run %s (the report would overwrite it)", path, runs[i]);
+            return false;
+        }
+    return file_target_check("-o", path, err, errlen);
+}
+
+bool report_check_svg_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--svg %s: not a directory (%s)", dir,
+                 stat(dir, &st) != 0 ? strerror(errno) : "a file; give the directory the charts go in");
+        return false;
+    }
+    return true;
+}
+
+static bool write_to(const char *flag, const char *path, void (*write)(FILE *, const void *), const void *ctx,
+                     char *err, size_t errlen)
+{
+    file_target t;
+    if (!file_target_open(&t, flag, path, err, errlen))
+        return false;
+    bool ok = file_target_write(&t, write, ctx);
+    if (!ok)
+        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, strerror(errno));
+    file_target_free(&t);
+    return ok;
+}
+
+static void write_html(FILE *f, const void *ctx)
+{
+    report_html_write(f, ctx);
+}
+
+bool report_write_html(const char *path, const report_model *m, char *err, size_t errlen)
+{
+    return write_to("-o", path, write_html, m, err, errlen);
+}
+
+typedef struct {
+    const report_model *m;
+    const line_chart *line;
+    const heat_chart *heat;
+} svg_job;
+
+static void write_svg(FILE *f, const void *ctx)
+{
+    const svg_job *j = ctx;
+    if (j->line)
+        svg_line_chart(f, j->line, j->m->names, true);
+    else
+        svg_heat_chart(f, j->heat, j->m->names[j->heat->run], true);
+}
+
+/* A file name from a heatmap's group (a traffic type, a c2c state): letters,
+ * digits, '-' and '_' kept, anything else '_'. */
+static void name_part(const char *s, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < len; s++, n++)
+        out[n] = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ? *s : '_';
+    out[n] = '\0';
+}
+
+bool report_write_svgs(const char *dir, const report_model *m, size_t *written, char *err, size_t errlen)
+{
+    char path[4096], group[48];
+    *written = 0;
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        if (!m->lines[l].nseries)
+            continue;
+        snprintf(path, sizeof path, "%s/%s.svg", dir, m->lines[l].id);
+        svg_job j = {m, &m->lines[l], NULL};
+        if (!write_to("--svg", path, write_svg, &j, err, errlen))
+            return false;
+        ++*written;
+    }
+    for (size_t i = 0; i < m->nheats; i++) {
+        const heat_chart *h = &m->heats[i];
+        name_part(h->group, group, sizeof group);
+        snprintf(path, sizeof path, "%s/%s-%zu%s%s.svg", dir, h->id, h->run + 1, *group ? "-" : "", group);
+        svg_job j = {m, NULL, h};
+        if (!write_to("--svg", path, write_svg, &j, err, errlen))
+            return false;
+        ++*written;
+    }
+    return true;
+}

@@ -1,0 +1,335 @@
+#include "output/report_html.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "output/markup.h"
+#include "output/svg_chart.h"
+#include "util/format_bytes.h"
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:1.5em auto;max-width:1000px;color:#222;padding:0 1em}"
+    "h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ccc;padding-bottom:.2em}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "table.runs td{vertical-align:top;font-size:.92em}h3{font-size:1em;margin:.6em 0 .2em}"
+    ".banner{background:#fff3cd;border:2px solid #d39e00;padding:.6em 1em;font-weight:bold;margin:.5em 0}"
+    "ul.warnings li{color:#8a5a00}ul.errors li{color:#b00020}"
+    "figure{margin:1em 0}figcaption{font-size:.9em;color:#555}svg.chart{max-width:100%;height:auto}"
+    "code{background:#f4f4f4;padding:0 .2em}";
+
+static void text(FILE *f, const char *s)
+{
+    markup_text(f, s);
+}
+
+static void scalar(FILE *f, const json_value *v)
+{
+    if (!v || v->type == JV_NULL)
+        fputs("<i>none</i>", f);
+    else if (v->type == JV_BOOL)
+        fputs(v->boolean ? "true" : "false", f);
+    else if (v->type == JV_NUMBER)
+        fprintf(f, "%.10g", v->number);
+    else if (v->type == JV_STRING)
+        text(f, v->text);
+    else
+        fputs("<i>(structured)</i>", f);
+}
+
+static void string_list(FILE *f, const json_value *list, const char *cls)
+{
+    if (!list || list->count == 0)
+        return;
+    fprintf(f, "<ul class=\"%s\">\n", cls);
+    for (size_t i = 0; i < list->count; i++) {
+        fprintf(f, "<li class=\"%.8s\">", strcmp(cls, "warnings") == 0 ? "warning" : "error");
+        if (list->items[i].type == JV_STRING)
+            text(f, list->items[i].text);
+        else
+            scalar(f, &list->items[i]);
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n", f);
+}
+
+static void topology_summary(FILE *f, const json_value *t)
+{
+    long long usable = 0, online = 0, cores = 0, packages = 0;
+    json_get_integer(t, "cpus_usable_count", 0, 1 << 24, &usable);
+    json_get_integer(t, "cpus_online", 0, 1 << 24, &online);
+    json_get_integer(t, "cores", 0, 1 << 24, &cores);
+    json_get_integer(t, "packages", 0, 1 << 24, &packages);
+    const json_value *nodes = json_get_array(t, "numa_nodes");
+    fprintf(f, "%lld of %lld CPUs usable (", usable, online);
+    text(f, json_get_text(t, "cpus_usable"));
+    fprintf(f, "), %lld cores, %lld package%s, %zu NUMA node%s", cores, packages, packages == 1 ? "" : "s",
+            nodes ? nodes->count : 0, nodes && nodes->count == 1 ? "" : "s");
+    char size[32];
+    for (size_t i = 0; nodes && i < nodes->count; i++) {
+        long long id = -1;
+        double bytes = 0;
+        json_get_integer(&nodes->items[i], "id", -1, 1 << 20, &id);
+        json_get_number(&nodes->items[i], "memory_bytes", &bytes);
+        fprintf(f, "%s node %lld: CPUs ", i ? ";" : ":", id);
+        text(f, json_get_text(&nodes->items[i], "cpus"));
+        fprintf(f, ", %s", bytes > 0 && bytes < 0x1p62 ? format_bytes((unsigned long long)bytes, size, sizeof size)
+                                                       : "no memory");
+    }
+    const json_value *levels = json_get_object(t, "levels_used");
+    for (size_t i = 0; levels && i < levels->count; i++) {
+        double bytes;
+        if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
+            continue;
+        fputs(i ? ", " : "; caches ", f);
+        text(f, levels->items[i].key);
+        fprintf(f, " %s", format_bytes((unsigned long long)bytes, size, sizeof size));
+    }
+    fputs("; THP ", f);
+    text(f, json_get_text(t, "thp_mode"));
+}
+
+static void command_line(FILE *f, const json_value *argv)
+{
+    fputs("<code>", f);
+    for (size_t i = 0; argv && i < argv->count; i++) {
+        if (i)
+            fputc(' ', f);
+        scalar(f, &argv->items[i]);
+    }
+    fputs("</code>", f);
+}
+
+enum { F_MODE, F_HOST, F_CPU, F_KERNEL, F_ARCH, F_ISA, F_DATE, F_ELAPSED, F_VERSION, F_COMMAND, F_TOPOLOGY,
+       F_STATUS, F_COUNT };
+static const char *const fact_names[F_COUNT] = {"mode", "host", "CPU", "kernel", "architecture", "ISAs", "date",
+                                                "elapsed", "membench", "command", "topology", "status"};
+
+static void fact(FILE *f, const loaded_run *r, int which)
+{
+    const json_value *d = &r->doc, *host = json_get_object(d, "host");
+    const char *t = NULL;
+    double elapsed;
+    switch (which) {
+    case F_MODE: t = r->mode; break;
+    case F_HOST: t = r->hostname; break;
+    case F_CPU: t = r->cpu_model; break;
+    case F_KERNEL: t = r->kernel; break;
+    case F_ARCH: t = json_get_text(host, "arch"); break;
+    case F_ISA: t = json_get_text(host, "isa"); break;
+    case F_DATE: t = r->started_at; break;
+    case F_VERSION: t = r->version; break;
+    case F_ELAPSED:
+        if (json_get_number(d, "elapsed_s", &elapsed))
+            fprintf(f, "%.3g s", elapsed);
+        return;
+    case F_COMMAND: command_line(f, json_get_array(d, "command_line")); return;
+    case F_TOPOLOGY: topology_summary(f, json_get_object(d, "topology")); return;
+    case F_STATUS:
+        if (r->complete) {
+            fputs("complete", f);
+        } else {
+            fputs("<b>incomplete</b>: stopped by ", f);
+            t = json_get_text(d, "stopped_by");
+            text(f, t ? t : "an unknown cause");
+        }
+        return;
+    }
+    text(f, t ? t : "unknown");
+}
+
+/* One column per run, so that runs side by side show what differs. */
+static void runs_table(FILE *f, const report_model *m)
+{
+    fputs("<h2>Runs</h2>\n<table class=\"runs\">\n<tr><th></th>", f);
+    for (size_t i = 0; i < m->nruns; i++) {
+        fputs("<th class=\"run-name\" data-run=\"", f);
+        text(f, m->names[i]);
+        fputs("\">", f);
+        text(f, m->names[i]);
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    for (int k = 0; k < F_COUNT; k++) {
+        fprintf(f, "<tr class=\"fact-%s\"><th>%s</th>", fact_names[k], fact_names[k]);
+        for (size_t i = 0; i < m->nruns; i++) {
+            fputs("<td>", f);
+            fact(f, &m->runs[i], k);
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void banners(FILE *f, const report_model *m)
+{
+    for (size_t i = 0; i < m->nruns; i++) {
+        if (m->runs[i].complete)
+            continue;
+        const char *by = json_get_text(&m->runs[i].doc, "stopped_by");
+        fputs("<div class=\"banner incomplete\" data-run=\"", f);
+        text(f, m->names[i]);
+        fputs("\">Incomplete run: ", f);
+        text(f, m->names[i]);
+        fputs(" was stopped by ", f);
+        text(f, by ? by : "an unknown cause");
+        fputs(" before the end; its figures are what it got to.</div>\n", f);
+    }
+}
+
+static void warnings(FILE *f, const report_model *m)
+{
+    for (size_t i = 0; i < m->nruns; i++) {
+        const json_value *w = json_get_array(&m->runs[i].doc, "warnings"), *e = json_get_array(&m->runs[i].doc, "errors");
+        fputs("<section class=\"run\" data-run=\"", f);
+        text(f, m->names[i]);
+        fprintf(f, "\" data-complete=\"%s\">\n<h3>", m->runs[i].complete ? "true" : "false");
+        text(f, m->names[i]);
+        fprintf(f, ": %zu warning%s", w ? w->count : 0, w && w->count == 1 ? "" : "s");
+        if (e && e->count)
+            fprintf(f, ", %zu error%s", e->count, e->count == 1 ? "" : "s");
+        fputs("</h3>\n", f);
+        string_list(f, w, "warnings");
+        string_list(f, e, "errors");
+        fputs("</section>\n", f);
+    }
+}
+
+static void options(FILE *f, const report_model *m)
+{
+    fputs("<h2>Options</h2>\n", f);
+    for (size_t i = 0; i < m->nruns; i++) {
+        const loaded_run *r = &m->runs[i];
+        fputs("<details class=\"options\"><summary>", f);
+        text(f, m->names[i]);
+        fputs("</summary>\n<table>\n", f);
+        for (size_t k = 0; r->options && k < r->options->count; k++) {
+            fputs("<tr><th>", f);
+            text(f, r->options->items[k].key);
+            fputs("</th><td>", f);
+            scalar(f, &r->options->items[k]);
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</table></details>\n", f);
+    }
+}
+
+static void samples_cell(FILE *f, const loaded_record *r)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        lo = fmin(lo, r->samples[i]);
+        hi = fmax(hi, r->samples[i]);
+    }
+    fprintf(f, "<td class=\"num\">%.6g to %.6g (%zu)</td>", lo, hi, r->nsamples);
+}
+
+static void record_row_start(FILE *f, const report_model *m, size_t run, const loaded_record *r)
+{
+    fputs("<tr class=\"result\" data-run=\"", f);
+    text(f, m->names[run]);
+    fputs("\" data-operation=\"", f);
+    text(f, r->operation);
+    fprintf(f, "\" data-size=\"%llu\" data-value=\"", r->size_bytes);
+    markup_number(f, r->value);
+    fputs("\"><td>", f);
+    text(f, m->names[run]);
+    fputs("</td>", f);
+}
+
+static void stream_table(FILE *f, const report_model *m)
+{
+    fputs("<h2>STREAM</h2>\n<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
+          "<th>stores</th><th>operation</th><th>best MB/s</th><th>% of peak</th><th>samples (min to max, n)</th></tr>\n",
+          f);
+    bool peak = false;
+    for (size_t i = 0; i < m->nstream; i++) {
+        const stream_row *s = &m->stream[i];
+        record_row_start(f, m, s->run, s->rec);
+        fputs("<td>", f);
+        text(f, s->configuration ? s->configuration : "-");
+        fputs("</td><td>", f);
+        text(f, s->stores ? s->stores : "-");
+        fputs("</td><td>", f);
+        text(f, s->rec->operation);
+        fprintf(f, "</td><td class=\"num\">%.1f</td>", s->rec->value);
+        if (s->peak_mb_s > 0) {
+            fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * s->rec->value / s->peak_mb_s);
+            peak = true;
+        } else {
+            fputs("<td>-</td>", f);
+        }
+        samples_cell(f, s->rec);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    fprintf(f, "<p class=\"caption\">%s</p>\n",
+            peak ? "% of peak: the best sample against the run's stated peak (plan.peak_gbs: SMBIOS or --peak-gbs)."
+                 : "No peak: the runs state none (SMBIOS not readable; stream --peak-gbs gives one).");
+}
+
+static void other_table(FILE *f, const report_model *m)
+{
+    fputs("<h2>Other results</h2>\n<table class=\"others\">\n<tr><th>run</th><th>mode</th><th>operation</th>"
+          "<th>size</th><th>threads</th><th>value</th><th>samples (min to max, n)</th></tr>\n",
+          f);
+    char size[32];
+    for (size_t i = 0; i < m->nothers; i++) {
+        const loaded_record *r = m->others[i].rec;
+        record_row_start(f, m, m->others[i].run, r);
+        fputs("<td>", f);
+        text(f, r->mode);
+        fputs("</td><td>", f);
+        text(f, r->operation);
+        fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%lld</td><td class=\"num\">%.6g ",
+                format_bytes(r->size_bytes, size, sizeof size), r->threads, r->value);
+        text(f, r->unit);
+        fputs("</td>", f);
+        samples_cell(f, r);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+void report_html_write(FILE *f, const report_model *m)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
+    for (size_t i = 0; i < m->nruns; i++) {
+        fputs(i ? ", " : "", f);
+        text(f, m->names[i]);
+    }
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>membench report</h1>\n", style);
+    fprintf(f, "<p>%zu run%s, written by membench %s from the runs' JSON.</p>\n", m->nruns, m->nruns == 1 ? "" : "s",
+            MEMBENCH_VERSION);
+    banners(f, m);
+    runs_table(f, m);
+    warnings(f, m);
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        const line_chart *c = &m->lines[l];
+        if (!c->nseries)
+            continue;
+        fprintf(f, "<figure class=\"line-chart\" id=\"chart-%s\">\n", c->id);
+        svg_line_chart(f, c, m->names, false);
+        fputs("<figcaption>", f);
+        text(f, c->caption);
+        if (c->nmarkers)
+            fputs(" Vertical lines: the cache sizes the runs' topology reports (grey) and, for a latency run, the "
+                  "sizes its curve measured (gold).",
+                  f);
+        fputs("</figcaption>\n</figure>\n", f);
+    }
+    for (size_t i = 0; i < m->nheats; i++) {
+        fputs("<figure class=\"heat-chart\">\n", f);
+        svg_heat_chart(f, &m->heats[i], m->names[m->heats[i].run], false);
+        fputs("<figcaption>Each cell: the run's reported value; '-' where nothing was measured.</figcaption>\n"
+              "</figure>\n",
+              f);
+    }
+    if (m->nstream)
+        stream_table(f, m);
+    if (m->nothers)
+        other_table(f, m);
+    options(f, m);
+    fputs("</body>\n</html>\n", f);
+}

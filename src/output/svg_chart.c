@@ -1,0 +1,274 @@
+#include "output/svg_chart.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/chart_axis.h"
+#include "output/markup.h"
+
+/* Plot area and the legend to its right, in SVG user units. */
+enum { WIDTH = 920, HEIGHT = 420, LEFT = 84, RIGHT = 660, TOP = 40, BOTTOM = 350, LEGEND_X = 680 };
+
+static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+#define NCOLORS (sizeof colors / sizeof colors[0])
+/* Runs are told apart by the line's dashes; operations by colour. */
+static const char *const dashes[] = {"none", "8 4", "2 3", "10 3 2 3", "4 4", "12 6"};
+#define NDASHES (sizeof dashes / sizeof dashes[0])
+
+static void open_svg(FILE *f, const char *chart, int width, int height, bool standalone)
+{
+    if (standalone)
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" data-chart=\"%s\" viewBox=\"0 0 %d %d\" "
+            "width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n",
+            chart, width, height, width, height);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+}
+
+static void title(FILE *f, const char *text, int x)
+{
+    fprintf(f, "<text class=\"chart-title\" x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">", x);
+    markup_text(f, text);
+    fputs("</text>\n", f);
+}
+
+static void axes(FILE *f, const chart_axis *x, const chart_axis *y, bool x_bytes, const char *x_label,
+                 const char *y_label)
+{
+    double ticks[16];
+    char label[32];
+    fputs("<g class=\"grid\" stroke=\"#dddddd\">\n", f);
+    size_t n = chart_axis_ticks(x, ticks, 12);
+    for (size_t i = 0; i < n; i++) {
+        double px = chart_axis_px(x, ticks[i]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", px, TOP, px, BOTTOM);
+        fprintf(f, "<text class=\"tick\" data-axis=\"x\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" stroke=\"none\" "
+                   "fill=\"#333333\">%s</text>\n",
+                px, BOTTOM + 16, chart_tick_label(ticks[i], x_bytes, label, sizeof label));
+    }
+    n = chart_axis_ticks(y, ticks, 8);
+    for (size_t i = 0; i < n; i++) {
+        double py = chart_axis_px(y, ticks[i]);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", LEFT, py, RIGHT, py);
+        fprintf(f, "<text class=\"tick\" data-axis=\"y\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" stroke=\"none\" "
+                   "fill=\"#333333\">%s</text>\n",
+                LEFT - 6, py + 4, chart_tick_label(ticks[i], false, label, sizeof label));
+    }
+    fputs("</g>\n", f);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\"/>\n", LEFT, TOP,
+            RIGHT - LEFT, BOTTOM - TOP);
+    fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LEFT + RIGHT) / 2,
+            BOTTOM + 38);
+    markup_text(f, x_label);
+    fprintf(f, "</text>\n<text class=\"axis-label\" data-axis=\"y\" x=\"18\" y=\"%d\" text-anchor=\"middle\" "
+               "transform=\"rotate(-90 18 %d)\">",
+            (TOP + BOTTOM) / 2, (TOP + BOTTOM) / 2);
+    markup_text(f, y_label);
+    fputs("</text>\n", f);
+}
+
+static void markers(FILE *f, const line_chart *c, const chart_axis *x)
+{
+    fputs("<g class=\"markers\">\n", f);
+    for (size_t i = 0; i < c->nmarkers; i++) {
+        const chart_marker *m = &c->markers[i];
+        if (m->x < x->lo || m->x > x->hi)
+            continue; /* a cache outside the sizes measured */
+        double px = chart_axis_px(x, m->x);
+        fprintf(f, "<g class=\"cache-marker\" data-size=\"%.0f\" data-measured=\"%s\">", m->x,
+                m->measured ? "true" : "false");
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"%s\"/>", px, TOP,
+                px, BOTTOM, m->measured ? "#b8860b" : "#888888", m->measured ? "6 3" : "3 3");
+        /* reported sizes labelled from the top, measured ones from the bottom: the two often coincide */
+        int ly = m->measured ? BOTTOM - 4 : TOP + 4;
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"%s\" text-anchor=\"%s\" "
+                   "transform=\"rotate(-90 %.1f %d)\">",
+                px - 3, ly, m->measured ? "#8b6508" : "#666666", m->measured ? "start" : "end", px - 3, ly);
+        markup_text(f, m->label);
+        fputs("</text></g>\n", f);
+    }
+    fputs("</g>\n", f);
+}
+
+static void series(FILE *f, const line_chart *c, const chart_series *s, const char *run, const chart_axis *x,
+                   const chart_axis *y)
+{
+    const char *color = colors[s->color % NCOLORS];
+    fputs("<g class=\"series\" data-series=\"", f);
+    markup_text(f, s->operation);
+    fputs("\" data-run=\"", f);
+    markup_text(f, run);
+    fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
+            color, color, dashes[s->run % NDASHES]);
+    for (size_t i = 0; i < s->count; i++)
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", chart_axis_px(x, s->points[i].x), chart_axis_px(y, s->points[i].y));
+    fputs("\"/>\n", f);
+    for (size_t i = 0; i < s->count; i++) {
+        const chart_point *p = &s->points[i];
+        double px = chart_axis_px(x, p->x);
+        fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"1.5\" data-low=\"",
+                px, chart_axis_px(y, p->low), px, chart_axis_px(y, p->high));
+        markup_number(f, p->low);
+        fputs("\" data-high=\"", f);
+        markup_number(f, p->high);
+        fprintf(f, "\"/>\n<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" data-size=\"%llu\" data-x=\"", px,
+                chart_axis_px(y, p->y), p->rec->size_bytes);
+        markup_number(f, p->x);
+        fputs("\" data-value=\"", f);
+        markup_number(f, p->y);
+        char label[32];
+        fprintf(f, "\"><title>");
+        markup_text(f, run);
+        fputs(" ", f);
+        markup_text(f, s->operation);
+        fprintf(f, " at %s: %.6g %s (samples %.6g to %.6g)</title></circle>\n",
+                c->x_log2 ? chart_tick_label(p->x, true, label, sizeof label) : (snprintf(label, sizeof label, "%.6g MB/s", p->x), label),
+                p->y, p->rec->unit, p->low, p->high);
+    }
+    fputs("</g>\n", f);
+}
+
+static void legend(FILE *f, const line_chart *c, const char *const *run_names)
+{
+    int y = TOP + 6;
+    fputs("<g class=\"legend\">\n", f);
+    for (size_t k = 0; k < c->noperations; k++)
+        for (size_t i = 0; i < c->nseries; i++) {
+            if (c->series[i].color != k)
+                continue;
+            fputs("<g class=\"legend-series\" data-series=\"", f);
+            markup_text(f, c->series[i].operation);
+            fprintf(f, "\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+                    LEGEND_X, y, colors[k % NCOLORS], LEGEND_X + 20, y + 10);
+            markup_text(f, c->series[i].operation);
+            fputs("</text></g>\n", f);
+            y += 18;
+            break;
+        }
+    y += 8;
+    for (size_t i = 0; i < c->nseries; i++) {
+        size_t run = c->series[i].run;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = c->series[j].run != run;
+        if (!first)
+            continue;
+        fputs("<g class=\"legend-run\" data-run=\"", f);
+        markup_text(f, run_names[run]);
+        fprintf(f, "\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\" stroke-width=\"2\" "
+                   "stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\">",
+                LEGEND_X, y + 5, LEGEND_X + 30, y + 5, dashes[run % NDASHES], LEGEND_X + 36, y + 9);
+        markup_text(f, run_names[run]);
+        fputs("</text></g>\n", f);
+        y += 18;
+    }
+    fputs("</g>\n", f);
+}
+
+void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone)
+{
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = 0, high = 0;
+    for (size_t i = 0; i < c->nseries; i++)
+        for (size_t k = 0; k < c->series[i].count; k++) {
+            const chart_point *p = &c->series[i].points[k];
+            xmin = fmin(xmin, p->x);
+            xmax = fmax(xmax, p->x);
+            ymin = fmin(ymin, p->y);
+            ymax = fmax(ymax, p->y);
+            high = fmax(high, p->high);
+        }
+    chart_axis x = chart_axis_fit(xmin, xmax, c->x_log2, LEFT, RIGHT);
+    /* The points decide the range; one outlying sample must not flatten them. */
+    chart_axis y = chart_axis_fit(ymin, fmax(ymax, fmin(high, 1.5 * ymax)), c->y_log2, BOTTOM, TOP);
+    open_svg(f, c->id, WIDTH, HEIGHT, standalone);
+    fputs("<desc>", f);
+    markup_text(f, c->caption);
+    fputs("</desc>\n", f);
+    title(f, c->title, LEFT);
+    axes(f, &x, &y, c->x_log2, c->x_label, c->y_label);
+    markers(f, c, &x);
+    for (size_t i = 0; i < c->nseries; i++)
+        series(f, c, &c->series[i], run_names[c->series[i].run], &x, &y);
+    legend(f, c, run_names);
+    fputs("</svg>\n", f);
+}
+
+/* A cell's fill: from pale to dark blue as its value grows within the matrix. */
+static void shade_color(double t, char *out, size_t len)
+{
+    static const double pale[3] = {0xf0, 0xf6, 0xfc}, dark[3] = {0x08, 0x30, 0x6b};
+    int c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = (int)lround(pale[i] + t * (dark[i] - pale[i]));
+    snprintf(out, len, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+void svg_heat_chart(FILE *f, const heat_chart *h, const char *run_name, bool standalone)
+{
+    enum { HX = 120, HY = 70, CELL_H = 30 };
+    int cw = h->cols ? (int)(640 / h->cols) : 80;
+    cw = cw > 110 ? 110 : cw < 44 ? 44 : cw;
+    int width = HX + cw * (int)h->cols + 40, height = HY + CELL_H * (int)h->rows + 50;
+    if (width < 480)
+        width = 480;
+    double min = INFINITY, max = -INFINITY;
+    for (size_t i = 0; i < h->rows * h->cols; i++)
+        if (!isnan(h->values[i])) {
+            min = fmin(min, h->values[i]);
+            max = fmax(max, h->values[i]);
+        }
+    open_svg(f, h->id, width, height, standalone);
+    title(f, h->title, 10);
+    fputs("<text class=\"chart-run\" x=\"10\" y=\"40\" fill=\"#555555\">", f);
+    markup_text(f, run_name);
+    fputs("</text>\n", f);
+    fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", HX + cw * (int)h->cols / 2, HY - 22);
+    markup_text(f, h->col_title);
+    fprintf(f, "</text>\n<text class=\"axis-label\" data-axis=\"y\" x=\"10\" y=\"%d\">", HY - 6);
+    markup_text(f, h->row_title);
+    fputs("</text>\n", f);
+    for (size_t c = 0; c < h->cols; c++) {
+        fprintf(f, "<text class=\"tick\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", HX + cw * (int)c + cw / 2, HY - 6);
+        markup_text(f, h->col_labels[c]);
+        fputs("</text>\n", f);
+    }
+    fputs("<g class=\"cells\" data-run=\"", f);
+    markup_text(f, run_name);
+    fputs("\">\n", f);
+    for (size_t r = 0; r < h->rows; r++) {
+        int y = HY + CELL_H * (int)r;
+        fprintf(f, "<text class=\"tick\" data-axis=\"y\" x=\"%d\" y=\"%d\" text-anchor=\"end\">", HX - 8, y + CELL_H / 2 + 4);
+        markup_text(f, h->row_labels[r]);
+        fputs("</text>\n", f);
+        for (size_t c = 0; c < h->cols; c++) {
+            double v = h->values[r * h->cols + c];
+            int x = HX + cw * (int)c;
+            char fill[8] = "#cccccc";
+            double t = isnan(v) ? 0 : chart_shade(v, min, max);
+            if (!isnan(v))
+                shade_color(t, fill, sizeof fill);
+            fputs("<g class=\"cell\" data-row=\"", f);
+            markup_text(f, h->row_labels[r]);
+            fputs("\" data-col=\"", f);
+            markup_text(f, h->col_labels[c]);
+            fputs("\"", f);
+            if (!isnan(v)) {
+                fputs(" data-value=\"", f);
+                markup_number(f, v);
+                fprintf(f, "\" data-size=\"%llu\"", h->cells[r * h->cols + c]->size_bytes);
+            }
+            fprintf(f, "><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>", x, y, cw,
+                    CELL_H, fill);
+            fprintf(f, "<text class=\"cell-value\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\" fill=\"%s\">",
+                    x + cw / 2, y + CELL_H / 2 + 4, t > 0.55 ? "#ffffff" : "#111111");
+            if (isnan(v))
+                fputs("-", f);
+            else
+                fprintf(f, "%.*f", v >= 1000 ? 0 : 1, v);
+            fputs("</text></g>\n", f);
+        }
+    }
+    fputs("</g>\n</svg>\n", f);
+}

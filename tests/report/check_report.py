@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""make check-report: membench report, checked in a real browser.
+
+Runs real short membench runs (a sweep of two operations, a second sweep to
+overlay, latency, stream, latency-matrix, bandwidth-matrix, loaded-latency, c2c
+and a sweep stopped with Ctrl-C), builds reports of them (one run, several runs
+overlaid, all of them), renders each in headless Chromium and checks the DOM it
+built against the JSON the runs wrote: one series per run and operation, one
+point per result record (by size and value), axis labels, legend entries, the
+incomplete banner, no console errors; then decodes a PNG screenshot (zlib, no
+PIL) and checks that it is not blank and shows the first series' colour. Also:
+--svg files are XML with the SVG namespace, a document's text cannot inject
+markup, bad files and paths are refused in one line (exit 2).
+
+  check_report.py MEMBENCH [CHROMIUM]
+
+Python 3 standard library only. Prints TAP-style "ok - " / "not ok - " lines."""
+import html.parser
+import json
+import math
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+import zlib
+
+BIN = os.path.abspath(sys.argv[1])
+CHROMIUM = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or shutil.which("chromium-browser"))
+TMP = tempfile.mkdtemp(prefix="membench-report-")
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    print(("ok - " if ok else "not ok - ") + name)
+    if not ok:
+        failures += 1
+        if detail:
+            print("    " + str(detail)[:2000].replace("\n", "\n    "))
+    return ok
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def membench(args, **kw):
+    return subprocess.run([BIN] + args, capture_output=True, text=True, cwd=TMP, timeout=120, **kw)
+
+
+# --- the runs -------------------------------------------------------------------
+CPUS = len(os.sched_getaffinity(0))
+RUNS = {
+    "sweep.json": ["-o", "read", "-o", "copy", "-r", "2", "--sample-ms", "1"],
+    "sweep1m.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
+    "lat.json": ["latency", "--sample-ms", "1", "--min", "4K", "--max", "256K", "--points-per-octave", "2"],
+    "stream.json": ["stream", "-n", "2000000", "--ntimes", "3"],
+    "lm.json": ["latency-matrix", "-b", "8M", "--sample-ms", "1"],
+    "bwm.json": ["bandwidth-matrix", "-b", "4M", "--window-ms", "5", "--samples", "2"],
+}
+if CPUS >= 2:
+    RUNS["loaded.json"] = ["loaded-latency", "--delays", "0,1000,20000", "--samples", "2", "--sample-ms", "1",
+                           "-b", "4M", "--chase-buffer", "4M"]
+    RUNS["c2c.json"] = ["c2c", "--matrix", "--cpus", "0,1", "--window", "16K"]
+docs = {}
+for name, args in RUNS.items():
+    p = membench(args + ["--json", name])
+    ok = p.returncode == 0 and os.path.exists(path(name))
+    if check("run %s: %s" % (name, " ".join(args)), ok, p.stderr):
+        docs[name] = json.load(open(path(name)))
+
+# A sweep stopped by Ctrl-C once it has some results: its document says complete false.
+proc = subprocess.Popen([BIN, "-o", "read", "-o", "copy", "-r", "3", "--sample-ms", "20", "--json", "partial.json"],
+                        cwd=TMP, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+deadline = time.time() + 60
+while time.time() < deadline:
+    try:
+        d = json.load(open(path("partial.json")))
+        if len(d["results"]) >= 2:
+            break
+    except (OSError, ValueError, KeyError):
+        pass
+    time.sleep(0.05)
+proc.send_signal(signal.SIGINT)
+_, err = proc.communicate(timeout=30)
+d = json.load(open(path("partial.json")))
+if check("a sweep stopped by Ctrl-C leaves results and complete false (exit 130)",
+         proc.returncode == 130 and d["complete"] is False and len(d["results"]) >= 2, (proc.returncode, err)):
+    docs["partial.json"] = d
+
+# --- the DOM as Chromium built it ----------------------------------------------------
+
+
+class Element:
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.parent, self.children, self.text = tag, dict(attrs), parent, [], ""
+
+    def classes(self):
+        return self.attrs.get("class", "").split()
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def find(self, tag=None, cls=None, **attrs):
+        for e in self.walk():
+            if (tag is None or e.tag == tag) and (cls is None or cls in e.classes()) and \
+                    all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items()):
+                yield e
+
+    def all_text(self):
+        return self.text + "".join(c.all_text() for c in self.children)
+
+
+VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
+
+
+class DomParser(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#root", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag, attrs):
+        e = Element(tag, attrs, self.cur)
+        self.cur.children.append(e)
+        if tag not in VOID:
+            self.cur = e
+
+    def handle_startendtag(self, tag, attrs):
+        self.cur.children.append(Element(tag, attrs, self.cur))
+
+    def handle_endtag(self, tag):
+        e = self.cur
+        while e is not self.root and e.tag != tag:
+            e = e.parent
+        if e is not self.root:
+            self.cur = e.parent
+
+    def handle_data(self, data):
+        self.cur.text += data
+
+
+def chromium_args(html_path, extra):
+    args = [CHROMIUM, "--headless", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+            "--user-data-dir=" + path("chromium-profile"), "--virtual-time-budget=3000",
+            "--hide-scrollbars", "--no-first-run"]
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    return args + extra + ["file://" + html_path]
+
+
+def console_errors(stderr):
+    return [l for l in stderr.splitlines() if "Uncaught" in l or "CONSOLE" in l]
+
+
+def render(html_path):
+    """The DOM after Chromium ran the page, and any console error lines."""
+    p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
+    parser = DomParser()
+    parser.feed(p.stdout)
+    return parser.root, p.returncode, console_errors(p.stderr)
+
+
+# --- what the JSON says the page must show ----------------------------------------
+
+LINE_OF = {("sweep", "bandwidth"): "bandwidth", ("sweep", "latency"): "latency", ("latency", "latency"): "latency",
+           ("loaded-latency", "latency"): "loaded-latency"}
+HEAT = {"latency-matrix", "bandwidth-matrix", "c2c"}
+
+
+def label(name):
+    return os.path.basename(name)
+
+
+samples = {}  # (run, operation, size, value) -> the record's raw samples
+
+
+def whisker(kind, xs):
+    """What the page promises: bandwidth (best sample) min to max; latency (median)
+    the distribution-free 95% interval of the median, x(j)..x(n+1-j) with the largest
+    j such that P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
+    xs = sorted(xs)
+    if kind == "bandwidth":
+        return (xs[0], xs[-1])
+    n, j, tail = len(xs), 1, 0.0
+    for i in range(n // 2):
+        tail += math.comb(n, i) / 2 ** n
+        if tail > 0.025:
+            break
+        j = i + 1
+    return (xs[j - 1], xs[n - j])
+
+
+def expected(names):
+    """chart -> {(run, operation): [(size, value), ...]}, heat records, stream records."""
+    lines, heats, stream = {}, [], []
+    for n in names:
+        for r in docs[n]["results"]:
+            kind = LINE_OF.get((r["mode"], r["metric"]))
+            if kind:
+                lines.setdefault(kind, {}).setdefault((label(n), r["operation"]), []).append(
+                    (r["size_bytes"], r["value"]))
+                samples[(label(n), r["operation"], r["size_bytes"], r["value"])] = r["samples"]
+            elif r["mode"] in HEAT:
+                heats.append((label(n), r))
+            elif r["mode"] == "stream":
+                stream.append((label(n), r))
+    return lines, heats, stream
+
+
+def check_page(title, names, root, rc, errors):
+    check("%s: Chromium rendered it (exit 0), no console errors" % title, rc == 0 and not errors, errors)
+    check("%s: no script, no external resource" % title,
+          not list(root.find("script")) and not any(
+              k in ("src", "href") or (isinstance(v, str) and v.startswith(("http:", "https:")) and k != "xmlns")
+              for e in root.walk() for k, v in e.attrs.items()))
+    lines, heats, stream = expected(names)
+    for kind, series in sorted(lines.items()):
+        charts = list(root.find("svg", data_chart=kind))
+        if not check("%s: one %s chart" % (title, kind), len(charts) == 1, len(charts)):
+            continue
+        svg = charts[0]
+        drawn = {(g.attrs.get("data-run"), g.attrs.get("data-series")): g for g in svg.find("g", cls="series")}
+        check("%s: %s chart: one series per run and operation %s" % (title, kind, sorted(series)),
+              sorted(drawn) == sorted(series), sorted(drawn))
+        for key, points in series.items():
+            g = drawn.get(key)
+            if g is None:
+                continue
+            circles = [(int(c.attrs["data-size"]), float(c.attrs["data-value"])) for c in g.find("circle", cls="point")]
+            check("%s: %s chart, %s %s: one point per record (%d), by size and value" % (title, kind, key[0], key[1],
+                                                                                      len(points)),
+                  sorted(circles) == sorted(points), (sorted(circles), sorted(points)))
+            whiskers = [(float(w.attrs["data-low"]), float(w.attrs["data-high"])) for w in g.find("line", cls="whisker")]
+            want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
+            check("%s: %s chart, %s %s: a whisker per point: %s" % (
+                  title, kind, key[0], key[1], "median's 95%% order-statistics interval" if kind != "bandwidth"
+                  else "smallest to largest sample"), whiskers == want, (whiskers, want))
+        labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
+        check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),
+              labels)
+        runs = sorted({k[0] for k in series})
+        legend_runs = sorted(g.attrs.get("data-run") for g in svg.find("g", cls="legend-run"))
+        legend_ops = sorted(g.attrs.get("data-series") for g in svg.find("g", cls="legend-series"))
+        check("%s: %s chart: legend names each run %s and each operation" % (title, kind, runs),
+              legend_runs == runs and legend_ops == sorted({k[1] for k in series}), (legend_runs, legend_ops))
+        if kind in ("bandwidth", "latency"):
+            xs = [p[0] for pts in series.values() for p in pts]
+            lo, hi = min(xs), max(xs)
+            runs_here = {k[0] for k in series}
+            reported = set()
+            for n in names:
+                if label(n) not in runs_here:
+                    continue
+                for level, c in docs[n]["topology"].get("levels_used", {}).items():
+                    share = docs[n]["plan"].get(level + "_share_bytes")  # a sweep's sizes are per thread
+                    size = share if share and share < c["size_bytes"] else c["size_bytes"]
+                    if lo / 2 < size < hi * 2:
+                        reported.add(size)
+            measured = {c["measured_bytes"] for n in names if label(n) in runs_here and docs[n]["mode"] == "latency"
+                        for c in docs[n]["analysis"].get("cache_checks", []) if c["checkable"]} \
+                if kind == "latency" else set()
+            marks = [(int(g.attrs["data-size"]), g.attrs["data-measured"]) for g in svg.find("g", cls="cache-marker")]
+            inside = lambda v: v >= 2 ** int.bit_length(int(lo) - 1) / 2 and v <= 2 ** int.bit_length(int(hi))
+            check("%s: %s chart: reported cache sizes %s and measured ones %s marked" % (title, kind, sorted(reported),
+                                                                                       sorted(measured)),
+                  {v for v, m in marks if m == "false"} >= {v for v in reported if lo <= v <= hi} and
+                  {v for v, m in marks if m == "true"} == {v for v in measured if inside(v)}, marks)
+        ticks = [t for t in svg.find("text", cls="tick")]
+        check("%s: %s chart: tick labels on both axes" % (title, kind),
+              {t.attrs.get("data-axis") for t in ticks} == {"x", "y"})
+    if heats:
+        drawn = []
+        for svg in root.find("svg", cls="chart"):
+            if svg.attrs.get("data-chart") in HEAT:
+                for g in svg.find("g", cls="cells"):
+                    for c in g.find("g", cls="cell"):
+                        if "data-value" in c.attrs:
+                            drawn.append((g.attrs.get("data-run"), float(c.attrs["data-value"])))
+        want = [(n, r["value"]) for n, r in heats]
+        check("%s: heatmaps: one cell per matrix record (%d), with its value" % (title, len(want)),
+              sorted(drawn) == sorted(want), (sorted(drawn), sorted(want)))
+        placed = []
+        for svg in root.find("svg", cls="chart"):
+            for g in svg.find("g", cls="cells"):
+                placed += [(svg.attrs.get("data-chart"), g.attrs.get("data-run"), c.attrs["data-row"],
+                            c.attrs["data-col"], float(c.attrs["data-value"]))
+                           for c in g.find("g", cls="cell") if "data-value" in c.attrs]
+        where = []
+        for n, r in heats:
+            if r["mode"] == "c2c":  # the writer's CPU is the row, the reader's the column
+                row, col = "CPU %d" % r["placement"][0]["cpu"], "CPU %d" % r["placement"][1]["cpu"]
+            elif r["mode"] == "latency-matrix" and docs[n]["plan"].get("every_cpu"):
+                row, col = "CPU %d" % r["placement"][0]["cpu"], "node %d" % r["params"]["mem_node"]
+            else:
+                row, col = "node %d" % r["params"]["cpu_node"], "node %d" % r["params"]["mem_node"]
+            where.append((r["mode"], n, row, col, r["value"]))
+        check("%s: heatmaps: each record in the cell of its CPU (node) and memory node (reader)" % title,
+              sorted(placed) == sorted(where), (sorted(placed), sorted(where)))
+        shown = [t.all_text() for t in root.find("text", cls="cell-value")]
+        check("%s: heatmaps: every cell shows its number" % title,
+              len([s for s in shown if s.strip() not in ("", "-")]) >= len(want), shown)
+    if stream:
+        rows = [(tr.attrs.get("data-run"), tr.attrs.get("data-operation"), float(tr.attrs["data-value"]))
+                for t in root.find("table", cls="stream") for tr in t.find("tr", cls="result")]
+        want = [(n, r["operation"], r["value"]) for n, r in stream]
+        check("%s: STREAM table: one row per record" % title, sorted(rows) == sorted(want), (rows, want))
+    for n in names:
+        banners = list(root.find("div", cls="incomplete", data_run=label(n)))
+        check("%s: %s: incomplete banner %s" % (title, n, "shown" if not docs[n]["complete"] else "absent"),
+              len(banners) == (0 if docs[n]["complete"] else 1))
+        host = [e for e in root.find("tr", cls="fact-host")]
+        check("%s: %s: host, CPU and kernel shown" % (title, n),
+              host and docs[n]["host"]["hostname"] in host[0].all_text() and
+              docs[n]["host"]["kernel"] in "".join(e.all_text() for e in root.find("tr", cls="fact-kernel")) and
+              docs[n]["host"]["cpu_model"] in "".join(e.all_text() for e in root.find("tr", cls="fact-CPU")))
+        sec = list(root.find("section", cls="run", data_run=label(n)))
+        warned = [li.all_text() for s in sec for li in s.find("li", cls="warning")]
+        check("%s: %s: every warning of the run (%d)" % (title, n, len(docs[n]["warnings"])),
+              warned == docs[n]["warnings"], (warned, docs[n]["warnings"]))
+
+
+def report(out, names, extra=()):
+    return membench(["report"] + list(names) + ["-o", out] + list(extra))
+
+
+def png_pixels(png):
+    """(width, height, rows of RGB(A) tuples) of an 8-bit RGB/RGBA PNG."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(png):
+        n, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        data = png[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", data)
+        elif kind == b"IDAT":
+            idat += data
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = ihdr
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, prev, rows, i = zlib.decompress(idat), w * bpp, bytearray(w * bpp), [], 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def check_screenshot(title, html_path, png_path):
+    p = subprocess.run(chromium_args(html_path, ["--screenshot=" + png_path, "--window-size=1000,1400"]),
+                       capture_output=True, text=True, timeout=120)
+    if not check("%s: screenshot written" % title, p.returncode == 0 and os.path.exists(png_path), p.stderr[-500:]):
+        return
+    w, h, bpp, rows = png_pixels(open(png_path, "rb").read())
+    colours, non_white, read_blue = set(), 0, 0
+    for row in rows:
+        for x in range(0, w * bpp, bpp):
+            px = row[x:x + 3]
+            colours.add(px)
+            non_white += px != b"\xff\xff\xff"
+            read_blue += px == b"\x1f\x77\xb4"  # the first operation's colour (#1f77b4)
+    check("%s: screenshot is not blank (%d colours, %.1f%% not white)" % (title, len(colours), 100 * non_white / (w * h)),
+          len(colours) >= 16 and non_white > w * h // 50)
+    check("%s: screenshot shows the first series' colour (%d pixels)" % (title, read_blue), read_blue >= 50)
+
+
+# --- reports ------------------------------------------------------------------
+if not CHROMIUM:
+    check("chromium is installed (Debian: apt-get install chromium)", False)
+else:
+    pages = []
+    if "sweep.json" in docs:
+        pages.append(("single sweep", ["sweep.json"]))
+    overlay = [n for n in ("sweep.json", "sweep1m.json", "partial.json", "lat.json") if n in docs]
+    pages.append(("overlay", overlay))
+    pages.append(("all runs", sorted(docs)))
+    for title, names in pages:
+        out = path(title.replace(" ", "-") + ".html")
+        p = report(out, names)
+        if not check("%s: membench report %s exits 0" % (title, " ".join(names)), p.returncode == 0, p.stderr):
+            continue
+        incomplete = [n for n in names if not docs[n]["complete"]]
+        check("%s: a warning names each incomplete run" % title,
+              all(n in p.stderr for n in incomplete) and p.stderr.count("\n") == len(incomplete), p.stderr)
+        root, rc, errors = render(out)
+        check_page(title, names, root, rc, errors)
+    check_screenshot("single sweep", path("single-sweep.html"), path("single-sweep.png"))
+
+    # --svg: every chart a standalone SVG, valid XML in the SVG namespace.
+    os.mkdir(path("svg"))
+    p = report(path("svg.html"), sorted(docs), ["--svg", path("svg")])
+    files = sorted(os.listdir(path("svg")))
+    lines, heats, _ = expected(sorted(docs))
+    want_lines = sorted(k + ".svg" for k in lines)
+    groups = {(n, r["mode"], r["operation"] if r["mode"] == "bandwidth-matrix" else r["params"].get("state", ""))
+              for n, r in heats}
+    check("--svg: a file per line chart %s and per heatmap (%d)" % (want_lines, len(groups)),
+          p.returncode == 0 and all(f in files for f in want_lines) and len(files) == len(want_lines) + len(groups),
+          (files, p.stderr))
+    good = True
+    for f in files:
+        try:
+            root = ET.parse(path("svg/" + f)).getroot()
+            good &= root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("data-chart") is not None
+        except ET.ParseError as e:
+            good = False
+            print("    %s: %s" % (f, e))
+    check("--svg: every file is XML with the SVG namespace", good and bool(files), files)
+    if "bandwidth.svg" in files:
+        circles = ET.parse(path("svg/bandwidth.svg")).getroot().iter("{http://www.w3.org/2000/svg}circle")
+        n = sum(1 for _ in circles)
+        check("--svg: bandwidth.svg holds the same points as the page (%d)" % n,
+              n == sum(len(v) for v in lines.get("bandwidth", {}).values()))
+    check("--svg: no temporary file left beside the charts or the page",
+          not [f for f in os.listdir(TMP) + files if ".tmp" in f], os.listdir(TMP))
+
+    # Text from a document is data: a host name or warning holding markup is shown, not run.
+    if "sweep1m.json" in docs:
+        evil = json.loads(json.dumps(docs["sweep1m.json"]))
+        evil["host"]["hostname"] = "<script>alert(1)</script>"
+        evil["warnings"] = ["<img src=x onerror=alert(2)> & \"quoted\""]
+        evil["results"][0]["operation"] = "re\"ad<b>"
+        json.dump(evil, open(path("evil.json"), "w"))
+        p = report(path("evil.html"), [path("evil.json")])
+        page = open(path("evil.html")).read() if p.returncode == 0 else ""
+        root, rc, errors = render(path("evil.html"))
+        check("a host name, warning and operation holding markup are escaped, not markup",
+              p.returncode == 0 and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script" not in page and
+              not list(root.find("script")) and not list(root.find("img")) and not list(root.find("b")) and
+              "<script>alert(1)</script>" in "".join(e.all_text() for e in root.find("tr", cls="fact-host")) and
+              any(g.attrs.get("data-series") == "re\"ad<b>" for g in root.find("g", cls="series")), p.stderr)
+
+# --- bad input ------------------------------------------------------------------
+open(path("notjson.json"), "w").write("{\"tool\": \"membench\",")
+open(path("other.json"), "w").write("{\"tool\": \"sysbench\", \"schema\": 2}")
+if "sweep1m.json" in docs:
+    d1 = dict(docs["sweep1m.json"], schema=1)
+    json.dump(d1, open(path("schema1.json"), "w"))
+    text = json.dumps(docs["sweep1m.json"])
+    open(path("truncated.json"), "w").write(text[:len(text) // 2])
+with open(path("huge.json"), "wb") as f:
+    f.truncate(300 << 20)  # sparse: over the 256 MiB limit, refused from its size
+bad = [(["notjson.json", "-o", "x.html"], "notjson.json"), (["other.json", "-o", "x.html"], "other.json"),
+       (["schema1.json", "-o", "x.html"], "schema1.json"), (["truncated.json", "-o", "x.html"], "truncated.json"),
+       (["huge.json", "-o", "x.html"], "huge.json"), (["missing.json", "-o", "x.html"], "missing.json"),
+       (["sweep1m.json"], "-o"), (["-o", "x.html"], "run file"), (["sweep1m.json", "-o", TMP], TMP),
+       (["sweep1m.json", "-o", "x.html", "--svg", "nodir"], "nodir"),
+       (["sweep1m.json", "-o", "x.html", "--svg", "sweep1m.json"], "sweep1m.json"),
+       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite")]
+for args, named in bad:
+    if not os.path.exists(path(args[0])) and args[0].endswith(".json") and args[0] != "missing.json":
+        continue
+    p = membench(["report"] + args)
+    check("report %s: exit 2, one line naming %s, no report written" % (" ".join(args), named),
+          p.returncode == 2 and p.stderr.count("\n") == 1 and named in p.stderr and p.stdout == "" and
+          not os.path.exists(path("x.html")), (p.returncode, p.stderr))
+if "sweep1m.json" in docs:
+    check("a refused -o leaves the run it named as it was", json.load(open(path("sweep1m.json"))) == docs["sweep1m.json"])
+
+shutil.rmtree(TMP, ignore_errors=True)
+print("%s: %d failed" % (os.path.basename(sys.argv[0]), failures))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,236 @@
+/* membench report: the chart geometry (core/chart_axis.c), the sorting of
+ * records into charts (core/report_model.c) and the page's escaping
+ * (output/report_html.c, output/svg_chart.c), on synthetic documents. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/chart_axis.h"
+#include "core/report_model.h"
+#include "core/run_load.h"
+#include "output/report_html.h"
+#include "output/svg_chart.h"
+#include "test.h"
+
+TEST(chart_log2_axis_ticks_are_powers_of_two_within_the_cap)
+{
+    chart_axis a = chart_axis_fit(16384, 64 << 20, true, 0, 600);
+    CHECK_NEAR(a.lo, 16384, 0);
+    CHECK_NEAR(a.hi, 64 << 20, 0);
+    double t[16];
+    size_t n = chart_axis_ticks(&a, t, 12); /* 13 octaves: every second one */
+    CHECK(n >= 2 && n <= 12);
+    CHECK_NEAR(t[0], 16384, 0);
+    CHECK_NEAR(t[n - 1], 64 << 20, 0);
+    for (size_t i = 0; i < n; i++) {
+        int e;
+        CHECK(frexp(t[i], &e) == 0.5); /* a power of two */
+        CHECK(i == 0 || t[i] > t[i - 1]);
+    }
+    n = chart_axis_ticks(&a, t, 16); /* room for all */
+    CHECK_INT(n, 13);
+    chart_axis b = chart_axis_fit(3000, 5000, true, 0, 100); /* not powers of two: out to them */
+    CHECK_NEAR(b.lo, 2048, 0);
+    CHECK_NEAR(b.hi, 8192, 0);
+}
+
+TEST(chart_value_to_pixel_mapping)
+{
+    chart_axis x = chart_axis_fit(1024, 1 << 20, true, 100, 700); /* 10 octaves over 600 px */
+    CHECK_NEAR(chart_axis_px(&x, 1024), 100, 1e-9);
+    CHECK_NEAR(chart_axis_px(&x, 1 << 20), 700, 1e-9);
+    CHECK_NEAR(chart_axis_px(&x, 32768), 100 + 600 * 5 / 10.0, 1e-9); /* 5 octaves in */
+    CHECK_NEAR(chart_axis_px(&x, 1), 100, 1e-9);                    /* clamped */
+    CHECK_NEAR(chart_axis_px(&x, 0), 100, 1e-9);
+    CHECK_NEAR(chart_axis_px(&x, 1e12), 700, 1e-9);
+    chart_axis y = chart_axis_fit(0, 190277, false, 350, 40); /* y grows upwards */
+    CHECK_NEAR(y.lo, 0, 0);
+    CHECK_NEAR(y.step, 50000, 0);
+    CHECK_NEAR(y.hi, 200000, 0);
+    CHECK_NEAR(chart_axis_px(&y, 0), 350, 1e-9);
+    CHECK_NEAR(chart_axis_px(&y, 100000), 195, 1e-9);
+    CHECK_NEAR(chart_axis_px(&y, 200000), 40, 1e-9);
+    double t[16];
+    size_t n = chart_axis_ticks(&y, t, 8);
+    CHECK_INT(n, 5);
+    CHECK_NEAR(t[4], 200000, 0);
+}
+
+TEST(chart_axis_of_one_point_still_has_a_range)
+{
+    chart_axis x = chart_axis_fit(4096, 4096, true, 0, 200);
+    CHECK(x.lo < 4096 && x.hi > 4096);
+    CHECK_NEAR(chart_axis_px(&x, 4096), 100, 1e-9); /* in the middle */
+    chart_axis y = chart_axis_fit(5, 5, false, 100, 0);
+    CHECK(y.lo == 0 && y.hi >= 5 && y.step > 0);
+    CHECK(chart_axis_px(&y, 5) < 100 && chart_axis_px(&y, 5) >= 0);
+    chart_axis z = chart_axis_fit(0, 0, false, 100, 0); /* all zeros */
+    CHECK(z.hi > z.lo);
+    chart_axis l = chart_axis_fit(NAN, -1, true, 0, 10); /* nothing usable on a log axis */
+    CHECK(l.lo > 0 && l.hi > l.lo);
+    char buf[32];
+    CHECK_STR(chart_tick_label(4096, true, buf, sizeof buf), "4 KiB");
+    CHECK_STR(chart_tick_label(512, true, buf, sizeof buf), "512 B");
+    CHECK_STR(chart_tick_label(1 << 30, true, buf, sizeof buf), "1 GiB");
+    CHECK_STR(chart_tick_label(2.5, false, buf, sizeof buf), "2.5");
+    CHECK_STR(chart_tick_label(20000, false, buf, sizeof buf), "20000");
+}
+
+TEST(chart_whisker_spans_every_sample)
+{
+    double s[] = {5, 2, 9, 7};
+    chart_whisker w = chart_whisker_of(s, 4);
+    CHECK_NEAR(w.low, 2, 0);
+    CHECK_NEAR(w.high, 9, 0);
+    w = chart_whisker_of(s, 1);
+    CHECK(w.low == 5 && w.high == 5);
+    double many[21];
+    for (int i = 0; i < 21; i++)
+        many[i] = (i * 8) % 21 + 1; /* 1..21 shuffled */
+    w = chart_whisker_median_ci(many, 21); /* P(Bin(21, 1/2) < 6) = 1.3%, < 7: 3.9% */
+    CHECK_NEAR(w.low, 6, 0);
+    CHECK_NEAR(w.high, 16, 0);
+    w = chart_whisker_median_ci(s, 4); /* too few for an interval: the whole range */
+    CHECK(w.low == 2 && w.high == 9);
+    double six[] = {6, 1, 5, 2, 4, 3}; /* P(Bin(6, 1/2) < 1) = 1.6%: still the extremes */
+    w = chart_whisker_median_ci(six, 6);
+    CHECK(w.low == 1 && w.high == 6);
+    double big[1001];
+    for (int i = 0; i < 1001; i++)
+        big[i] = 1000 - i;
+    w = chart_whisker_median_ci(big, 1001); /* normal approximation: 500 -+ 1.96 * sqrt(1001) / 2 = 469..531 */
+    CHECK(w.low >= 467 && w.low <= 471 && w.high >= 529 && w.high <= 533 && w.low + w.high == 1000);
+    CHECK(isnan(chart_whisker_median_ci(s, 0).low));
+    CHECK_NEAR(chart_shade(5, 0, 10), 0.5, 1e-12);
+    CHECK_NEAR(chart_shade(20, 0, 10), 1, 0);
+    CHECK_NEAR(chart_shade(3, 3, 3), 0.5, 0);
+}
+
+/* A schema-2 document with the given host name, completeness and records
+ * (each "MODE|OPERATION|METRIC|SIZE|VALUE|PARAMS"). */
+static char *document(const char *hostname, bool complete, const char *const *recs, size_t n)
+{
+    size_t cap = 8192;
+    char *d = malloc(cap);
+    int used = snprintf(d, cap,
+                        "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":%s,"
+                        "\"stopped_by\":%s,\"host\":{\"hostname\":\"%s\",\"cpu_model\":\"C\",\"kernel\":\"K\"},"
+                        "\"warnings\":[\"w <i>1</i>\"],\"options\":{},\"topology\":{\"levels_used\":{\"L1\":"
+                        "{\"size_bytes\":32768}}},\"results\":[",
+                        complete ? "true" : "false", complete ? "null" : "\"signal\"", hostname);
+    for (size_t i = 0; i < n; i++) {
+        char mode[32], op[32], metric[32], params[256] = "";
+        unsigned long long size;
+        double value;
+        sscanf(recs[i], "%31[^|]|%31[^|]|%31[^|]|%llu|%lf|%255[^\n]", mode, op, metric, &size, &value, params);
+        used += snprintf(d + used, cap - (size_t)used,
+                         "%s{\"mode\":\"%s\",\"operation\":\"%s\",\"metric\":\"%s\",\"unit\":\"%s\",\"value\":%.17g,"
+                         "\"size_bytes\":%llu,\"threads\":2,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0},"
+                         "{\"cpu\":1,\"node\":0,\"memory_node\":0}],\"samples\":[%.17g,%.17g],\"params\":{%s}}",
+                         i ? "," : "", mode, op, metric, metric[0] == 'b' ? "MB/s" : "ns", value, size, value * 0.9,
+                         value, params);
+    }
+    snprintf(d + used, cap - (size_t)used, "]}");
+    return d;
+}
+
+static bool load(loaded_run *r, const char *hostname, bool complete, const char *const *recs, size_t n)
+{
+    char *d = document(hostname, complete, recs, n), err[256];
+    bool ok = run_load_text(d, strlen(d), r, err, sizeof err);
+    if (!ok)
+        printf("    %s\n", err);
+    free(d);
+    return ok;
+}
+
+static char *page(const report_model *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_html_write(f, m);
+    fclose(f);
+    return buf;
+}
+
+TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
+{
+    static const char *const a[] = {"sweep|read|bandwidth|4096|100", "sweep|read|bandwidth|1024|300",
+                                    "sweep|copy|bandwidth|4096|50", "sweep|latency|latency|4096|3",
+                                    "stream|triad|bandwidth|16000000|900", "peak-bandwidth|R|bandwidth|4194304|700"};
+    static const char *const b[] = {"sweep|read|bandwidth|4096|110", "latency-matrix|latency|latency|8388608|120|\"cpu_node\":0,\"mem_node\":1",
+                                    "latency-matrix|latency|latency|8388608|90|\"cpu_node\":0,\"mem_node\":0"};
+    loaded_run runs[2];
+    CHECK(load(&runs[0], "a", true, a, 6));
+    CHECK(load(&runs[1], "b", false, b, 3));
+    const char *names[] = {"a.json", "b.json"};
+    report_model m;
+    CHECK(report_model_build(&m, runs, names, 2));
+    const line_chart *bw = &m.lines[LINE_BANDWIDTH];
+    CHECK_INT(bw->nseries, 3); /* a read, a copy, b read */
+    CHECK_INT(bw->noperations, 2);
+    CHECK_STR(bw->series[0].operation, "read");
+    CHECK_INT(bw->series[0].count, 2);
+    CHECK_NEAR(bw->series[0].points[0].x, 1024, 0); /* ascending size */
+    CHECK_NEAR(bw->series[0].points[0].y, 300, 0);
+    CHECK_NEAR(bw->series[0].points[0].low, 270, 1e-9);
+    CHECK_NEAR(m.lines[LINE_LATENCY].series[0].points[0].low, 2.7, 1e-9); /* two samples: the whole range */
+    CHECK_INT(bw->series[2].run, 1);
+    CHECK_INT(bw->series[2].color, bw->series[0].color); /* read is one colour in every run */
+    CHECK(bw->series[1].color != bw->series[0].color);
+    CHECK_INT(bw->nmarkers, 1);
+    CHECK_STR(bw->markers[0].label, "L1 32 KiB");
+    CHECK_INT(m.lines[LINE_LATENCY].nseries, 1);
+    CHECK_INT(m.lines[LINE_LOADED].nseries, 0);
+    CHECK_INT(m.nstream, 1);
+    CHECK_INT(m.nothers, 1);
+    CHECK_INT(m.nheats, 1);
+    CHECK_INT(m.heats[0].rows, 1);
+    CHECK_INT(m.heats[0].cols, 2);
+    CHECK_STR(m.heats[0].col_labels[0], "node 0"); /* in order, though measured second */
+    CHECK_NEAR(m.heats[0].values[0], 90, 0);
+    CHECK_NEAR(m.heats[0].values[1], 120, 0);
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "data-series=\"read\" data-run=\"b.json\"");
+    CHECK_CONTAINS(html, "data-size=\"1024\" data-x=\"1024\" data-value=\"300\"");
+    CHECK_CONTAINS(html, "class=\"banner incomplete\" data-run=\"b.json\"");
+    CHECK(!strstr(html, "class=\"banner incomplete\" data-run=\"a.json\""));
+    CHECK_CONTAINS(html, "class=\"axis-label\" data-axis=\"x\"");
+    CHECK_CONTAINS(html, "class=\"legend-run\" data-run=\"a.json\"");
+    CHECK(!strstr(html, "<script"));
+    free(html);
+    report_model_free(&m);
+    run_free(&runs[0]);
+    run_free(&runs[1]);
+}
+
+TEST(report_escapes_text_from_documents)
+{
+    static const char *const r[] = {"sweep|re\\\"ad<b>|bandwidth|4096|100"};
+    loaded_run run;
+    CHECK(load(&run, "<script>alert('x')</script>&", false, r, 1));
+    const char *names[] = {"<img src=x>.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    char *html = page(&m);
+    CHECK(!strstr(html, "<script"));
+    CHECK(!strstr(html, "<img"));
+    CHECK(!strstr(html, "ad<b>"));
+    CHECK(!strstr(html, "<i>1"));
+    CHECK_CONTAINS(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;");
+    CHECK_CONTAINS(html, "data-series=\"re&quot;ad&lt;b&gt;\"");
+    CHECK_CONTAINS(html, "w &lt;i&gt;1&lt;/i&gt;");
+    CHECK_CONTAINS(html, "data-run=\"&lt;img src=x&gt;.json\"");
+    free(html);
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    svg_line_chart(f, &m.lines[LINE_BANDWIDTH], names, true);
+    fclose(f);
+    CHECK(strncmp(svg, "<?xml", 5) == 0);
+    CHECK_CONTAINS(svg, "xmlns=\"http://www.w3.org/2000/svg\"");
+    CHECK(!strstr(svg, "<img"));
+    free(svg);
+    report_model_free(&m);
+    run_free(&run);
+}
