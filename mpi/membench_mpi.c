@@ -428,21 +428,6 @@ static int receive_record(gather *g, int source, double deadline)
     }
 }
 
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGINT:
-        return "SIGINT";
-    case SIGTERM:
-        return "SIGTERM";
-    case SIGHUP:
-        return "SIGHUP";
-    case SIGPIPE:
-        return "SIGPIPE";
-    }
-    return sig ? "signal" : NULL;
-}
-
 static int root(driver *d, int argc, char **argv)
 {
     gather g;
@@ -508,7 +493,7 @@ static int root(driver *d, int argc, char **argv)
     cluster_analyse(&g.c);
     int status = sig ? 128 + sig : cluster_exit_status(&g.c);
     g.run.complete = !sig && !silent;
-    g.run.stopped_by = signal_name(sig);
+    g.run.stopped_by = stop_signal_name(sig);
     g.run.exit_status = status;
     save(&g);
     cluster_table_write(stdout, &g.c, &g.run);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/stats.h"
+
 /* The smallest 1, 2 or 5 times a power of ten at or above x (x > 0). */
 static double nice_step(double x)
 {
@@ -105,33 +107,17 @@ chart_whisker chart_whisker_of(const double *samples, size_t n)
     return w;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 chart_whisker chart_whisker_median_ci(const double *samples, size_t n)
 {
     chart_whisker w = {NAN, NAN};
-    double *x = n ? malloc(n * sizeof *x) : NULL;
-    if (!x)
+    if (n == 0)
         return w;
-    memcpy(x, samples, n * sizeof *x);
-    qsort(x, n, sizeof *x, by_value);
-    /* the largest j with P(X < j) <= 2.5%, X ~ Binomial(n, 1/2), summed in logs (n may be large) */
-    size_t j = 1;
-    double below = 0;
-    for (size_t i = 0; i < n / 2; i++) {
-        below += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) - (double)n * log(2));
-        if (below > 0.025)
-            break;
-        j = i + 1; /* P(X < i + 1) = below */
-    }
-    w.low = x[j - 1];
-    w.high = x[n - j];
-    free(x);
-    return w;
+    sample_stats st = stats_compute(samples, n); /* the JSON's summary.median_interval */
+    if (st.n != n)
+        return w; /* out of memory */
+    if (n == 1)
+        return (chart_whisker){samples[0], samples[0]};
+    return (chart_whisker){st.median_low, st.median_high};
 }
 
 double chart_shade(double v, double min, double max)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/clock.h"
+#include "util/stats.h"
 
 /* 2^20 dependent 64-bit multiply-adds: about 1 ms on a 3-4 GHz core, long
  * enough for the clock's resolution, short enough to take often. */
@@ -20,12 +21,6 @@ double noise_probe_run(void)
     double t1 = clock_now();
     seed = x;
     return t1 - t0;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Linear interpolation between order statistics (the usual "type 7" quantile). */
@@ -44,11 +39,9 @@ noise_verdict noise_judge(const double *times_s, size_t n)
     v.probes = n;
     if (n < NOISE_PROBE_MIN)
         return v;
-    double *s = malloc(n * sizeof *s);
+    double *s = stats_sorted_copy(times_s, n);
     if (!s)
         return v;
-    memcpy(s, times_s, n * sizeof *s);
-    qsort(s, n, sizeof *s, by_value);
     v.median_s = quantile(s, n, 0.5);
     if (v.median_s > 0) {
         v.known = true;

@@ -158,3 +158,20 @@ void stop_reset(void)
     atomic_store(&stop_flag, 0);
     atomic_store(&deadline_hit, 0);
 }
+
+const char *stop_signal_name(int sig)
+{
+    switch (sig) {
+    case 0:
+        return NULL;
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGPIPE:
+        return "SIGPIPE";
+    }
+    return "signal";
+}

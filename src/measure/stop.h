@@ -23,6 +23,9 @@ void stop_set_deadline(double when);
 bool stop_requested(void);
 /* Signal that caused the stop (SIGINT, SIGTERM), or 0. */
 int stop_signal(void);
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE" (the signals handled), "signal" for
+ * another, NULL for 0. */
+const char *stop_signal_name(int sig);
 bool stop_deadline_passed(void);
 /* For tests and internal use: request a stop as if by signal sig (0 = no signal). */
 void stop_request(int sig);

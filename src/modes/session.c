@@ -498,16 +498,8 @@ int session_plan(session *s)
 static const char *stop_reason(void)
 {
     int sig = stop_signal();
-    switch (sig) {
-    case SIGINT:
-        return "SIGINT";
-    case SIGTERM:
-        return "SIGTERM";
-    case SIGHUP:
-        return "SIGHUP";
-    case SIGPIPE:
-        return "SIGPIPE";
-    }
+    if (sig)
+        return stop_signal_name(sig);
     return stop_deadline_passed() ? "time limit" : NULL;
 }
 

@@ -43,17 +43,23 @@ static void median_interval(const double *sorted, size_t n, sample_stats *s)
     s->median_level = 1 - 2 * below;
 }
 
+double *stats_sorted_copy(const double *values, size_t n)
+{
+    double *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted)
+        return NULL;
+    memcpy(sorted, values, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_double);
+    return sorted;
+}
+
 sample_stats stats_compute(const double *values, size_t n)
 {
     sample_stats s;
     memset(&s, 0, sizeof s);
-    if (n == 0)
-        return s;
-    double *sorted = malloc(n * sizeof *sorted);
+    double *sorted = stats_sorted_copy(values, n);
     if (!sorted)
         return s;
-    memcpy(sorted, values, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_double);
     s.n = n;
     s.min = sorted[0];
     s.max = sorted[n - 1];

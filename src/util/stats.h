@@ -23,6 +23,9 @@ typedef struct {
 /* Coverage of [x(j), x(n+1-j)] as an interval of the median (1 <= j <= n/2). */
 double stats_median_coverage(size_t n, size_t j);
 
+/* A sorted copy of values (ascending), to free; NULL when n is 0 or memory runs out. */
+double *stats_sorted_copy(const double *values, size_t n);
+
 /* Does not modify values. n may be 0 (all fields 0). */
 sample_stats stats_compute(const double *values, size_t n);
 
