@@ -189,7 +189,9 @@ static void judge_host(session *s)
         session_warn(s, "the hypervisor took %.1f%% of the CPU time during this run (/proc/stat steal)",
                      d.steal_pct);
     if (d.cpu_pressure_pct >= NOISE_CPU_PRESSURE_WARN_PCT)
-        session_warn(s, "tasks waited for a CPU %.0f%% of this run's time (/proc/pressure/cpu): the host was busy",
+        session_warn(s,
+                     "tasks waited for a CPU %.0f%% of this run's time (/proc/pressure/cpu; with more threads "
+                     "than CPUs, this run's own count too)",
                      d.cpu_pressure_pct);
     if (d.memory_pressure_pct > 0)
         session_warn(s, "tasks stalled on memory %.1f%% of this run's time (/proc/pressure/memory)",
