@@ -9,7 +9,8 @@
 # come from the package registry through a private apt state under build-numa/ (the
 # machine's apt configuration is not touched).
 #   NUMA_ARCHES="x86_64 aarch64" (default)   which guests to boot
-# A guest whose QEMU or compiler is not installed is skipped, saying so.
+# A guest whose QEMU or compiler is not installed is skipped, saying so (under
+# CI=true it fails instead: .ci/run installs them).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=build-numa
@@ -94,7 +95,12 @@ guest() {
     esac
     [ "$(uname -m)" = "$arch" ] && cc=${CC:-cc}
     for tool in "$qemu" "$cc"; do
-        if ! command -v "$tool" >/dev/null; then
+        if ! command -v "$tool" >/dev/null && [ "${CI:-}" = true ]; then
+            # .ci/run installs both: a missing one there is a broken CI, not a skip
+            echo "not ok - numa guest ($arch): $tool not installed (CI=true)"
+            GUEST_FAIL=1
+            return
+        elif ! command -v "$tool" >/dev/null; then
             echo "# numa guest ($arch): skipped: $tool not installed"
             return
         fi
