@@ -24,13 +24,15 @@ const char *format_rate_mb_s(double mb_s, char *buf, size_t size)
     return buf;
 }
 
-const char *format_interval_pct(double median, double low, double high, double level, char *buf, size_t size)
+const char *format_interval_pct(const sample_stats *st, char *buf, size_t size)
 {
-    if (!(level > 0) || !(median > 0)) {
+    double median = st->median;
+    if (!(st->median_level > 0) || !(median > 0)) {
         snprintf(buf, size, "-");
         return buf;
     }
-    double wide = high - median > median - low ? high - median : median - low;
-    snprintf(buf, size, "\xc2\xb1%.0f%%%s", 100 * wide / median, level < 0.95 ? "*" : "");
+    double up = st->median_high - median, down = median - st->median_low;
+    snprintf(buf, size, "\xc2\xb1%.0f%%%s", 100 * (up > down ? up : down) / median,
+             st->median_level < STATS_MEDIAN_LEVEL ? "*" : "");
     return buf;
 }

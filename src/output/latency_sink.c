@@ -35,7 +35,7 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
     char size[32], cyc[32] = "-", pages[48], pm[32];
     format_bytes(r->size_bytes, size, sizeof size);
     const sample_stats *st = &r->summary;
-    format_interval_pct(st->median, st->median_low, st->median_high, st->median_level, pm, sizeof pm);
+    format_interval_pct(st, pm, sizeof pm);
     int pm_width = (int)strlen(pm) - (strncmp(pm, "\xc2\xb1", 2) == 0); /* "±" is two bytes, one column */
     if (cycles >= 0)
         snprintf(cyc, sizeof cyc, "%.1f", cycles);

@@ -23,7 +23,7 @@ void table_write_record(FILE *f, const result_record *r)
     char size[32], rate[32], median[32], pm[32];
     const sample_stats *st = &r->summary;
     format_size_kb(r->size_bytes / 1024, size, sizeof size);
-    format_interval_pct(st->median, st->median_low, st->median_high, st->median_level, pm, sizeof pm);
+    format_interval_pct(st, pm, sizeof pm);
     if (r->metric == METRIC_LATENCY) {
         snprintf(median, sizeof median, "%.1f ns", st->median);
         fprintf(f, "%-10s %-8s %12s %9.1f ns %8d %12s  %s\n", size, r->operation, "-", result_value(r), r->threads,
