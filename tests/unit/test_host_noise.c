@@ -41,6 +41,10 @@ TEST(host_load_shares_between_two_readings)
     d = host_load_between(&a, &b);
     CHECK_NEAR(d.memory_pressure_pct, -1, 0);
     CHECK_NEAR(d.steal_pct, -1, 0);
+    b.steal_ticks = 100; /* shorter than one tick: no steal figure, not 0% */
+    b.total_ticks = 1000;
+    d = host_load_between(&a, &b);
+    CHECK_NEAR(d.steal_pct, -1, 0);
 }
 
 TEST(noise_verdict_from_probe_percentiles)
