@@ -238,6 +238,7 @@ static void bwm_run(session *s)
                 continue;
             session_progress(s, "[%zu/%zu] node %d x memory node %d", i + 1, st->m.ncells, st->m.cells[i].cpu_node,
                              st->m.cells[i].mem_node);
+            session_step_begin(s);
             if (!t)
                 unavailable(s, st, i, row->n ? "its threads could not start" : "no CPU of --cpus on this node");
             else

@@ -293,6 +293,7 @@ static void measure_cell(session *s, const c2c_cell *c, size_t i)
     c2c_run_state *st = s->state;
     session_progress(s, "[%zu/%zu] %s CPU %d -> CPU %d, home node %d", i + 1, st->ncells, c2c_state_name(c->state),
                      c->writer, c->reader, c->home);
+    session_step_begin(s);
     team_place tp[2] = {{{(int *)&c->writer, 1}}, {{(int *)&c->reader, 1}}};
     team *t = session_start_team(s, tp, 2);
     if (!t)

@@ -218,6 +218,7 @@ static void matrix_run(session *s)
         bool go = true;
         for (; go && i < m->ncells && m->cells[i].row == row; i++) {
             session_progress(s, "[%zu/%zu] CPU %d x memory node %d", i + 1, m->ncells, cpu, m->cells[i].mem_node);
+            session_step_begin(s);
             go = measure_cell(s, st, t, i) && !session_stopped(s);
         }
         team_destroy(t);

@@ -189,6 +189,7 @@ static void latency_run(session *s)
             rq.layout.page_bytes = st->sizes[i]; /* smaller than a page: random within it */
         result_record r;
         result_init(&r, "latency", "latency", METRIC_LATENCY);
+        session_step_begin(s);
         measure_status ms = measure_latency(t, &rq, &r);
         if (ms == MEASURE_NO_MEMORY) {
             st->skipped++;

@@ -100,10 +100,13 @@ static void loaded_run(session *s)
         session_fail(s, "the chase or traffic buffers could not be allocated (%d threads x %llu MiB, chase %llu MiB)",
                      st->layout.ntraffic, (unsigned long long)(st->layout.buffer_bytes >> 20),
                      (unsigned long long)(st->layout.chase_bytes >> 20));
-    if (ms == MEASURE_OK)
+    if (ms == MEASURE_OK) {
+        session_step_begin(s); /* the idle chase is a step too */
         ms = phase(s, run, NULL, 0);
+    }
     for (int i = 0; ms == MEASURE_OK && i < st->ndelays && !session_stopped(s); i++) {
         session_progress(s, "[%d/%d] delay %llu", i + 1, st->ndelays, (unsigned long long)st->delays[i]);
+        session_step_begin(s);
         traffic_program prog;
         if (!traffic_layout_program(s, o, st->mix, st->delays[i], st->layout.buffer_bytes, &prog))
             break; /* checked in the plan */

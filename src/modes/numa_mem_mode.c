@@ -383,6 +383,7 @@ static void numa_run(session *s)
         return; /* said by the sink */
     numa_mem_result r;
     session_progress(s, "starting %d processes x %d threads", st->setup.nproc, st->setup.nthreads);
+    session_step_begin(s);
     bool ok = numa_mem_run(&st->setup, progress, s, &r);
     if (!ok) {
         session_fail(s, "%s", r.error);

@@ -166,6 +166,7 @@ static void peak_run(session *s)
                      (unsigned long long)(st->layout.buffer_bytes >> 20));
     for (int i = 0; ms == MEASURE_OK && i < st->nmixes && !session_stopped(s); i++) {
         session_progress(s, "[%d/%d] %s %s", i + 1, st->nmixes, st->mixes[i]->name, st->mixes[i]->description);
+        session_step_begin(s);
         result_record r = {0};
         ms = o->search_max ? search(s, run, st->mixes[i], &r)
                            : measure_at(s, run, st->mixes[i], o->delay_given ? o->delay : 0, &r);

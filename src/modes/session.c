@@ -29,7 +29,7 @@ static const char *live_getenv(const char *name)
 
 session_env session_env_live(void)
 {
-    return (session_env){"/sys", true, live_getenv, memory_budget, stdout, stderr};
+    return (session_env){"/sys", true, live_getenv, memory_budget, stdout, stderr, NULL, NULL};
 }
 
 /* "membench: " for the default mode, "membench latency: " for the others. */
@@ -278,6 +278,12 @@ void session_record_placement(const placement *p, int n, result_record *r)
     }
     result_set_placement(r, th, n);
     free(th);
+}
+
+void session_step_begin(session *s)
+{
+    if (s->env.step_begin) /* a step session has its parent's environment */
+        s->env.step_begin(s->env.step_ctx);
 }
 
 void session_progress(session *s, const char *fmt, ...)

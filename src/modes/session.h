@@ -33,6 +33,10 @@ typedef struct {
     env_lookup getenv;            /* OMP_* variables */
     bool (*memory_budget)(uint64_t *bytes, char *why, size_t whylen); /* memory/memory_budget.h */
     FILE *out, *err;              /* stdout, stderr */
+    /* Called before each measured step (session_step_begin); NULL: nothing.
+     * membench-mpi starts every node's steps together with it. */
+    void (*step_begin)(void *ctx);
+    void *step_ctx;
 } session_env;
 
 struct session {
@@ -118,6 +122,10 @@ team *session_team(session *s, const placement *p, int n);
 void session_describe_placement(session *s, const placement *p);
 /* The placement of the first n threads of p, for a record. */
 void session_record_placement(const placement *p, int n, result_record *r);
+/* A measured step (a sweep point, a latency size, a STREAM configuration, a matrix
+ * cell, a traffic mix...) is about to start: runs the environment's step_begin
+ * hook, if any. Modes call it right before each step's first sample. */
+void session_step_begin(session *s);
 /* "[3/12] 64 KB read ..." on stderr when it is a terminal. */
 void session_progress(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* What the mode may allocate. False when it cannot be known: then it has said

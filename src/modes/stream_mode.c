@@ -252,8 +252,10 @@ static void stream_run(session *s)
         char *cpus = placement_cpus_text(&cf->place);
         bool go_on = true;
         for (int k = 0; k < 2 && go_on && !session_stopped(s); k++)
-            if (st->sets[k])
+            if (st->sets[k]) {
+                session_step_begin(s);
                 go_on = measure_config(s, cf, t, k, cpus ? cpus : "?");
+            }
         free(cpus);
         team_destroy(t);
         if (!go_on)

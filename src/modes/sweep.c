@@ -321,6 +321,7 @@ static void sweep_run(session *s)
             uint64_t bytes = st->plan.points[i].bytes;
             session_progress(s, "[%zu/%zu] %llu KB %s ...", ++done, total, (unsigned long long)(bytes / 1024),
                              op_name((mb_op)op));
+            session_step_begin(s);
             result_record r;
             result_init(&r, "sweep", op_name((mb_op)op), op == OP_LATENCY ? METRIC_LATENCY : METRIC_BANDWIDTH);
             bool go_on = op == OP_LATENCY ? measure_latency_point(s, st, bytes, &r)

@@ -57,7 +57,7 @@ static int open_on(session *s, const char *root, char *mode, ...)
     va_start(ap, mode);
     const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    session_env env = {root, false, fixture_no_env, budget_of_open_on, tmpfile(), tmpfile()};
+    session_env env = {root, false, fixture_no_env, budget_of_open_on, tmpfile(), tmpfile(), NULL, NULL};
     return session_open(s, m, argc, argv, &env);
 }
 
@@ -533,4 +533,69 @@ TEST(session_numa_mem_suite_is_perfs_45_tests_scaled_to_the_machine)
         CHECK_STR(params_get_text(&t->rows[44], "name"), "numa01-bw-thread-NOTHP,");
     }
     close_session(&s);
+}
+
+/* What the step hook saw: how many records the run had at each call. */
+typedef struct {
+    session *s;
+    size_t calls;
+    size_t records_at[16];
+} step_log;
+
+static void log_step(void *ctx)
+{
+    step_log *l = ctx;
+    if (l->calls < 16)
+        l->records_at[l->calls] = l->s->results.n;
+    l->calls++;
+}
+
+/* Runs mode live with the step hook logging; returns the exit status. */
+static int run_steps(step_log *l, char *mode, ...)
+{
+    static char *argv[32];
+    int argc;
+    va_list ap;
+    va_start(ap, mode);
+    const mode_def *m = command_line(argv, &argc, mode, ap);
+    va_end(ap);
+    static session s;
+    memset(l, 0, sizeof *l);
+    l->s = &s;
+    session_env env = session_env_live();
+    env.out = tmpfile();
+    env.err = tmpfile();
+    env.step_begin = log_step;
+    env.step_ctx = l;
+    int rc = session_open(&s, m, argc, argv, &env);
+    if (rc < 0)
+        rc = session_plan(&s);
+    if (rc == 0)
+        rc = session_measure(&s);
+    if (rc == 0 && s.results.n != l->calls * (mode && !strcmp(mode, "stream") ? 4 : 1))
+        rc = 100; /* a step without its record(s), or records without a step */
+    session_close(&s);
+    fclose(env.out);
+    fclose(env.err);
+    return rc;
+}
+
+/* membench-mpi starts each node's steps together through this hook: it must come
+ * before every step's measurement, once per step, in every mode. */
+TEST(session_step_hook_runs_before_each_measured_step)
+{
+    step_log l;
+    CHECK_INT(run_steps(&l, NULL, "-s", "16", "-o", "read", "-o", "copy", "-o", "latency", "-r", "1", "--sample-ms", "1",
+                        "--latency-sample-ms", "1", NULL),
+              0);
+    CHECK_INT((long long)l.calls, 3);
+    for (size_t i = 0; i < 3; i++)
+        CHECK_INT((long long)l.records_at[i], (long long)i); /* before the point's record, after the last one's */
+    CHECK_INT(run_steps(&l, "latency", "--min", "4K", "--max", "16K", "--sample-ms", "1", "--csv", NULL), 0);
+    CHECK(l.calls >= 3 && l.calls <= 16); /* one per size (records == calls, checked by run_steps) */
+    for (size_t i = 0; i < l.calls && i < 16; i++)
+        CHECK_INT((long long)l.records_at[i], (long long)i);
+    CHECK_INT(run_steps(&l, "stream", "-n", "20000", "--ntimes", "2", "--stores", "regular", NULL), 0);
+    CHECK_INT((long long)l.calls, 1);
+    CHECK_INT((long long)l.records_at[0], 0);
 }
