@@ -104,7 +104,51 @@ typedef struct {
     rank_identity *ids; /* every rank's */
     MPI_Comm local;     /* the ranks sharing this rank's memory */
     char setup_error[512]; /* why this rank cannot run ("" when it can) */
+    /* the common start of each measured step (sync_step) */
+    int step_send, step_all; /* the allreduce's buffers: kept while a timed-out one is pending */
+    MPI_Request step_req;
+    int steps_together;
+    int steps_lost_at;       /* -1: every wait so far ended in time */
+    double measured_all_at;  /* clock_now() when every rank's last step was over (rank 0) */
 } driver;
+
+/* Every measured step starts on every node at once: before it, each rank joins one
+ * allreduce of "I have a step" (1); a rank whose plan is over joins with 0 until no
+ * rank has one (machines with other caches plan other steps). Returns whether some
+ * rank still has a step; -1 when the wait passed --rank-timeout: then the steps from
+ * here on start alone (said once), as a collective cannot be left half-joined. */
+static int sync_step(driver *d, int mine)
+{
+    if (d->steps_lost_at >= 0)
+        return -1;
+    d->step_send = mine;
+    MPI_Iallreduce(&d->step_send, &d->step_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &d->step_req);
+    if (!wait_until(&d->step_req, clock_now() + d->o.rank_timeout_s)) {
+        d->steps_lost_at = d->steps_together;
+        fprintf(stderr,
+                "membench-mpi: warning: rank %d starts its steps alone from step %d: the others did not join within "
+                "--rank-timeout %g s\n",
+                d->rank, d->steps_together + 1, d->o.rank_timeout_s);
+        return -1;
+    }
+    return d->step_all;
+}
+
+/* session_env.step_begin: this rank has a step to measure. */
+static void step_begin(void *ctx)
+{
+    driver *d = ctx;
+    if (sync_step(d, 1) == 1)
+        d->steps_together++;
+}
+
+/* This rank's steps are over: it keeps joining until every rank's are. */
+static void steps_over(driver *d)
+{
+    while (sync_step(d, 0) == 1)
+        ;
+    d->measured_all_at = clock_now();
+}
 
 static bool share_ranks(const driver *d, int r)
 {
@@ -299,6 +343,10 @@ static void run_rank(driver *d, rank_message *out, void (*between)(driver *))
     size_t said_len = 0;
     session_env env = session_env_live();
     env.memory_budget = rank_memory_budget;
+    if (!d->o.one_at_a_time) {
+        env.step_begin = step_begin;
+        env.step_ctx = d;
+    }
     env.out = fopen("/dev/null", "w");
     env.err = open_memstream(&said, &said_len);
     const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -327,12 +375,19 @@ static void run_rank(driver *d, rank_message *out, void (*between)(driver *))
                 rc = session_measure(&s);
                 out->ended = unix_now();
             }
+            if (!d->o.one_at_a_time)
+                steps_over(d);
             session_close(&s);
             free(argv);
         }
     }
-    if (!opened)
-        between(d); /* the others still wait for this rank */
+    if (!opened) { /* the others still wait for this rank */
+        between(d);
+        if (!d->o.one_at_a_time)
+            steps_over(d);
+    }
+    out->steps_together = d->steps_together;
+    out->steps_lost_at = d->steps_lost_at;
     if (d->setup_error[0] && env.err)
         fprintf(env.err, "membench-mpi: error: %s\n", d->setup_error);
     if (env.out)
@@ -356,9 +411,11 @@ static void start_together(driver *d)
 {
     MPI_Request req;
     MPI_Ibarrier(MPI_COMM_WORLD, &req);
-    if (!wait_until(&req, clock_now() + d->o.rank_timeout_s))
+    if (!wait_until(&req, clock_now() + d->o.rank_timeout_s)) {
         fprintf(stderr, "membench-mpi: warning: rank %d starts without the others: the barrier timed out after %g s\n",
                 d->rank, d->o.rank_timeout_s);
+        d->steps_lost_at = 0; /* no step can start together after a barrier left half-joined */
+    }
 }
 
 static void start_in_turn(driver *d)
@@ -375,6 +432,7 @@ typedef struct {
     cluster_run run;
     file_target target;
     bool have_target;
+    double since; /* the gather's start: every rank's last step over (rank 0's own end, in turn) */
 } gather;
 
 static void write_cluster_json(FILE *f, const void *ctx)
@@ -385,9 +443,11 @@ static void write_cluster_json(FILE *f, const void *ctx)
 
 static void save(gather *g)
 {
+    double t = clock_now();
     cluster_analyse(&g->c);
     if (g->have_target && !file_target_write(&g->target, write_cluster_json, g))
         fprintf(stderr, "membench-mpi: error: cannot write %s (%s)\n", g->target.path, strerror(errno));
+    g->run.json_write_s += clock_now() - t;
 }
 
 static void take_record(gather *g, int rank, const rank_message *m)
@@ -395,6 +455,7 @@ static void take_record(gather *g, int rank, const rank_message *m)
     cluster_set_host(&g->c, rank, m->host);
     cluster_set_record(&g->c, rank, m->exit_status, m->document, m->document_len, m->error);
     cluster_set_times(&g->c, rank, m->started, m->ended);
+    cluster_set_steps(&g->c, rank, m->steps_together, m->steps_lost_at);
     save(g);
 }
 
@@ -411,6 +472,9 @@ static int receive_record(gather *g, int source, double deadline)
             char *buf = malloc(n > 0 ? (size_t)n : 1);
             MPI_Recv(buf ? buf : (char[1]){0}, buf ? n : 0, MPI_CHAR, st.MPI_SOURCE, TAG_RECORD, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
+            g->run.gathered++;
+            g->run.gather_bytes += n;
+            g->run.gather_s = clock_now() - g->since;
             rank_message m;
             if (buf && rank_message_decode(buf, (size_t)n, &m))
                 take_record(g, st.MPI_SOURCE, &m);
@@ -442,7 +506,7 @@ static int root(driver *d, int argc, char **argv)
     gmtime_r(&now, &tm);
     strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
     g.run = (cluster_run){argc, argv, started, d->o.one_at_a_time, d->o.split ? "split" : "refuse",
-                          d->o.rank_timeout_s, false, NULL, 0};
+                          d->o.rank_timeout_s, false, NULL, 0, 0, 0, 0, 0};
     for (int r = 0; r < d->size; r++)
         cluster_set_host(&g.c, r, d->ids[r].host);
     char err[512];
@@ -452,6 +516,7 @@ static int root(driver *d, int argc, char **argv)
 
     rank_message mine;
     run_rank(d, &mine, d->o.one_at_a_time ? start_in_turn : start_together);
+    g.since = d->measured_all_at > 0 ? d->measured_all_at : clock_now();
     take_record(&g, 0, &mine);
     rank_message_free(&mine);
     int waiting = d->size - 1;
@@ -551,6 +616,7 @@ int main(int argc, char **argv)
     driver d;
     memset(&d, 0, sizeof d);
     d.local = MPI_COMM_NULL;
+    d.steps_lost_at = -1;
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d.size);
     char err[1024];

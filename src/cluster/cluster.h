@@ -41,6 +41,8 @@ typedef struct {
     char *document;       /* the schema-2 text as sent (NODE_OK, or failed with a document) */
     size_t document_len;
     double started, ended; /* its measurement, Unix time (0: unknown) */
+    int steps_together;    /* measured steps started together with every other rank */
+    int steps_lost_at;     /* the step whose common start timed out (-1: none; also unknown) */
     double values[CLUSTER_MAX_FIGURES]; /* per figure; NaN: not measured */
     char *signature[SIG_COUNT];
     /* cluster_analyse */
@@ -72,6 +74,9 @@ void cluster_set_host(cluster *c, int rank, const char *host);
 void cluster_set_record(cluster *c, int rank, int exit_status, const char *document, size_t len, const char *error);
 /* When the rank measured (Unix time, seconds). */
 void cluster_set_times(cluster *c, int rank, double started, double ended);
+/* How many of its steps started together with the others', and the step whose
+ * common start timed out (-1: none). */
+void cluster_set_steps(cluster *c, int rank, int together, int lost_at);
 /* No record: status NODE_FAILED or NODE_NO_ANSWER with why. */
 void cluster_set_missing(cluster *c, int rank, node_status status, const char *why);
 /* Medians, minimums, maximums, majorities and outliers, from the nodes so far. */

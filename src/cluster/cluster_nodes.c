@@ -56,6 +56,7 @@ bool cluster_init(cluster *c, const char *mode, int nranks, double threshold)
     for (int i = 0; i < nranks; i++) {
         c->nodes[i].rank = i;
         c->nodes[i].exit_status = -1;
+        c->nodes[i].steps_lost_at = -1;
         clear_figures(&c->nodes[i]);
     }
     return true;
@@ -264,6 +265,14 @@ void cluster_set_times(cluster *c, int rank, double started, double ended)
     if (rank >= 0 && rank < c->nnodes) {
         c->nodes[rank].started = started;
         c->nodes[rank].ended = ended;
+    }
+}
+
+void cluster_set_steps(cluster *c, int rank, int together, int lost_at)
+{
+    if (rank >= 0 && rank < c->nnodes) {
+        c->nodes[rank].steps_together = together;
+        c->nodes[rank].steps_lost_at = lost_at;
     }
 }
 

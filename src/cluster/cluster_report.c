@@ -27,6 +27,34 @@ static const char *host_of(const cluster_node *n)
     return n->host ? n->host : "?";
 }
 
+/* Whether every node's steps started together, and where that stopped if not. */
+static void steps_line(FILE *f, const cluster *c)
+{
+    int lo = -1, hi = -1, lost = 0;
+    for (int i = 0; i < c->nnodes; i++) {
+        const cluster_node *n = &c->nodes[i];
+        if (n->status == NODE_WAITING || n->status == NODE_NO_ANSWER)
+            continue;
+        lo = lo < 0 || n->steps_together < lo ? n->steps_together : lo;
+        hi = n->steps_together > hi ? n->steps_together : hi;
+        lost += n->steps_lost_at >= 0;
+    }
+    if (lo < 0)
+        return;
+    if (!lost) {
+        fprintf(f, "\nEvery measured step started on every node at once (%d step%s, a barrier before each)\n", hi,
+                hi == 1 ? "" : "s");
+        return;
+    }
+    fprintf(f, "\nSteps started together until a wait passed --rank-timeout:\n");
+    for (int i = 0; i < c->nnodes; i++) {
+        const cluster_node *n = &c->nodes[i];
+        if (n->steps_lost_at >= 0 && n->status != NODE_WAITING && n->status != NODE_NO_ANSWER)
+            fprintf(f, "  rank %d %s: %d steps together, then alone from step %d\n", n->rank, host_of(n),
+                    n->steps_together, n->steps_lost_at + 1);
+    }
+}
+
 void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
 {
     int nfig = c->nfigures < TABLE_MAX_FIGURES ? c->nfigures : TABLE_MAX_FIGURES;
@@ -82,6 +110,8 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
         else if (n->outlier)
             fprintf(f, "  rank %d %s: %s\n", n->rank, host_of(n), n->reasons ? n->reasons : "");
     }
+    if (run && !run->one_at_a_time)
+        steps_line(f, c);
 }
 
 static void number_or_null(json_writer *j, const char *key, double v)
@@ -106,6 +136,13 @@ static void write_node(json_writer *j, const cluster *c, const cluster_node *n)
     if (n->started > 0) { /* when it measured: together, or in turn */
         json_number(j, "measured_from_unix_s", n->started);
         json_number(j, "measured_to_unix_s", n->ended);
+    }
+    if (n->status != NODE_WAITING && n->status != NODE_NO_ANSWER) {
+        json_int(j, "steps_started_together", n->steps_together);
+        if (n->steps_lost_at >= 0)
+            json_int(j, "steps_together_lost_at", n->steps_lost_at);
+        else
+            json_null(j, "steps_together_lost_at");
     }
     json_bool(j, "outlier", n->outlier || n->status != NODE_OK);
     json_array_begin(j, "reasons");
@@ -163,6 +200,12 @@ void cluster_json_write(FILE *f, const cluster *c, const cluster_run *run)
     json_string(j, "share_host", run->share_host);
     json_number(j, "rank_timeout_s", run->rank_timeout_s);
     json_number(j, "outlier_threshold", c->threshold);
+    json_object_begin(j, "gather");
+    json_int(j, "records", run->gathered);
+    json_number(j, "bytes", run->gather_bytes);
+    json_number(j, "seconds", run->gather_s);
+    json_number(j, "json_write_seconds", run->json_write_s);
+    json_object_end(j);
     json_array_begin(j, "figures");
     for (int k = 0; k < c->nfigures; k++) {
         const cluster_figure *fig = &c->figures[k];

@@ -20,6 +20,11 @@ typedef struct {
     bool complete;           /* every rank answered and nothing stopped the run */
     const char *stopped_by;  /* "SIGINT", ... or NULL */
     int exit_status;
+    /* rank 0's gather, from the end of every rank's measurement (their last common
+     * step) to the last record: records received, their bytes, the seconds it
+     * took, and the part of them spent rewriting the cluster's JSON */
+    int gathered;
+    double gather_bytes, gather_s, json_write_s;
 } cluster_run;
 
 /* The table (analysed cluster). */

@@ -1,20 +1,22 @@
-/* "MBR1 <exit> <started> <ended> <host bytes> <error bytes or -1> <document bytes or -1>\n" then the
- * three texts back to back: lengths first, so no text needs escaping. */
+/* "MBR2 <exit> <started> <ended> <steps together> <lost at> <host bytes> <error bytes or -1>
+ * <document bytes or -1>\n" then the three texts back to back: lengths first, so no text
+ * needs escaping. */
 #include "cluster/rank_message.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC "MBR1"
+#define MAGIC "MBR2"
 
 char *rank_message_encode(const rank_message *m, size_t *len)
 {
     const char *host = m->host ? m->host : "?";
     size_t hl = strlen(host), el = m->error ? strlen(m->error) : 0, dl = m->document ? m->document_len : 0;
     char head[192];
-    int n = snprintf(head, sizeof head, MAGIC " %d %.6f %.6f %zu %lld %lld\n", m->exit_status, m->started, m->ended, hl,
-                     m->error ? (long long)el : -1LL, m->document ? (long long)dl : -1LL);
+    int n = snprintf(head, sizeof head, MAGIC " %d %.6f %.6f %d %d %zu %lld %lld\n", m->exit_status, m->started,
+                     m->ended, m->steps_together, m->steps_lost_at, hl, m->error ? (long long)el : -1LL,
+                     m->document ? (long long)dl : -1LL);
     char *out = malloc((size_t)n + hl + el + dl);
     if (!out)
         return NULL;
@@ -50,12 +52,13 @@ bool rank_message_decode(const char *bytes, size_t len, rank_message *m)
     char head[192];
     memcpy(head, bytes, (size_t)(nl - bytes));
     head[nl - bytes] = '\0';
-    int status;
+    int status, together, lost_at;
     long long hl, el, dl;
     char extra;
     double started, ended;
-    if (sscanf(head, MAGIC " %d %lf %lf %lld %lld %lld %c", &status, &started, &ended, &hl, &el, &dl, &extra) != 6 ||
-        hl < 0 || el < -1 || dl < -1)
+    if (sscanf(head, MAGIC " %d %lf %lf %d %d %lld %lld %lld %c", &status, &started, &ended, &together, &lost_at, &hl,
+               &el, &dl, &extra) != 8 ||
+        hl < 0 || el < -1 || dl < -1 || together < 0 || lost_at < -1)
         return false;
     size_t body = len - (size_t)(nl + 1 - bytes);
     unsigned long long want = (unsigned long long)hl + (unsigned long long)(el > 0 ? el : 0) +
@@ -66,6 +69,8 @@ bool rank_message_decode(const char *bytes, size_t len, rank_message *m)
     m->exit_status = status;
     m->started = started;
     m->ended = ended;
+    m->steps_together = together;
+    m->steps_lost_at = lost_at;
     m->host = take(p, hl);
     m->error = take(p + hl, el);
     m->document = take(p + hl + (el > 0 ? el : 0), dl);

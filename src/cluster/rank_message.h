@@ -1,6 +1,6 @@
 /* What a rank sends rank 0 when its run is over: its mode's exit status, its host,
- * the error it reported and its schema-2 document, in one message of bytes (MPI
- * sends it as MPI_CHAR). */
+ * the error it reported, how many of its steps started together with the others'
+ * and its schema-2 document, in one message of bytes (MPI sends it as MPI_CHAR). */
 #ifndef MEMBENCH_RANK_MESSAGE_H
 #define MEMBENCH_RANK_MESSAGE_H
 
@@ -14,6 +14,8 @@ typedef struct {
     char *document;  /* NULL: none; NUL-terminated, length document_len */
     size_t document_len;
     double started, ended; /* its measurement, Unix time in seconds (0: none) */
+    int steps_together;    /* measured steps it started together with every other rank */
+    int steps_lost_at;     /* the step whose common start timed out (-1: none did) */
 } rank_message;
 
 /* Allocated bytes (free them) and their length in *len; NULL: out of memory. */

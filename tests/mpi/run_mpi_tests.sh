@@ -34,7 +34,7 @@ run() {
     local envs=()
     while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("-x" "$1"); shift; done
     shift
-    timeout 120 "${MPIRUN[@]}" "${envs[@]}" -np "$np" "$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+    timeout -k 10 120 "${MPIRUN[@]}" "${envs[@]}" -np "$np" "$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
     rc=$?
 }
 cluster_ok() { python3 "$HERE/check_cluster.py" "$@"; }
@@ -57,6 +57,16 @@ check "4 ranks: the table's median is the JSON's" python3 -c "
 import json,re,sys; d=json.load(open('$TMP/gather.json'))
 row=[l for l in open('$TMP/gather.out') if l.startswith('median')][0].split()[1:]
 sys.exit(0 if [float(x) for x in row] == [round(f['median'],1) for f in d['figures']] else 1)"
+check "4 ranks: each of a node's 2 steps (read, latency) started with the others', said in the table" bash -c "
+    grep -q '^Every measured step started on every node at once (2 steps, a barrier before each)\$' '$TMP/gather.out' &&
+    python3 -c \"
+import json,sys; d=json.load(open('$TMP/gather.json'))
+sys.exit(0 if all(n['steps_started_together'] == len(n['document']['results']) == 2 and
+                  n['steps_together_lost_at'] is None for n in d['nodes']) else 1)\""
+check "4 ranks: the gather says how many records and bytes came to rank 0, and how long it took" python3 -c "
+import json,sys; d=json.load(open('$TMP/gather.json')); g=d['gather']
+docs=sum(len(json.dumps(n['document'])) for n in d['nodes'][1:])
+sys.exit(0 if g['records'] == 3 and g['bytes'] > 0.5 * docs and g['seconds'] >= 0 and 0 <= g['json_write_seconds'] else 1)"
 check "4 ranks: no rank's temporary JSON is left behind" bash -c "[ -z \"\$(ls -A '$TMP/tmpdir')\" ]"
 
 run single 1 -- stream -n 100000 --ntimes 2 --json "$TMP/single.json"
@@ -77,13 +87,19 @@ check "--share-host split: each rank on its own CPUs, valid documents" \
     cluster_ok "$TMP/split.json" 2 status.0=ok status.1=ok share_host=split cpus_disjoint=1
 
 # --- a rank that fails, a rank that never answers ----------------------------------
-run fail 3 $D MEMBENCH_MPI_TEST_FAIL_RANK=1 -- -s 16 -o read "${QUICK[@]}" --json "$TMP/fail.json"
+run fail 3 $D MEMBENCH_MPI_TEST_FAIL_RANK=1 -- -s 16 -o read -o write "${QUICK[@]}" --json "$TMP/fail.json" \
+    --rank-timeout 60
 check "a rank that cannot allocate: exit 3 (rc=$rc)" bash -c "[ $rc -eq 3 ]"
 check "a rank that cannot allocate: named with its error in the JSON, the others kept" \
     cluster_ok "$TMP/fail.json" 3 status.0=ok status.1=failed status.2=ok "error.1=the memory budget is unknown" \
     exit_status=3 complete=true
+check "a rank that cannot allocate: the others' steps still start together (it joins them with none of its own)" \
+    python3 -c "
+import json,sys; d=json.load(open('$TMP/fail.json')); n=d['nodes']
+sys.exit(0 if [x['steps_started_together'] for x in n] == [2, 0, 2] and
+         all(x['steps_together_lost_at'] is None for x in n) else 1)"
 check "a rank that cannot allocate: named with its error in the table" bash -c "
-    grep -Eq '^1 +[^ ]+#1 +failed +- +yes' '$TMP/fail.out' &&
+    grep -Eq '^1 +[^ ]+#1 +failed +- +- +yes' '$TMP/fail.out' &&
     grep -q '  rank 1 .*#1: failed: the memory budget is unknown' '$TMP/fail.out'"
 
 run hang 3 $D MEMBENCH_MPI_TEST_HANG_RANK=2 -- -s 16 -o read "${QUICK[@]}" --rank-timeout 3 --json "$TMP/hang.json"
@@ -93,6 +109,9 @@ check "a rank that never answers: reported silent, the others kept, the JSON inc
     complete=false exit_status=3
 check "a rank that never answers: in the table" grep -q '  rank 2 .*#2: no answer: no record within --rank-timeout 3 s' \
     "$TMP/hang.out"
+check "a rank that never answers: the others say their steps started alone, from the first" bash -c "
+    grep -q '  rank 0 .*#0: 0 steps together, then alone from step 1' '$TMP/hang.out' &&
+    grep -q '  rank 1 .*#1: 0 steps together, then alone from step 1' '$TMP/hang.out'"
 
 # --- one at a time ------------------------------------------------------------------
 run turn 3 $D -- -s 16 -o read "${QUICK[@]}" --one-at-a-time --json "$TMP/turn.json"
@@ -101,7 +120,7 @@ check "--one-at-a-time: the ranks measured in turn, in rank order (rc=$rc)" \
 check "--one-at-a-time: said in the table" grep -q 'measured one at a time' "$TMP/turn.out"
 
 # --- Ctrl-C ---------------------------------------------------------------------------
-timeout 120 "${MPIRUN[@]}" -x $D -np 2 "$BIN" -s 16 -o read -r 500 --sample-ms 20 --json "$TMP/int.json" \
+timeout -k 10 120 "${MPIRUN[@]}" -x $D -np 2 "$BIN" -s 16 -o read -r 500 --sample-ms 20 --json "$TMP/int.json" \
     >"$TMP/int.out" 2>"$TMP/int.err" &
 pid=$!
 for _ in $(seq 100); do [ -s "$TMP/int.json" ] && break; sleep 0.1; done

@@ -25,18 +25,18 @@ QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
 cluster_ok() { python3 "$HERE/../mpi/check_cluster.py" "$@"; }
 cd "$TMP"
 
-timeout 120 srun -N 1 -n 2 "$BIN" -s 16 -o read "${QUICK[@]}" >"$TMP/shared.out" 2>"$TMP/shared.err"; rc=$?
+timeout -k 10 120 srun -N 1 -n 2 "$BIN" -s 16 -o read "${QUICK[@]}" >"$TMP/shared.out" 2>"$TMP/shared.err"; rc=$?
 check "srun, 2 tasks on one host: refused, exit 2, said once by rank 0 (rc=$rc)" bash -c "
     [ $rc -eq 2 ] && [ \$(grep -c '^membench-mpi: ' '$TMP/shared.err') -eq 1 ] && [ ! -s '$TMP/shared.out' ] &&
     grep -q 'share a host.*--share-host split' '$TMP/shared.err'"
 
-timeout 120 srun -N 1 -n 2 "$BIN" -s 16 -o read -o latency "${QUICK[@]}" --share-host split --json "$TMP/split.json" \
+timeout -k 10 120 srun -N 1 -n 2 "$BIN" -s 16 -o read -o latency "${QUICK[@]}" --share-host split --json "$TMP/split.json" \
     >"$TMP/split.out" 2>"$TMP/split.err"; rc=$?
 check "srun --share-host split: both tasks measured on their own CPUs (rc=$rc)" bash -c "
     { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } && python3 '$HERE/../mpi/check_cluster.py' '$TMP/split.json' 2 status.0=ok status.1=ok cpus_disjoint=1 exit_status=$rc"
 
 # --overcommit: three tasks on this machine's CPUs (Slurm would otherwise wait for a third)
-MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1 MEMBENCH_MPI_TEST_FAIL_RANK=1 timeout 120 srun -N 1 -n 3 --overcommit "$BIN" -s 16 -o read \
+MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1 MEMBENCH_MPI_TEST_FAIL_RANK=1 timeout -k 10 120 srun -N 1 -n 3 --overcommit "$BIN" -s 16 -o read \
     "${QUICK[@]}" --json "$TMP/fail.json" >"$TMP/fail.out" 2>"$TMP/fail.err"; rc=$?
 check "srun, a task that cannot allocate: exit 3 through srun, named, the others kept (rc=$rc)" bash -c "
     [ $rc -eq 3 ] && python3 '$HERE/../mpi/check_cluster.py' '$TMP/fail.json' 3 status.0=ok status.1=failed status.2=ok \
@@ -48,7 +48,7 @@ cat >"$TMP/job.sh" <<JOB
 export MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1
 srun "$BIN" stream -n 100000 --ntimes 2 --json "$TMP/job.json"
 JOB
-timeout 120 sbatch --wait "$TMP/job.sh" >/dev/null 2>"$TMP/sbatch.err"; rc=$?
+timeout -k 10 120 sbatch --wait "$TMP/job.sh" >/dev/null 2>"$TMP/sbatch.err"; rc=$?
 check "sbatch: the job's exit status is membench-mpi's (rc=$rc)" bash -c "[ $rc -eq 0 ] || [ $rc -eq 3 ]"
 check "sbatch: the cluster JSON and the table (Triad per node)" bash -c "
     python3 '$HERE/../mpi/check_cluster.py' '$TMP/job.json' 2 status.0=ok status.1=ok complete=true exit_status=$rc &&

@@ -117,7 +117,7 @@ TEST(cluster_all_nodes_failing)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    cluster_run run = {0, NULL, "2026-01-01T00:00:00Z", false, "refuse", 60, false, NULL, 3};
+    cluster_run run = {0, NULL, "2026-01-01T00:00:00Z", false, "refuse", 60, false, NULL, 3, 0, 0, 0, 0};
     cluster_table_write(f, &c, &run);
     fclose(f);
     CHECK(strstr(text, "0 succeeded"));
@@ -291,7 +291,9 @@ TEST(cluster_json_holds_every_node_and_its_document)
     cluster_set_missing(&c, 2, NODE_NO_ANSWER, "no record within --rank-timeout 5 s");
     cluster_analyse(&c);
     char *argv[] = {"membench-mpi", "-s", "64"};
-    cluster_run run = {3, argv, "2026-01-01T00:00:00Z", true, "split", 5, false, NULL, 3};
+    cluster_set_steps(&c, 0, 4, -1);
+    cluster_set_steps(&c, 1, 2, 2); /* its third step's common start timed out */
+    cluster_run run = {3, argv, "2026-01-01T00:00:00Z", true, "split", 5, false, NULL, 3, 1, 4096, 0.25, 0.125};
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -303,9 +305,19 @@ TEST(cluster_json_holds_every_node_and_its_document)
     CHECK_STR(json_get_text(&v, "mode"), "cluster");
     CHECK_STR(json_get_text(&v, "measured_mode"), "sweep");
     CHECK_STR(json_get_text(&v, "share_host"), "split");
+    double g = 0;
+    const json_value *gather = json_get_object(&v, "gather");
+    CHECK(json_get_number(gather, "records", &g) && g == 1);
+    CHECK(json_get_number(gather, "bytes", &g) && g == 4096);
+    CHECK(json_get_number(gather, "seconds", &g) && g == 0.25);
+    CHECK(json_get_number(gather, "json_write_seconds", &g) && g == 0.125);
     const json_value *nodes = json_get_array(&v, "nodes");
     CHECK(nodes && nodes->count == 3);
     if (nodes && nodes->count == 3) {
+        CHECK(json_get_number(&nodes->items[0], "steps_started_together", &g) && g == 4);
+        CHECK(json_get(&nodes->items[0], "steps_together_lost_at")->type == JV_NULL);
+        CHECK(json_get_number(&nodes->items[1], "steps_together_lost_at", &g) && g == 2);
+        CHECK(json_get(&nodes->items[2], "steps_started_together") == NULL); /* silent: unknown */
         CHECK_STR(json_get_text(json_get_object(json_get_object(&nodes->items[1], "document"), "host"), "hostname"),
                   "node1");
         CHECK_STR(json_get_text(&nodes->items[0], "status"), "ok");
@@ -334,6 +346,23 @@ TEST(cluster_json_holds_every_node_and_its_document)
     CHECK(strstr(text, "75.0"));   /* the median row */
     CHECK(strstr(text, "rank 1 node1: read MB/s 67% of the median"));
     CHECK(strstr(text, "rank 2 node\"2: no answer: no record within --rank-timeout 5 s"));
+    CHECK(!strstr(text, "steps together")); /* in turn: no common starts to speak of */
+    free(text);
+    run.one_at_a_time = false;
+    text = NULL;
+    f = open_memstream(&text, &len);
+    cluster_table_write(f, &c, &run);
+    fclose(f);
+    CHECK(strstr(text, "rank 1 node1: 2 steps together, then alone from step 3"));
+    CHECK(!strstr(text, "rank 0 node0: 4 steps"));
+    CHECK(!strstr(text, "Every measured step"));
+    free(text);
+    cluster_set_steps(&c, 1, 4, -1);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    cluster_table_write(f, &c, &run);
+    fclose(f);
+    CHECK(strstr(text, "Every measured step started on every node at once (4 steps, a barrier before each)"));
     free(text);
     cluster_free(&c);
 }
@@ -342,8 +371,8 @@ TEST(cluster_json_holds_every_node_and_its_document)
 
 TEST(rank_message_round_trip)
 {
-    const char doc[] = "{\"a\": \"line\\n\"}\nMBR1 0 0 0 0 -1 -1\n";
-    rank_message m = {1, "node 7", "cannot pin\nthread 3", (char *)doc, sizeof doc - 1, 12.5, 14.25};
+    const char doc[] = "{\"a\": \"line\\n\"}\nMBR2 0 0 0 0 0 0 -1 -1\n";
+    rank_message m = {1, "node 7", "cannot pin\nthread 3", (char *)doc, sizeof doc - 1, 12.5, 14.25, 7, 5};
     size_t len;
     char *bytes = rank_message_encode(&m, &len);
     rank_message back;
@@ -353,14 +382,15 @@ TEST(rank_message_round_trip)
     CHECK_STR(back.error, "cannot pin\nthread 3");
     CHECK(back.document_len == sizeof doc - 1 && !memcmp(back.document, doc, sizeof doc - 1));
     CHECK(back.started == 12.5 && back.ended == 14.25);
+    CHECK(back.steps_together == 7 && back.steps_lost_at == 5);
     rank_message_free(&back);
     CHECK(!rank_message_decode(bytes, len - 1, &back)); /* cut short */
     rank_message_free(&back);
     free(bytes);
-    rank_message none = {2, "h", NULL, NULL, 0, 0, 0};
+    rank_message none = {2, "h", NULL, NULL, 0, 0, 0, 0, -1};
     bytes = rank_message_encode(&none, &len);
     CHECK(rank_message_decode(bytes, len, &back));
-    CHECK(back.error == NULL && back.document == NULL && back.exit_status == 2);
+    CHECK(back.error == NULL && back.document == NULL && back.exit_status == 2 && back.steps_lost_at == -1);
     rank_message_free(&back);
     free(bytes);
     CHECK(!rank_message_decode("XXXX 0\n", 7, &back));
