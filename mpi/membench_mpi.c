@@ -517,6 +517,7 @@ static int root(driver *d, int argc, char **argv)
     rank_message mine;
     run_rank(d, &mine, d->o.one_at_a_time ? start_in_turn : start_together);
     g.since = d->measured_all_at > 0 ? d->measured_all_at : clock_now();
+    g.run.json_write_s = 0; /* the gather's part only */
     take_record(&g, 0, &mine);
     rank_message_free(&mine);
     int waiting = d->size - 1;
