@@ -433,6 +433,7 @@ typedef struct {
     file_target target;
     bool have_target;
     double since; /* the gather's start: every rank's last step over (rank 0's own end, in turn) */
+    double saved_at, save_s; /* the last rewrite of the JSON: when, and how long it took */
 } gather;
 
 static void write_cluster_json(FILE *f, const void *ctx)
@@ -447,7 +448,19 @@ static void save(gather *g)
     cluster_analyse(&g->c);
     if (g->have_target && !file_target_write(&g->target, write_cluster_json, g))
         fprintf(stderr, "membench-mpi: error: cannot write %s (%s)\n", g->target.path, strerror(errno));
-    g->run.json_write_s += clock_now() - t;
+    g->saved_at = clock_now();
+    g->save_s = g->saved_at - t;
+    g->run.json_write_s += g->save_s;
+}
+
+/* After a record: the whole file is rewritten (it grows with every node), so at most
+ * once a second, and never more than a tenth of the time, or the gather would be
+ * quadratic in the ranks (bench/mpi_gather.sh). The end, or a signal, saves anyway. */
+static void save_soon(gather *g)
+{
+    double wait = 10 * g->save_s > 1.0 ? 10 * g->save_s : 1.0;
+    if (clock_now() - g->saved_at >= wait)
+        save(g);
 }
 
 static void take_record(gather *g, int rank, const rank_message *m)
@@ -456,7 +469,7 @@ static void take_record(gather *g, int rank, const rank_message *m)
     cluster_set_record(&g->c, rank, m->exit_status, m->document, m->document_len, m->error);
     cluster_set_times(&g->c, rank, m->started, m->ended);
     cluster_set_steps(&g->c, rank, m->steps_together, m->steps_lost_at);
-    save(g);
+    save_soon(g);
 }
 
 /* One record from source (MPI_ANY_SOURCE: any) before the deadline; the rank it came from, or -1. */
@@ -480,7 +493,7 @@ static int receive_record(gather *g, int source, double deadline)
                 take_record(g, st.MPI_SOURCE, &m);
             else {
                 cluster_set_missing(&g->c, st.MPI_SOURCE, NODE_FAILED, "its message to rank 0 was garbled");
-                save(g);
+                save_soon(g);
             }
             rank_message_free(&m);
             free(buf);
