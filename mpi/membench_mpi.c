@@ -265,6 +265,15 @@ static int agree_max(const driver *d, int value)
 
 /* The mode's command line with --json TMP right after the mode's words (before a
  * "--", which would make them operands). */
+static void free_mode_argv(char **a)
+{
+    for (int i = 0; a && a[i]; i++)
+        free(a[i]);
+    free(a);
+}
+
+/* This rank's mode command line: --json to its own file, and %h, %r in the mode's
+ * arguments made its host and rank (cluster_rank_argument). Free with free_mode_argv. */
 static char **mode_argv(const driver *d, const char *json, int *argc)
 {
     int words = 0;
@@ -272,13 +281,18 @@ static char **mode_argv(const driver *d, const char *json, int *argc)
     char **a = calloc((size_t)d->o.argc + 3, sizeof *a);
     if (!a)
         return NULL;
+    const char *host = d->ids ? d->ids[d->rank].host : "?";
     int n = 0;
+    bool whole = true;
     for (int i = 0; i <= words && i < d->o.argc; i++)
-        a[n++] = d->o.argv[i];
-    a[n++] = "--json";
-    a[n++] = (char *)json;
-    for (int i = words + 1; i < d->o.argc; i++)
-        a[n++] = d->o.argv[i];
+        whole = whole && (a[n++] = strdup(d->o.argv[i]));
+    whole = whole && (a[n++] = strdup("--json")) && (a[n++] = strdup(json));
+    for (int i = words + 1; i < d->o.argc && whole; i++)
+        whole = (a[n++] = cluster_rank_argument(d->o.argv[i], host, d->rank)) != NULL;
+    if (!whole) {
+        free_mode_argv(a);
+        return NULL;
+    }
     *argc = n;
     return a;
 }
@@ -378,7 +392,7 @@ static void run_rank(driver *d, rank_message *out, void (*between)(driver *))
             if (!d->o.one_at_a_time)
                 steps_over(d);
             session_close(&s);
-            free(argv);
+            free_mode_argv(argv);
         }
     }
     if (!opened) { /* the others still wait for this rank */
@@ -701,7 +715,7 @@ int main(int argc, char **argv)
                 options_free(opts);
             free(opts);
         }
-        free(argv2);
+        free_mode_argv(argv2);
         if (env.out)
             fclose(env.out);
         if (env.err && env.err != stderr)

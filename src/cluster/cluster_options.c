@@ -19,6 +19,8 @@ const char cluster_options_help[] =
     "  --rank-timeout SECONDS    the longest a rank's run may take before it is reported silent\n"
     "                            (default 3600)\n"
     "  -h, --help                this help\n"
+    "In the mode's arguments %h becomes each rank's host name and %r its rank (%% a %):\n"
+    "  --openmetrics /tmp/membench-%h.prom is a node-local file on every node.\n"
     "Exit status: 0 all nodes alike, 3 an outlier or a node that failed or did not answer,\n"
     "2 bad input, 1 rank 0 could not write its output, 128+N stopped by signal N.\n";
 
@@ -102,4 +104,29 @@ void cluster_options_free(cluster_options *o)
     free(o->argv);
     o->argv = NULL;
     o->argc = 0;
+}
+
+char *cluster_rank_argument(const char *arg, const char *host, int rank)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", rank);
+    size_t cap = strlen(arg) + 1, hl = strlen(host), nl = strlen(num);
+    for (const char *p = strchr(arg, '%'); p; p = strchr(p + 1, '%'))
+        cap += hl + nl; /* enough for any mix */
+    char *out = malloc(cap), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = arg; *p; p++) {
+        if (p[0] == '%' && (p[1] == 'h' || p[1] == 'r' || p[1] == '%')) {
+            const char *with = p[1] == 'h' ? host : p[1] == 'r' ? num : "%";
+            size_t len = strlen(with);
+            memcpy(o, with, len);
+            o += len;
+            p++;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return out;
 }

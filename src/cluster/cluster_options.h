@@ -24,6 +24,10 @@ typedef struct {
  * value is missing or out of range. Free with cluster_options_free. */
 bool cluster_options_parse(int argc, char **argv, cluster_options *o, char *err, size_t errlen);
 void cluster_options_free(cluster_options *o);
+/* A mode argument for one rank: "%h" becomes its host's name, "%r" its rank and "%%"
+ * a "%" (so `--openmetrics /tmp/mb-%h.prom` is a node-local file per node; any other
+ * "%" stays). Allocated; NULL: out of memory. */
+char *cluster_rank_argument(const char *arg, const char *host, int rank);
 /* membench-mpi --help. */
 extern const char cluster_options_help[];
 

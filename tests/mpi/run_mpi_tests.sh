@@ -69,6 +69,12 @@ docs=sum(len(json.dumps(n['document'])) for n in d['nodes'][1:])
 sys.exit(0 if g['records'] == 3 and g['bytes'] > 0.5 * docs and g['seconds'] >= 0 and 0 <= g['json_write_seconds'] else 1)"
 check "4 ranks: no rank's temporary JSON is left behind" bash -c "[ -z \"\$(ls -A '$TMP/tmpdir')\" ]"
 
+run om 2 $D -- -s 16 -o read "${QUICK[@]}" --openmetrics "$TMP/om-%h-r%r.prom"
+check "--openmetrics with %h and %r: one file per rank, named after its host and rank, each its own node's" bash -c "
+    [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit 1
+    for r in 0 1; do f=\$(ls '$TMP'/om-*#\$r-r\$r.prom) && grep -q '^membench_' \"\$f\" || exit 1; done
+    [ \$(ls '$TMP'/om-*.prom | wc -l) -eq 2 ]"
+
 run single 1 -- stream -n 100000 --ntimes 2 --json "$TMP/single.json"
 check "1 rank: a node alone is its own median, exit 0 (rc=$rc)" bash -c "[ $rc -eq 0 ]"
 check "1 rank (stream): the headline figure is Triad alone" bash -c "

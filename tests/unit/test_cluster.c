@@ -479,3 +479,16 @@ TEST(cluster_options_taken_out_of_the_mode_line)
     CHECK(!parse(&o, err, sizeof err, 2, "membench-mpi", "--rank-timeout")); /* no value */
     cluster_options_free(&o);
 }
+
+TEST(cluster_rank_argument_makes_paths_node_local)
+{
+    char *a = cluster_rank_argument("/tmp/mb-%h-%r.prom", "node7", 12);
+    CHECK_STR(a, "/tmp/mb-node7-12.prom");
+    free(a);
+    a = cluster_rank_argument("%h%h%%r%x%", "h", 3); /* %% is a %; other % stay */
+    CHECK_STR(a, "hh%r%x%");
+    free(a);
+    a = cluster_rank_argument("--cpus=0-3", "h", 3);
+    CHECK_STR(a, "--cpus=0-3");
+    free(a);
+}
