@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Are membench's intervals honest, and is it steadier than its peers on this host?
+#
+#   bench/calibration.sh [ROUNDS]        (default 20)
+#
+# ROUNDS rounds, each: one default run (`membench --json`), one slice of the
+# reference (`membench -r 2 --json`: the same points, two more samples each; the
+# slices of all rounds pooled are the reference, spread over the whole period like
+# the default runs and about 13x their samples), `likwid-bench -t load_avx` on 1 GiB
+# over 2 threads, and a plain pointer chase (bench/plain_chase.c) over 256 MiB.
+# Then, per point of the sweep (operation x size):
+#   coverage   how often a default run's median interval (summary.median_interval,
+#              at its stated level) holds the reference median: the interval is
+#              honest when this is at least its level;
+#   spread     the run-to-run spread of the default runs' headline value (CSV's
+#              value: best of -r; and the median), (max - min) / median of ROUNDS runs,
+#              next to likwid's DRAM read and the plain chase's, measured in the
+#              same rounds (membench's largest read and latency points are theirs).
+set -euo pipefail
+ROUNDS=${1:-20}
+cd "$(dirname "$0")/.."
+make -s membench >/dev/null
+mkdir -p build
+cc -std=c11 -O2 -o build/plain_chase bench/plain_chase.c
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+have_likwid=$(command -v likwid-bench >/dev/null && echo 1 || echo 0)
+for round in $(seq 1 "$ROUNDS"); do
+    ./membench --json "$OUT/default-$round.json" >/dev/null 2>&1
+    ./membench -r 2 --json "$OUT/reference-$round.json" >/dev/null 2>&1
+    if [ "$have_likwid" = 1 ]; then
+        likwid-bench -t load_avx -w S0:1GB:2 2>/dev/null | awk -v r="$round" '/^MByte\/s/ {print r, $2}' >>"$OUT/likwid"
+    fi
+    echo "$round $(build/plain_chase 256)" >>"$OUT/chase"
+done
+python3 - "$OUT" "$ROUNDS" <<'PY'
+import glob, json, os, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+
+def points(path):
+    d = json.load(open(path))
+    return {(r['operation'], r['size_kb']): r for r in d['results']}
+
+defaults = [points(os.path.join(out, 'default-%d.json' % i)) for i in range(1, rounds + 1)]
+pooled = {}
+for i in range(1, rounds + 1):
+    for key, r in points(os.path.join(out, 'reference-%d.json' % i)).items():
+        pooled.setdefault(key, []).extend(r['samples'])
+
+def spread(xs):
+    return (max(xs) - min(xs)) / statistics.median(xs) * 100 if xs else float('nan')
+
+print('%-9s %8s %6s %9s %8s %11s %12s' % ('op', 'size_kb', 'level', 'coverage', 'runs', 'spread(val)',
+                                           'spread(median)'))
+covered_total = runs_total = 0
+for key in sorted(pooled, key=lambda k: (k[0], k[1])):
+    ref = statistics.median(pooled[key])
+    rs = [d[key] for d in defaults if key in d]
+    if not rs:
+        continue
+    inside = [r['summary']['median_interval']['low'] <= ref <= r['summary']['median_interval']['high'] for r in rs]
+    level = statistics.median(r['summary']['median_interval']['level'] for r in rs)
+    covered_total += sum(inside)
+    runs_total += len(inside)
+    print('%-9s %8d %5.0f%% %8.0f%% %8d %10.1f%% %13.1f%%' % (key[0], key[1], level * 100,
+          100 * sum(inside) / len(inside), len(rs), spread([r['value'] for r in rs]),
+          spread([r['summary']['median'] for r in rs])))
+print('all points: %d of %d intervals held the reference median (%.0f%%)' % (covered_total, runs_total,
+      100 * covered_total / max(runs_total, 1)))
+
+def peer(name, path):
+    if not os.path.exists(path):
+        print('%s: not run' % name)
+        return
+    xs = [float(l.split()[1]) for l in open(path)]
+    print('%-28s median %10.2f  spread (max-min)/median %5.1f%%  (n=%d)' % (name, statistics.median(xs), spread(xs),
+          len(xs)))
+peer('likwid-bench load_avx 1 GiB MB/s', os.path.join(out, 'likwid'))
+peer('plain chase 256 MiB ns', os.path.join(out, 'chase'))
+for op, label in (('read', 'membench read, largest size'), ('latency', 'membench latency, largest size')):
+    sizes = [k[1] for k in pooled if k[0] == op]
+    if sizes:
+        key = (op, max(sizes))
+        xs = [d[key]['value'] for d in defaults if key in d]
+        print('%-28s median %10.2f  spread (max-min)/median %5.1f%%  (n=%d, %d KiB)' % (label, statistics.median(xs),
+              spread(xs), len(xs), key[1]))
+PY

@@ -1,0 +1,56 @@
+/* A plain pointer chase, the peer membench's latency is compared with in
+ * bench/calibration.sh: one thread, a random cyclic order of the cache lines of one
+ * buffer (4 KiB pages, no huge pages asked for), a fixed number of dependent loads,
+ * nanoseconds per load. Nothing else: no warm-up statistics, no pinning, no
+ * convergence rule, as a user's quick check would be.
+ *   cc -O2 -o build/plain_chase bench/plain_chase.c && build/plain_chase SIZE_MIB */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define LINE 64
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
+    size_t lines = (mib << 20) / LINE;
+    if (mib == 0 || lines < 2) {
+        fprintf(stderr, "plain_chase: SIZE_MIB '%s': a whole number of MiB above 0\n", argc > 1 ? argv[1] : "");
+        return 2;
+    }
+    char *buf = malloc(lines * LINE);
+    size_t *order = malloc(lines * sizeof *order);
+    if (!buf || !order) {
+        fprintf(stderr, "plain_chase: cannot allocate %zu MiB\n", mib);
+        return 1;
+    }
+    for (size_t i = 0; i < lines; i++)
+        order[i] = i;
+    uint64_t x = 88172645463325252ull; /* xorshift: a fixed, repeatable shuffle */
+    for (size_t i = lines - 1; i > 0; i--) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t j = (size_t)(x % (i + 1)), t = order[i];
+        order[i] = order[j], order[j] = t;
+    }
+    for (size_t i = 0; i < lines; i++) /* each line points at the next in the order */
+        *(void **)(buf + order[i] * LINE) = buf + order[(i + 1) % lines] * LINE;
+    free(order);
+    void **p = (void **)buf;
+    size_t loads = lines * 4 > 20000000 ? lines * 4 : 20000000;
+    double t0 = now();
+    for (size_t i = 0; i < loads; i++)
+        p = (void **)*p;
+    double t1 = now();
+    printf("%.3f\n", (t1 - t0) * 1e9 / (double)loads + (p == NULL)); /* p used: the chase is kept */
+    free(buf);
+    return 0;
+}
