@@ -132,6 +132,19 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
+    /* Each thread's chunk of each array: where its first touch put the pages. */
+    result_observed *seen = calloc((size_t)c.nthreads, sizeof *seen);
+    for (int i = 0; seen && i < c.nthreads; i++) {
+        size_t lo, hi;
+        chunk(&c, i, &lo, &hi);
+        seen[i] = result_observed_unknown();
+        seen[i].cpu = team_observed_cpu(t, i);
+        for (int a = 0; a < 3; a++) {
+            double share;
+            int node = buffer_range_node(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), &share);
+            result_observed_add_buffer(&seen[i], node, share);
+        }
+    }
     double rates[STREAM_MAX_NTIMES];
     for (int f = 0; f < STREAM_NFUNCS; f++) {
         double counted = (double)kernel_bytes_counted(rq->kernels->k[f], bytes), total = 0;
@@ -161,7 +174,10 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         params_int(&r->params, "iterations_done", c.done);
         for (int i = 0; i < c.nthreads; i++)
             r->pins_verified += team_pin_verified(t, i);
+        if (seen)
+            result_set_observed(r, seen, c.nthreads);
     }
+    free(seen);
     if (!validated)
         status = MEASURE_WRONG_RESULT;
 done:

@@ -329,6 +329,21 @@ if [ "$NCPU" -ge 2 ]; then
         python3 -c "import json,sys; d=json.load(open('$TMP/pl2.json')); r=d['results'][0]; sys.exit(0 if $rc == 0 and r['threads'] == 2 and [p['cpu'] for p in r['placement']] == [1, 0] and d['placement']['policy'].endswith(', close') else 1)"
 fi
 
+# Observed, not planned: each thread's CPU seen from inside it after the measurement
+# lies in its place, each buffer's pages (move_pages) are on the planned memory node,
+# every pin verified, nothing "could not be pinned" (tests/cli/check_observed.py;
+# --cpus in reverse order, so a thread on another thread's CPU shows).
+OBS_CPUS=0; [ "$NCPU" -ge 2 ] && OBS_CPUS=1,0
+"$BIN" -s 64 -o read -o copy -o latency --cpus $OBS_CPUS "${QUICK[@]}" --json "$TMP/obs.json" >/dev/null 2>"$TMP/obs.err"; rc=$?
+check "sweep --cpus $OBS_CPUS: observed CPUs in their places, buffers on the planned node, pins verified" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs.json' --stderr '$TMP/obs.err'"
+"$BIN" stream -n 100000 --ntimes 2 --json "$TMP/obs_s.json" >/dev/null 2>"$TMP/obs_s.err"; rc=$?
+check "stream: each thread's CPU and its chunk of every array observed where planned" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs_s.json' --stderr '$TMP/obs_s.err'"
+"$BIN" latency --mem-node 0 --min 4K --max 16K --sample-ms 1 --json "$TMP/obs_l.json" >/dev/null 2>"$TMP/obs_l.err"; rc=$?
+check "latency --mem-node 0: the chain's pages observed on node 0" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs_l.json' --mem-node 0 --stderr '$TMP/obs_l.err'"
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
