@@ -366,6 +366,12 @@ else
     echo "# skipped: no membench-faulty next to $BIN (make build/membench-faulty)"
 fi
 
+# A reader polling --json while a run of a few seconds rewrites it never sees a
+# partial document (the file is replaced by rename; written in place, a reader saw
+# hundreds of empty or cut reads).
+python3 "$(dirname "$0")/poll_json.py" "$TMP/poll.json" "$BIN" -o read -o write -o copy -r 2 --sample-ms 2 -t 4 >"$TMP/poll.out" 2>&1; rc=$?
+check "--json polled while a 4 s run rewrites it: every read a valid document ($(tail -1 "$TMP/poll.out"))" test $rc -eq 0
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \
