@@ -44,7 +44,8 @@ FUZZ_HELPER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter-out fuzz/fuzz_%.c fuzz/
 FUZZ_OBJS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(FUZZ_HELPER_OBJS) $(BUILD)/fuzz/replay_main.o
 REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
-DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
+DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BUILD)/faulty/kernel_registry.d \
+            $(BUILD)/tests/faulty/faulty_kernels.d
 
 .PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
 	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa completions
@@ -61,6 +62,19 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/membench: $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# membench with corrupting kernels (tests/faulty/: MEMBENCH_CORRUPT=NAME), for the
+# command-line tests: a run must report wrong data and fail. Never installed.
+FAULTY_OBJS := $(filter-out $(BUILD)/src/kernels/kernel_registry.o,$(OBJS)) $(BUILD)/faulty/kernel_registry.o \
+               $(BUILD)/tests/faulty/faulty_kernels.o
+$(BUILD)/faulty/kernel_registry.o: src/kernels/kernel_registry.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (faulty)"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMEMBENCH_FAULTY_KERNELS -MMD -MP -c -o $@ $<
+
+$(BUILD)/membench-faulty: $(FAULTY_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -108,7 +122,7 @@ check-slurm: membench-mpi
 run: membench
 	./membench -R
 
-check: membench $(BUILD)/membench-tests $(REPLAYS)
+check: membench $(BUILD)/membench-tests $(BUILD)/membench-faulty $(REPLAYS)
 	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench ./$(BUILD)/fuzz-replay
 
 # membench report on real short runs, rendered by headless Chromium: the DOM
@@ -119,7 +133,7 @@ check-report: membench
 check-unit: $(BUILD)/membench-tests
 	./$(BUILD)/membench-tests
 
-check-cli: membench
+check-cli: membench $(BUILD)/membench-faulty
 	bash tests/cli/run_cli_tests.sh ./membench
 
 # Every fuzz corpus through its target, built with $(CC) (part of make check).
@@ -130,6 +144,7 @@ check-fuzz-replay: $(REPLAYS)
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-asan:
 	$(MAKE) BUILD=build-asan OPT="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" build-asan/membench build-asan/membench-tests \
+	  build-asan/membench-faulty \
 	  $(FUZZ_TARGETS:%=build-asan/fuzz-replay/%)
 	ASAN_OPTIONS=detect_leaks=1 bash tests/run_all.sh ./build-asan/membench-tests ./build-asan/membench ./build-asan/fuzz-replay
 

@@ -92,6 +92,35 @@ bool result_set_placement(result_record *r, const result_thread *threads, int n)
     return true;
 }
 
+bool result_set_observed(result_record *r, const result_observed *threads, int n)
+{
+    free(r->observed);
+    r->observed = NULL;
+    if (n <= 0)
+        return true;
+    r->observed = malloc(sizeof *r->observed * (size_t)n);
+    if (!r->observed)
+        return false;
+    memcpy(r->observed, threads, sizeof *r->observed * (size_t)n);
+    return true;
+}
+
+result_observed result_observed_unknown(void)
+{
+    return (result_observed){-1, {-1, -1, -1}, 0, -1};
+}
+
+void result_observed_add_buffer(result_observed *o, int node, double share)
+{
+    if (o->nbuffers == RESULT_THREAD_BUFFERS)
+        return;
+    o->mem_nodes[o->nbuffers++] = node;
+    if (node < 0)
+        return;
+    if (o->mem_share < 0 || share < o->mem_share)
+        o->mem_share = share;
+}
+
 double result_value(const result_record *r)
 {
     return r->metric == METRIC_LATENCY ? r->summary.median : r->summary.max;
@@ -118,6 +147,7 @@ void result_free(result_record *r)
 {
     free(r->samples);
     free(r->placement);
+    free(r->observed);
     params_free(&r->params);
     memset(r, 0, sizeof *r);
 }
@@ -127,9 +157,12 @@ bool result_copy(result_record *dst, const result_record *src)
     *dst = *src;
     dst->samples = NULL;
     dst->placement = NULL;
+    dst->observed = NULL;
     dst->nsamples = 0;
     memset(&dst->params, 0, sizeof dst->params);
     bool ok = result_set_placement(dst, src->placement, src->placement ? src->threads : 0);
+    if (ok)
+        ok = result_set_observed(dst, src->observed, src->observed ? src->threads : 0);
     if (ok && src->nsamples > 0) {
         dst->samples = malloc(sizeof *dst->samples * (size_t)src->nsamples);
         ok = dst->samples != NULL;

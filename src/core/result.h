@@ -25,6 +25,18 @@ typedef struct {
     int mem_node; /* node its buffers were placed on, -1 when left to first touch */
 } result_thread;
 
+/* What a thread was seen doing, as opposed to what was planned (result_thread):
+ * the CPU it was on, read from inside the thread after its last job, and the node
+ * each of its buffers (or, for STREAM, its chunk of each array) is on, from
+ * move_pages on sampled pages. Tests compare these with the plan. */
+#define RESULT_THREAD_BUFFERS 3
+typedef struct {
+    int cpu;                                /* -1 unknown */
+    int mem_nodes[RESULT_THREAD_BUFFERS];   /* per buffer: node most sampled pages are on, -1 unknown */
+    int nbuffers;
+    double mem_share; /* lowest share of a buffer's sampled pages on its node, -1 unknown */
+} result_observed;
+
 /* The buffers of a result that got the same kind of pages. */
 #define RESULT_PAGE_GROUPS 4
 typedef struct {
@@ -51,6 +63,7 @@ typedef struct {
     int npages;
     double node_local_fraction; /* lowest share of sampled pages on the intended node, -1 unknown */
     int pins_verified;        /* threads whose affinity was checked equal to their place */
+    result_observed *observed; /* threads entries, owned; NULL when the mode does not observe */
 
     double *samples;          /* every timed sample, in the metric's unit; owned */
     int nsamples;
@@ -81,6 +94,12 @@ void result_pages_text(const result_record *r, char *buf, size_t size);
 bool result_set_samples(result_record *r, const double *samples, int n);
 /* Copies the placement of n threads. */
 bool result_set_placement(result_record *r, const result_thread *threads, int n);
+/* Copies what n threads were observed doing. */
+bool result_set_observed(result_record *r, const result_observed *threads, int n);
+/* An entry with nothing known yet. */
+result_observed result_observed_unknown(void);
+/* Adds one buffer's measured node (node -1: unknown) and the share of its sampled pages there. */
+void result_observed_add_buffer(result_observed *o, int node, double share);
 /* The headline number and its statistic: the best sample for bandwidth (the
  * lmbench/sc-membench/STREAM convention), the median for latency. */
 double result_value(const result_record *r);

@@ -10,6 +10,10 @@
 #include "kernels/isa.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_parts.h"
+#ifdef MEMBENCH_FAULTY_KERNELS
+/* The test build only (build/membench-faulty): tests/faulty/faulty_kernels.c. */
+void faulty_kernels_install(kernel *rows, size_t n);
+#endif
 
 #define MAX_KERNELS 256
 
@@ -37,6 +41,9 @@ static void build_table(void)
 #endif
     add_rows(portable_kernels, portable_kernel_count);
     add_rows(libc_kernels, libc_kernel_count);
+#ifdef MEMBENCH_FAULTY_KERNELS
+    faulty_kernels_install(table, table_count);
+#endif
 }
 
 const kernel *kernel_table(size_t *count)

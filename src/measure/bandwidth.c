@@ -199,14 +199,23 @@ static uint64_t longer_passes(uint64_t passes, double took_s, double min_s)
     return p > passes ? p : (passes < MAX_PASSES ? passes + 1 : passes);
 }
 
-static void fill_placement(const job_ctx *c, int n, result_record *out)
+/* Pages, node locality, and what each thread was observed doing: its CPU after
+ * the samples and its buffers' nodes. */
+static void fill_placement(team *t, const job_ctx *c, int n, result_record *out)
 {
+    result_observed *seen = calloc((size_t)n, sizeof *seen);
     out->node_local_fraction = 2;
     for (int i = 0; i < n; i++) {
         const buffer *bufs[2] = {&c->ts[i].src, &c->ts[i].dst};
+        if (seen) {
+            seen[i] = result_observed_unknown();
+            seen[i].cpu = team_observed_cpu(t, i);
+        }
         for (int b = 0; b < 2; b++) {
             if (!bufs[b]->map)
                 continue;
+            if (seen)
+                result_observed_add_buffer(&seen[i], bufs[b]->node, bufs[b]->node_fraction);
             result_add_buffer(out, bufs[b]->method, bufs[b]->len, bufs[b]->huge_coverage);
             double local = c->rq->nodes && c->rq->nodes[i] >= 0 && bufs[b]->node >= 0
                                ? (bufs[b]->node == c->rq->nodes[i] ? bufs[b]->node_fraction : 0)
@@ -217,6 +226,9 @@ static void fill_placement(const job_ctx *c, int n, result_record *out)
     }
     if (out->node_local_fraction > 1)
         out->node_local_fraction = -1;
+    if (seen)
+        result_set_observed(out, seen, n);
+    free(seen);
 }
 
 measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out)
@@ -316,7 +328,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
     params_number(&out->params, "min_sample_s", rq->min_sample_s);
     params_number(&out->params, "series_restarts", restarts);
     params_number(&out->params, "thread_time_max_s", tmaxs[best]);
-    fill_placement(&c, n, out);
+    fill_placement(t, &c, n, out);
     out->pins_verified = 0;
     for (int i = 0; i < n; i++)
         out->pins_verified += team_pin_verified(t, i);

@@ -103,6 +103,9 @@ static void latency_job(team *t, int tid, void *arg)
         result_add_buffer(out, b.method, b.len, b.huge_coverage);
         out->node_local_fraction =
             rq->node >= 0 && b.node >= 0 ? (b.node == rq->node ? b.node_fraction : 0) : -1;
+        result_observed seen = result_observed_unknown();
+        result_observed_add_buffer(&seen, b.node, b.node_fraction);
+        result_set_observed(out, &seen, 1);
         out->complete = got >= rq->min_samples;
         out->elapsed_s = clock_now() - start;
         double hz = ref_counter_hz();
@@ -122,7 +125,10 @@ measure_status measure_latency(team *t, const latency_request *rq, result_record
 {
     latency_ctx c = {rq, out, MEASURE_OK};
     team_run(t, latency_job, &c);
-    if (c.status == MEASURE_OK)
+    if (c.status == MEASURE_OK) {
         out->pins_verified = team_pin_verified(t, 0);
+        if (out->observed)
+            out->observed[0].cpu = team_observed_cpu(t, 0);
+    }
     return c.status;
 }

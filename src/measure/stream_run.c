@@ -110,6 +110,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     stream_ctx c = {rq, {NULL, NULL, NULL, STREAM_SCALAR}, team_size(t), NULL, 0, 0};
     c.times = calloc((size_t)c.nthreads, sizeof *c.times);
     measure_status status = MEASURE_OK;
+    result_observed *seen = NULL;
     if (allocated < 3 || !c.times) {
         status = MEASURE_NO_MEMORY;
         goto done;
@@ -122,6 +123,19 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         status = MEASURE_STOPPED; /* during first touch */
         goto done;
     }
+    /* Each thread's chunk of each array: where its first touch put the pages, read
+     * now because the kernel's NUMA balancing may move them during the run. */
+    seen = calloc((size_t)c.nthreads, sizeof *seen);
+    for (int i = 0; seen && i < c.nthreads; i++) {
+        size_t lo, hi;
+        chunk(&c, i, &lo, &hi);
+        seen[i] = result_observed_unknown();
+        for (int a = 0; a < 3; a++) {
+            double share;
+            int node = buffer_range_node(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), &share);
+            result_observed_add_buffer(&seen[i], node, share);
+        }
+    }
     team_run(t, job_run, &c);
     if (c.done < 2) {
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
@@ -132,6 +146,8 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
+    for (int i = 0; seen && i < c.nthreads; i++)
+        seen[i].cpu = team_observed_cpu(t, i);
     double rates[STREAM_MAX_NTIMES];
     for (int f = 0; f < STREAM_NFUNCS; f++) {
         double counted = (double)kernel_bytes_counted(rq->kernels->k[f], bytes), total = 0;
@@ -161,12 +177,15 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         params_int(&r->params, "iterations_done", c.done);
         for (int i = 0; i < c.nthreads; i++)
             r->pins_verified += team_pin_verified(t, i);
+        if (seen)
+            result_set_observed(r, seen, c.nthreads);
     }
     if (!validated)
         status = MEASURE_WRONG_RESULT;
 done:
     for (int i = 0; i < allocated; i++)
         buffer_free(&bufs[i]);
+    free(seen);
     free(c.times);
     return status;
 }

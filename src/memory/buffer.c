@@ -159,23 +159,37 @@ bool buffer_fill(buffer *b, uint64_t seed)
     return true;
 }
 
-void buffer_inspect_nodes(buffer *b)
+int buffer_range_node(const buffer *b, size_t off, size_t len, double *share)
 {
     enum { SAMPLES = 64 };
     const void *addrs[SAMPLES];
     int nodes[SAMPLES];
-    size_t pages = b->len / SMALL_PAGE ? b->len / SMALL_PAGE : 1;
+    *share = -1;
+    if (!b->ptr || len == 0 || off >= b->len)
+        return -1;
+    if (len > b->len - off)
+        len = b->len - off;
+    size_t pages = len / SMALL_PAGE ? len / SMALL_PAGE : 1;
     size_t n = pages < SAMPLES ? pages : SAMPLES;
     for (size_t i = 0; i < n; i++)
-        addrs[i] = (const char *)b->ptr + (pages * i / n) * SMALL_PAGE;
+        addrs[i] = (const char *)b->ptr + off + (pages * i / n) * SMALL_PAGE;
     if (!platform_page_nodes(0, addrs, nodes, n))
-        return;
+        return -1;
     size_t count, known;
     int best = page_nodes_majority(nodes, n, &count, &known);
+    if (best >= 0)
+        *share = (double)count / (double)n;
+    return best;
+}
+
+void buffer_inspect_nodes(buffer *b)
+{
+    double share;
+    int best = buffer_range_node(b, 0, b->len, &share);
     if (best < 0)
         return;
     b->node = best;
-    b->node_fraction = (double)count / (double)n;
+    b->node_fraction = share;
 }
 
 int page_nodes_majority(const int *nodes, size_t n, size_t *count, size_t *known)

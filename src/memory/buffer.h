@@ -56,6 +56,9 @@ void buffer_inspect(buffer *b);
  * huge_coverage stays -1 when smaps cannot be read. */
 void buffer_inspect_all(buffer *const *bufs, size_t n);
 
+/* The node most sampled pages of [off, off+len) of b are on (move_pages), with their
+ * share in *share; -1 when unknown. For a part of a buffer (STREAM's chunks). */
+int buffer_range_node(const buffer *b, size_t off, size_t len, double *share);
 /* Only node and node_fraction (move_pages on sampled pages; no smaps read). */
 void buffer_inspect_nodes(buffer *b);
 /* The node most entries of nodes[0..n) name (-1: unknown; ids of 64 and up are not

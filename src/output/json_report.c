@@ -105,6 +105,25 @@ static void write_host_noise(json_writer *j, const run_host_noise *n)
     json_object_end(j);
 }
 
+/* What a thread was seen doing (null and [] when the mode does not observe). */
+static void int_or_null(json_writer *j, const char *key, int v)
+{
+    if (v >= 0)
+        json_int(j, key, v);
+    else
+        json_null(j, key);
+}
+
+static void write_observed(json_writer *j, const result_observed *o)
+{
+    int_or_null(j, "observed_cpu", o ? o->cpu : -1);
+    json_array_begin(j, "observed_memory_nodes");
+    for (int b = 0; o && b < o->nbuffers; b++)
+        int_or_null(j, NULL, o->mem_nodes[b]);
+    json_array_end(j);
+    number_or_null(j, "observed_memory_share", o ? o->mem_share : 0, o && o->mem_share >= 0);
+}
+
 void json_write_record(json_writer *j, const result_record *r)
 {
     json_object_begin(j, NULL);
@@ -124,6 +143,7 @@ void json_write_record(json_writer *j, const result_record *r)
         json_int(j, "cpu", r->placement[i].cpu);
         json_int(j, "node", r->placement[i].node);
         json_int(j, "memory_node", r->placement[i].mem_node);
+        write_observed(j, r->observed ? &r->observed[i] : NULL);
         json_object_end(j);
     }
     json_array_end(j);

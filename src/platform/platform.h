@@ -54,6 +54,8 @@ uint64_t platform_node_free_bytes(int node);
  * cannot be read), with which file and why in why ("cannot read /proc/meminfo (Too
  * many open files)"). */
 bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen);
+/* The same with another meminfo file than /proc/meminfo (a test's fixture). */
+bool platform_memory_available_in(const char *meminfo, uint64_t *bytes, char *why, size_t whylen);
 uint64_t platform_memory_total(void);
 
 /* Free pages in the explicit huge page pool of the given size, 0 if none. */

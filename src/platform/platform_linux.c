@@ -213,12 +213,12 @@ uint64_t platform_node_free_bytes(int node)
     return p && sscanf(p + strlen("MemFree:"), "%llu", &kb) == 1 ? kb * 1024ULL : 0;
 }
 
-/* One /proc/meminfo value in bytes. False when the file cannot be read (errno says
- * why) or has no such line (errno 0). */
-static bool meminfo_bytes(const char *key, uint64_t *out)
+/* One value of a meminfo file (/proc/meminfo) in bytes. False when the file cannot
+ * be read (errno says why) or has no such line (errno 0). */
+static bool meminfo_bytes(const char *path, const char *key, uint64_t *out)
 {
     char buf[8192];
-    if (!platform_read_text("/proc/meminfo", buf, sizeof buf))
+    if (!platform_read_text(path, buf, sizeof buf))
         return false;
     size_t klen = strlen(key);
     for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -298,11 +298,16 @@ static bool cgroup_headroom(uint64_t *best, char *why, size_t whylen)
 
 bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen)
 {
+    return platform_memory_available_in("/proc/meminfo", bytes, why, whylen);
+}
+
+bool platform_memory_available_in(const char *meminfo, uint64_t *bytes, char *why, size_t whylen)
+{
     uint64_t avail, cg;
     *bytes = 0;
-    if (!meminfo_bytes("MemAvailable", &avail)) {
+    if (!meminfo_bytes(meminfo, "MemAvailable", &avail)) {
         if (errno)
-            return cannot_read("/proc/meminfo", why, whylen);
+            return cannot_read(meminfo, why, whylen);
         snprintf(why, whylen, "/proc/meminfo has no MemAvailable line (Linux 3.14 or later has it)");
         return false;
     }
@@ -315,7 +320,7 @@ bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen)
 uint64_t platform_memory_total(void)
 {
     uint64_t total;
-    return meminfo_bytes("MemTotal", &total) ? total : 0;
+    return meminfo_bytes("/proc/meminfo", "MemTotal", &total) ? total : 0;
 }
 
 uint64_t platform_hugetlb_free_pages(uint64_t page_size)

@@ -77,6 +77,7 @@ static void *worker_main(void *p)
         void *arg = t->arg;
         pthread_mutex_unlock(&t->lock);
         job(t, w->tid, arg);
+        w->observed_cpu = platform_current_cpu(); /* where the job (a measurement) ended */
         pthread_mutex_lock(&t->lock);
         if (++t->finished == t->n)
             pthread_cond_signal(&t->done);

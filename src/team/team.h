@@ -37,7 +37,8 @@ void team_run(team *t, team_job job, void *arg);
 void team_barrier(team *t);
 
 int team_size(const team *t);
-/* CPU thread tid ran on when it started, and whether its affinity matched its place. */
+/* CPU thread tid was on at the end of its last job (before any: when it started),
+ * read from inside the thread; and whether its affinity matched its place. */
 int team_observed_cpu(const team *t, int tid);
 bool team_pin_verified(const team *t, int tid);
 

@@ -329,6 +329,52 @@ if [ "$NCPU" -ge 2 ]; then
         python3 -c "import json,sys; d=json.load(open('$TMP/pl2.json')); r=d['results'][0]; sys.exit(0 if $rc == 0 and r['threads'] == 2 and [p['cpu'] for p in r['placement']] == [1, 0] and d['placement']['policy'].endswith(', close') else 1)"
 fi
 
+# Observed, not planned: each thread's CPU seen from inside it after the measurement
+# lies in its place, each buffer's pages (move_pages) are on the planned memory node,
+# every pin verified, nothing "could not be pinned" (tests/cli/check_observed.py;
+# --cpus in reverse order, so a thread on another thread's CPU shows).
+OBS_CPUS=0; [ "$NCPU" -ge 2 ] && OBS_CPUS=1,0
+# qemu-user (make check-cross runs $BIN through a wrapper naming it) cannot say where
+# a page is: there an unknown node is accepted, a known one must still match.
+OBS=(); [ "$(head -c2 "$BIN")" = '#!' ] && grep -qs 'qemu-' "$BIN" && OBS=(--nodes-may-be-unknown)
+"$BIN" -s 64 -o read -o copy -o latency --cpus $OBS_CPUS "${QUICK[@]}" --json "$TMP/obs.json" >/dev/null 2>"$TMP/obs.err"; rc=$?
+check "sweep --cpus $OBS_CPUS: observed CPUs in their places, buffers on the planned node, pins verified" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs.json' --stderr '$TMP/obs.err' ${OBS[*]}"
+"$BIN" stream -n 100000 --ntimes 2 --json "$TMP/obs_s.json" >/dev/null 2>"$TMP/obs_s.err"; rc=$?
+check "stream: each thread's CPU and its chunk of every array observed where planned" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs_s.json' --stderr '$TMP/obs_s.err' ${OBS[*]}"
+"$BIN" latency --mem-node 0 --min 4K --max 16K --sample-ms 1 --json "$TMP/obs_l.json" >/dev/null 2>"$TMP/obs_l.err"; rc=$?
+check "latency --mem-node 0: the chain's pages observed on node 0" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs_l.json' --mem-node 0 --stderr '$TMP/obs_l.err' ${OBS[*]}"
+
+# A corrupting kernel (build/membench-faulty: MEMBENCH_CORRUPT=NAME spoils what the
+# kernels of that name write) goes through the checks the user's runs go through:
+# the sweep reports no figure for it and fails, STREAM says "Failed Validation"
+# (never "Solution Validates") and fails; the same binary uncorrupted passes.
+FAULTY=$(dirname "$BIN")/membench-faulty; [ -x "$FAULTY" ] || FAULTY=$(dirname "$BIN")/build/membench-faulty
+if [ -x "$FAULTY" ]; then
+    "$FAULTY" -s 64 -o read -o copy "${QUICK[@]}" >"$TMP/fk0.out" 2>"$TMP/fk0.err"; rc=$?
+    check "membench-faulty without MEMBENCH_CORRUPT: a clean run (exit 0)" bash -c "[ $rc -eq 0 ] && ! grep -q error: '$TMP/fk0.err'"
+    for op in copy read write; do
+        MEMBENCH_CORRUPT=$op "$FAULTY" -s 64 -o read -o $op "${QUICK[@]}" --json "$TMP/fk.json" >"$TMP/fk.out" 2>"$TMP/fk.err"; rc=$?
+        check "sweep with a corrupting $op kernel: 'produced wrong data', no $op figure in CSV or JSON, exit 1" \
+            bash -c "[ $rc -eq 1 ] && grep -q '$op kernel (.*) produced wrong data at 64 KB' '$TMP/fk.err' && ! grep -q '^64,$op,' '$TMP/fk.out' && python3 -c \"import json,sys; d=json.load(open('$TMP/fk.json')); sys.exit(0 if '$op' not in [r['operation'] for r in d['results']] and d['exit_status'] == 1 else 1)\""
+    done
+    for f in copy triad; do
+        MEMBENCH_CORRUPT=$f "$FAULTY" stream -n 100000 --ntimes 3 --stores regular --json "$TMP/fks.json" >"$TMP/fks.out" 2>"$TMP/fks.err"; rc=$?
+        check "stream with a corrupting $f kernel: 'Failed Validation', never 'Solution Validates', validated false, exit 1" \
+            bash -c "[ $rc -eq 1 ] && grep -q 'Failed Validation' '$TMP/fks.out' && ! grep -q 'Solution Validates' '$TMP/fks.out' && grep -q 'error: .*Failed Validation' '$TMP/fks.err' && python3 -c \"import json,sys; rs=json.load(open('$TMP/fks.json'))['results']; sys.exit(0 if rs and all(r['params']['validated'] is False for r in rs) else 1)\""
+    done
+else
+    echo "# skipped: no membench-faulty next to $BIN (make build/membench-faulty)"
+fi
+
+# A reader polling --json while a run of a few seconds rewrites it never sees a
+# partial document (the file is replaced by rename; written in place, a reader saw
+# hundreds of empty or cut reads).
+python3 "$(dirname "$0")/poll_json.py" "$TMP/poll.json" "$BIN" -o read -o write -o copy -r 2 --sample-ms 2 -t 4 >"$TMP/poll.out" 2>&1; rc=$?
+check "--json polled while a 4 s run rewrites it: every read a valid document ($(tail -1 "$TMP/poll.out"))" test $rc -eq 0
+
 # A time limit that ends the run before anything was measured says so.
 "$BIN" -t 0.0000001 >"$TMP/t0.out" 2>"$TMP/t0.err"; rc=$?
 check "-t 0.0000001: the CSV header alone, and a warning that -t ended the run before its first result" \

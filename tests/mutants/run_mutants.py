@@ -7,9 +7,17 @@ mutation no longer applies (the code it plants into changed: update the list).
   run_mutants.py [NAME-SUBSTRING]     all mutants, or those whose name contains it
 
 Each mutant: (name, file, the exact text replaced, its replacement, suite). Suites:
-  unit    the unit tests (build/membench-tests)
-  schema  a small sweep, latency and stream run checked by tests/cli/check_schema.py
+  unit      the unit tests (build/membench-tests)
+  schema    a small sweep, latency and stream run checked by tests/cli/check_schema.py
+  observed  a sweep on --cpus 1,0, a stream and a latency --mem-node 0 run checked by
+            tests/cli/check_observed.py (observed CPU and page nodes against the plan)
+  faulty    build/membench-faulty with a corrupting copy (sweep) and triad (STREAM)
+            kernel: each run must fail and STREAM must never say "Solution Validates"
+  poll      tests/cli/poll_json.py: every read of --json during a 2 s run parses
+  numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
+            MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
+import json
 import os
 import shutil
 import subprocess
@@ -40,7 +48,42 @@ MUTANTS = [
      "src/util/one_line.c", "*p = '?';", "(void)p;", "unit"),
     ("bandwidth verification skipped",
      "src/measure/bandwidth.c", "team_run(t, job_verify, &c);", "(void)job_verify;", "unit"),
+    ("the memory budget from MemTotal instead of MemAvailable",
+     "src/platform/platform_linux.c", 'meminfo_bytes(meminfo, "MemAvailable", &avail)',
+     'meminfo_bytes(meminfo, "MemTotal", &avail)', "unit"),
+    ("every thread pinned to thread 0's CPU",
+     "src/team/team.c", "platform_pin_self(w->place.ids, w->place.count);",
+     "platform_pin_self(t->workers[0].place.ids, t->workers[0].place.count);", "observed"),
+    ("the sweep's wrong data not failing the result (the check's verdict ignored)",
+     "src/measure/bandwidth.c", "if (!ts[i].verified)", "if (0 && !ts[i].verified)", "faulty"),
+    ("STREAM validation skipped, 'Solution Validates' still printed",
+     "src/measure/stream_run.c", "if (!(fabs(err[i] / expect[i]) <= STREAM_EPSILON))",
+     "if (0 && !(fabs(err[i] / expect[i]) <= STREAM_EPSILON))", "faulty"),
+    ("STREAM's failed validation not failing the run",
+     "src/measure/stream_run.c", "if (!validated)", "if (0 && !validated)", "faulty"),
+    ("--json written in place instead of renamed over",
+     "src/output/file_target.c", 'snprintf(*tmp, len, "%.*s/.membench-%ld.tmp", dirlen, dir, (long)getpid());',
+     'snprintf(*tmp, len, "%s", path); (void)dirlen; (void)dir;', "poll"),
+    ("every buffer bound to thread 0's node",
+     "src/measure/bandwidth.c", "int node = rq->nodes ? rq->nodes[tid] : -1;",
+     "int node = rq->nodes ? rq->nodes[0] : -1;", "numa"),
+    ("latency --mem-node not used for the allocation (the CPU's node 0 instead)",
+     "src/measure/latency.c", "buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)",
+     "buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, 0)", "numa"),
+    ("STREAM's arrays first touched by the main thread",
+     "src/measure/stream_run.c", "    team_run(t, job_init, &c);",
+     "    memset(c.arrays.a, 0, bytes); memset(c.arrays.b, 0, bytes); memset(c.arrays.c, 0, bytes);\n"
+     "    team_run(t, job_init, &c);", "numa"),
 ]
+
+OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
+    (["-s", "64", "-o", "read", "-o", "latency", "--cpus", "1,0" if (os.cpu_count() or 1) >= 2 else "0",
+      "-r", "1", "--sample-ms", "1", "--latency-sample-ms", "1"], None),
+    (["stream", "-n", "100000", "--ntimes", "2"], None),
+    (["latency", "--mem-node", "0", "--min", "4K", "--max", "16K", "--sample-ms", "1"], 0),
+]
+
+TARGETS = ["membench", "build/membench-tests", "build/membench-faulty"]
 
 SCHEMA_RUNS = [
     ["-s", "128", "-o", "read", "-o", "latency", "-r", "3", "--sample-ms", "1", "--latency-sample-ms", "1"],
@@ -66,6 +109,28 @@ def suite_fails(suite, tree):
         check = run([sys.executable, "tests/cli/check_schema.py", "schema/membench-run.schema.json", "run"] + docs,
                     tree)
         return check.returncode != 0
+    if suite == "observed":
+        sys.path.insert(0, os.path.join(tree, "tests", "cli"))
+        import check_observed
+        for i, (args, mem_node) in enumerate(OBSERVED_RUNS):
+            doc = os.path.join(tree, "observed-%d.json" % i)
+            r = run(["./membench"] + args + ["--json", doc], tree)
+            if r.returncode != 0 or check_observed.problems(json.load(open(doc)), mem_node, r.stdout):
+                return True
+        return False
+    if suite == "faulty":
+        env = dict(os.environ, MEMBENCH_CORRUPT="copy")
+        sweep = run(["./build/membench-faulty", "-s", "64", "-o", "copy", "-r", "1", "--sample-ms", "1"], tree, env=env)
+        env["MEMBENCH_CORRUPT"] = "triad"
+        stream = run(["./build/membench-faulty", "stream", "-n", "100000", "--ntimes", "2", "--stores", "regular"],
+                     tree, env=env)
+        return sweep.returncode == 0 or stream.returncode == 0 or "Solution Validates" in stream.stdout
+    if suite == "poll":
+        return run([sys.executable, "tests/cli/poll_json.py", os.path.join(tree, "poll.json"), "./membench",
+                    "-o", "read", "-o", "write", "-r", "2", "--sample-ms", "2", "-t", "2"], tree).returncode != 0
+    if suite == "numa":
+        env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
+        return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
     raise SystemExit("unknown suite " + suite)
 
 
@@ -78,16 +143,29 @@ def main():
         for f in files:
             os.makedirs(os.path.join(tree, os.path.dirname(f)), exist_ok=True)
             shutil.copy2(os.path.join(src, f), os.path.join(tree, f))
-        build = run(["make", "-s", "-j2", "membench", "build/membench-tests"], tree)
+        # a NUMA guest's kernel and busybox, fetched once by make check-numa, are reused
+        for arch in ("x86_64",):
+            for f in ("vmlinuz", "busybox"):
+                have = os.path.join(src, "build-numa", arch, f)
+                if os.path.exists(have):
+                    os.makedirs(os.path.join(tree, "build-numa", arch), exist_ok=True)
+                    shutil.copy2(have, os.path.join(tree, "build-numa", arch, f))
+        build = run(["make", "-s", "-j2"] + TARGETS, tree)
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
         chosen = [m for m in MUTANTS if only in m[0]]
+        numa = os.environ.get("MUTANTS_NUMA") == "1"
+        skipped = 0
         for name, path, old, new, suite in chosen:
+            if suite == "numa" and not numa:
+                skipped += 1
+                print("skipped  %s [numa: MUTANTS_NUMA=1 boots the x86-64 guest]" % name)
+                continue
             full = os.path.join(tree, path)
             original = open(full).read()
             if original.count(old) != 1:
@@ -96,7 +174,7 @@ def main():
                 continue
             open(full, "w").write(original.replace(old, new))
             try:
-                built = run(["make", "-s", "-j2", "membench", "build/membench-tests"], tree).returncode == 0
+                built = run(["make", "-s", "-j2"] + TARGETS, tree).returncode == 0
                 caught = not built or suite_fails(suite, tree)  # a mutant that does not build is no test
             finally:
                 open(full, "w").write(original)
@@ -110,10 +188,11 @@ def main():
             else:
                 survived.append(name)
                 print("SURVIVED %s [%s]" % (name, suite))
-        print("check-mutants: %d of %d planted bugs killed%s%s" % (
-            killed, len(chosen), ", %d survived" % len(survived) if survived else "",
-            ", %d stale" % len(stale) if stale else ""))
-        return 0 if killed == len(chosen) else 1
+        print("check-mutants: %d of %d planted bugs killed%s%s%s" % (
+            killed, len(chosen) - skipped, ", %d survived" % len(survived) if survived else "",
+            ", %d stale" % len(stale) if stale else "",
+            ", %d NUMA-only skipped (MUTANTS_NUMA=1 runs them)" % skipped if skipped else ""))
+        return 0 if killed == len(chosen) - skipped else 1
     finally:
         shutil.rmtree(tree, ignore_errors=True)
 

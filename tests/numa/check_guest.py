@@ -6,8 +6,12 @@ Each run is a block "=== BEGIN name" ... "=== STDERR" ... ["=== JSON" ...]
 "numa: N passed, M failed"; exits 1 if anything failed or the guest did not finish.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+import check_observed  # noqa: E402  (tests/cli/check_observed.py: observed against planned)
 
 text = open(sys.argv[1], errors="replace").read().replace("\r", "")
 label = "numa guest (%s)" % sys.argv[2] if len(sys.argv) > 2 else "numa guest"
@@ -159,6 +163,16 @@ r = run("stream_nodes")
 exits("stream_nodes", 0, r)
 res = (r["json"] or {}).get("results", [])
 check("stream on 6 CPUs in 3 nodes validates", res and all(x["params"].get("validated") for x in res), str(res)[:300])
+
+# --- observed, not planned: every thread's CPU seen from inside it lies in its place,
+# every buffer's sampled pages (STREAM: each thread's chunk of each array) are on the
+# planned memory node (latency: --mem-node's), every pin verified, none "could not be pinned"
+for name, mem_node in (("spread2", None), ("spread_all", None), ("cpus_node1", None), ("latency_local", 0),
+                       ("latency_remote", 1), ("stream_nodes", None)):
+    r = run(name)
+    found = check_observed.problems(r["json"] or {}, mem_node, r["err"])
+    check("%s: threads observed in their places, pages on the planned node%s, pins verified"
+          % (name, "" if mem_node is None else " (%d)" % mem_node), not found, "; ".join(found))
 
 # --- latency-matrix (a CPU-less memory node as a column) ---------------------------
 def lm_results(r):

@@ -69,6 +69,26 @@ TEST(memory_budget_leaves_a_margin)
     CHECK(lo > 0);
 }
 
+/* The budget follows MemAvailable, not MemTotal: on a machine whose memory is
+ * mostly in use, MemTotal would let a run push it into swap or the OOM killer. */
+TEST(memory_available_is_memavailable_not_memtotal)
+{
+    const char *dir = test_tempdir();
+    test_write_file(dir, "meminfo",
+                    "MemTotal:       67108864 kB\nMemFree:          524288 kB\nMemAvailable:    1048576 kB\n"
+                    "Buffers:           1024 kB\n");
+    char path[512], why[256] = "";
+    snprintf(path, sizeof path, "%s/meminfo", dir);
+    uint64_t bytes = 0;
+    CHECK(platform_memory_available_in(path, &bytes, why, sizeof why));
+    CHECK_STR(why, "");
+    CHECK(bytes > 0 && bytes <= (1ULL << 30)); /* the cgroup's room may be less, never more */
+    /* without a MemAvailable line there is no budget, and why names it */
+    test_write_file(dir, "meminfo", "MemTotal:       67108864 kB\nMemFree:          524288 kB\n");
+    CHECK(!platform_memory_available_in(path, &bytes, why, sizeof why));
+    CHECK_CONTAINS(why, "no MemAvailable line");
+}
+
 static atomic_int job_hits;
 static atomic_int after_barrier_seen_all;
 

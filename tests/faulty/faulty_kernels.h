@@ -1,0 +1,16 @@
+/* The test build's corrupting kernels (build/membench-faulty, never installed):
+ * kernel_registry.c compiled with MEMBENCH_FAULTY_KERNELS calls this on the kernel
+ * table, so the sweep and STREAM run exactly the code membench runs, with wrong data. */
+#ifndef MEMBENCH_FAULTY_KERNELS_H
+#define MEMBENCH_FAULTY_KERNELS_H
+
+#include <stddef.h>
+
+#include "kernels/kernel.h"
+
+/* Every row named by MEMBENCH_CORRUPT ("copy": the sweep's copy and STREAM's Copy;
+ * "triad", "read", ...) gets a function that runs the real one, then spoils its
+ * result: one element of what it wrote (STREAM: +1.0), or its returned XOR. */
+void faulty_kernels_install(kernel *rows, size_t n);
+
+#endif
