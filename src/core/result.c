@@ -114,9 +114,23 @@ double result_sample_seconds(const result_record *r, int i)
     return r->bytes_per_sample / (r->samples[i] * 1e6);
 }
 
+bool result_set_sample_rounds(result_record *r, const int *rounds, int n)
+{
+    free(r->sample_rounds);
+    r->sample_rounds = NULL;
+    if (n <= 0)
+        return true;
+    r->sample_rounds = malloc(sizeof *r->sample_rounds * (size_t)n);
+    if (!r->sample_rounds)
+        return false;
+    memcpy(r->sample_rounds, rounds, sizeof *r->sample_rounds * (size_t)n);
+    return true;
+}
+
 void result_free(result_record *r)
 {
     free(r->samples);
+    free(r->sample_rounds);
     free(r->placement);
     params_free(&r->params);
     memset(r, 0, sizeof *r);
@@ -126,6 +140,7 @@ bool result_copy(result_record *dst, const result_record *src)
 {
     *dst = *src;
     dst->samples = NULL;
+    dst->sample_rounds = NULL;
     dst->placement = NULL;
     dst->nsamples = 0;
     memset(&dst->params, 0, sizeof dst->params);
@@ -138,6 +153,8 @@ bool result_copy(result_record *dst, const result_record *src)
             dst->nsamples = src->nsamples;
         }
     }
+    if (ok && src->sample_rounds)
+        ok = result_set_sample_rounds(dst, src->sample_rounds, src->nsamples);
     params_copy(&dst->params, &src->params);
     if (ok && dst->params.n == src->params.n)
         return true;

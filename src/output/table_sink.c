@@ -52,6 +52,9 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     op_line(f, "Copy", &s->copy);
     if (s->read.count + s->write.count + s->copy.count > 0) {
         /* sc-membench's Peak is a best sample, so it rises with -r; say so. */
+        if (c->rounds > 0)
+            fprintf(f, "\n  Samples: %d per point, taken in %d rounds (each round visits every size and operation once).",
+                    c->rounds, c->rounds);
         fprintf(f, "\n  Peak: the best of -r samples at any size (more tries, higher peak);\n"
                    "  Peak median: the highest per-size median of the samples (does not grow with -r).\n");
         /* Ours: the peaks come from L1; the largest size is what RAM delivers. */

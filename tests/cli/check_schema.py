@@ -135,6 +135,11 @@ def promises(doc):
         want = max(s) if r["statistic"] == "best" else statistics.median(s)
         if not close(r["value"], want):
             bad.append("%s: value %g is not the %s of its samples (%g)" % (where, r["value"], r["statistic"], want))
+        rounds = r.get("sample_rounds")
+        if rounds is not None and (len(rounds) != len(s) or rounds != sorted(rounds) or
+                                   max(rounds) > doc.get("plan", {}).get("rounds", max(rounds))):
+            bad.append("%s: sample_rounds %s: not one non-decreasing round per sample, up to the run's rounds"
+                       % (where, rounds))
         if r["size_kb"] != r["size_bytes"] // 1024:
             bad.append("%s: size_kb %d for %d bytes" % (where, r["size_kb"], r["size_bytes"]))
         if r["threads"] != len(r["placement"]):
