@@ -393,12 +393,14 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
             break;
         /* Every kept sample lasts min_sample_s: one that comes in shorter (the
          * host sped up after the warm-up) restarts the series with more passes,
-         * dropping the samples of earlier visits too, so all samples still have
-         * the same length. */
+         * so all samples still have the same length. The samples of earlier
+         * visits are dropped too and taken again now: a point gets no extra
+         * visits, so every run of a plan has the same steps (membench-mpi). */
         if (slow < p->rq.min_sample_s && c.passes < MAX_PASSES && p->restarts < MAX_RESTARTS) {
             c.passes = longer_passes(c.passes, slow, p->rq.min_sample_s);
             p->passes = c.passes;
             p->restarts++;
+            count = p->nsamples - got + count;
             p->nsamples = 0;
             got = 0;
             continue;

@@ -50,8 +50,9 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
 /* The same measurement spread over visits (the sweep's rounds, plan/round_schedule):
  * a point keeps its pass count and samples between visits, and its buffers when
  * asked to. The first visit calibrates; each later one runs one full-length warm-up
- * first. A sample shorter than min_sample_s raises the pass count and drops the
- * samples so far (at most 5 times), so all samples of a point have one length. */
+ * first. A sample shorter than min_sample_s raises the pass count, drops the
+ * samples so far and takes as many again in that visit (at most 5 times), so all
+ * samples of a point have one length. */
 typedef struct bw_point bw_point;
 
 /* rq is copied (nodes too); threads: the size of every team it will be visited with. */

@@ -23,6 +23,7 @@ struct chase_point {
     double *ns;
     int *rounds;
     int nsamples, cap;
+    int visits;
     /* the job's arguments and answer */
     int want;
     int round;
@@ -113,8 +114,9 @@ bool chase_point_wants_more(const chase_point *p)
     return stats_compute(p->ns, (size_t)p->nsamples).cv >= p->rq.cv_target;
 }
 
-/* One visit on the chasing thread: the chain (built if needed), one full-length
- * sample discarded (the caches, TLB and clock settle), then up to `want` samples;
+/* One visit on the chasing thread: the chain (built if needed; calibration chases
+ * on the first visit), one sample discarded (the caches, TLB and clock settle; a
+ * quarter-length one on later visits), then up to `want` samples;
  * want 0 means "until the CV rule is met". */
 static void visit_job(team *t, int tid, void *arg)
 {
@@ -136,9 +138,11 @@ static void visit_job(team *t, int tid, void *arg)
         p->status = MEASURE_STOPPED;
         return;
     }
-    timed_chase(&p->pos, p->steps);
+    /* Later visits: a quarter of a sample brings the chain back into the caches
+     * and TLB after other points ran, at a quarter of the cost. */
+    timed_chase(&p->pos, p->visits++ ? p->steps / 4 + 1 : p->steps);
     int got = 0;
-    while (!stop_requested() && (p->want > 0 ? got < p->want : chase_point_wants_more(p))) {
+    while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || chase_point_wants_more(p))) {
         if (!add_sample(p, timed_chase(&p->pos, p->steps), p->round)) {
             p->status = MEASURE_NO_MEMORY;
             break;

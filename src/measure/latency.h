@@ -31,7 +31,7 @@ measure_status measure_latency(team *t, const latency_request *rq, result_record
 
 /* The same measurement spread over visits (the sweep's rounds): a point keeps its
  * step count and samples between visits, and its chain when asked to. Each visit
- * runs one full-length sample first, discarded. */
+ * runs a discarded chase first: a full sample on the first, a quarter after. */
 typedef struct chase_point chase_point;
 
 chase_point *chase_point_create(const latency_request *rq);

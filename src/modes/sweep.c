@@ -25,8 +25,9 @@
 #define LATENCY_CV_TARGET 0.05
 #define MAX_THREAD_COUNTS 32
 
-/* Points within the LLC share keep their buffers between rounds up to this many bytes in all. */
-#define KEEP_LIMIT (32ULL << 20)
+/* Points within the LLC share keep their buffers between rounds up to this many
+ * bytes in all (or an eighth of the memory budget, if less). */
+#define KEEP_LIMIT (64ULL << 20)
 
 /* One size x operation across the rounds. */
 typedef struct {
@@ -56,6 +57,7 @@ typedef struct {
     sweep_point *points; /* every size x operation, in plan order */
     size_t npoints;
     int rounds;          /* rounds run */
+    uint64_t budget;     /* what may be allocated (session_memory_budget) */
 } sweep_state;
 
 static int buffers_needed(unsigned ops_mask)
@@ -89,6 +91,7 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
+    st->budget = budget;
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);
@@ -280,10 +283,19 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
     return lr;
 }
 
-/* Latency samples per visit: LATENCY_MIN_SAMPLES spread over the -r rounds. */
+/* Latency samples per visit before the last of the -r rounds: few enough that
+ * the point still wants that last visit (see latency_needed). */
 static int latency_per_visit(const sweep_options *o)
 {
-    return (LATENCY_MIN_SAMPLES + o->tries - 1) / o->tries;
+    int k = LATENCY_MIN_SAMPLES / o->tries;
+    return k > 1 ? k : 1;
+}
+
+/* Samples a latency point needs: (tries - 1) visits of latency_per_visit stay
+ * below it, so every latency point is visited in each of the -r rounds. */
+static int latency_needed(const sweep_options *o)
+{
+    return o->tries > LATENCY_MIN_SAMPLES ? o->tries : LATENCY_MIN_SAMPLES;
 }
 
 /* One visit of a latency point; false when the run must stop. */
@@ -305,7 +317,12 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
             return session_error(s, "out of memory"), false;
         }
     }
-    measure_status ms = chase_point_visit(p->lat, st->latency_team, latency_per_visit(o), round, p->keep);
+    /* The last of the -r rounds takes samples until the CV rule is met (at least
+     * LATENCY_MIN_SAMPLES in all, at most LATENCY_MAX_SAMPLES): so a point gets
+     * -r visits like every other, and every run of a plan has the same steps.
+     * Rounds after those (--target-ci) add latency_per_visit each. */
+    int count = round == o->tries ? 0 : latency_per_visit(o);
+    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep);
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
         p->finished = true; /* an allocation failure skips this point only */
@@ -431,7 +448,9 @@ static bool make_points(session *s, sweep_state *st)
     st->points = calloc(st->plan.n * OP_COUNT + 1, sizeof *st->points);
     if (!st->points)
         return false;
-    uint64_t kept = 0;
+    uint64_t kept = 0, limit = KEEP_LIMIT;
+    if (st->budget / 8 < limit)
+        limit = st->budget / 8;
     int threads = st->counts[st->ncounts - 1];
     for (size_t i = 0; i < st->plan.n; i++)
         for (int op = 0; op < OP_COUNT; op++) {
@@ -442,11 +461,11 @@ static bool make_points(session *s, sweep_state *st)
             p->op = (mb_op)op;
             p->ci = -1;
             uint64_t footprint = op == OP_LATENCY ? p->bytes : p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
-            p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= KEEP_LIMIT;
+            p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= limit;
             if (p->keep)
                 kept += footprint;
-            p->sched.needed = op == OP_LATENCY ? LATENCY_MIN_SAMPLES : o->tries;
-            p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? LATENCY_MAX_SAMPLES : 0;
+            p->sched.needed = op == OP_LATENCY ? latency_needed(o) : o->tries;
+            p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
             p->sched.half_width = -1;
         }
     return true;
