@@ -231,6 +231,7 @@ struct bw_point {
     int restarts;
     double *times, *tmins, *tmaxs; /* per sample: span, fastest and slowest thread */
     int *rounds;
+    double *ends; /* clock_now() when each sample ended */
     int nsamples, cap;
     bool open;            /* buffers allocated and touched */
     result_record pages;  /* pages, locality and pins of the last buffers (placement fields only) */
@@ -282,6 +283,7 @@ void bw_point_destroy(bw_point *p)
     free(p->tmins);
     free(p->tmaxs);
     free(p->rounds);
+    free(p->ends);
     free(p);
 }
 
@@ -316,7 +318,10 @@ static bool add_sample(bw_point *p, double span, double tmin, double tmax, int r
         int *d = realloc(p->rounds, sizeof *d * (size_t)cap);
         if (d)
             p->rounds = d;
-        if (!a || !b || !c || !d)
+        double *e = realloc(p->ends, sizeof *e * (size_t)cap);
+        if (e)
+            p->ends = e;
+        if (!a || !b || !c || !d || !e)
             return false;
         p->cap = cap;
     }
@@ -324,6 +329,7 @@ static bool add_sample(bw_point *p, double span, double tmin, double tmax, int r
     p->tmins[p->nsamples] = tmin;
     p->tmaxs[p->nsamples] = tmax;
     p->rounds[p->nsamples] = round;
+    p->ends[p->nsamples] = clock_now();
     p->nsamples++;
     return true;
 }
@@ -424,7 +430,7 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
     return status;
 }
 
-bool bw_point_fill(const bw_point *p, result_record *out)
+bool bw_point_fill(const bw_point *p, double origin, result_record *out)
 {
     int got = p->nsamples;
     if (got == 0)
@@ -439,7 +445,7 @@ bool bw_point_fill(const bw_point *p, result_record *out)
         if (p->times[i] < p->times[best])
             best = i;
     }
-    bool ok = result_set_samples(out, rates, got) && result_set_sample_rounds(out, p->rounds, got);
+    bool ok = result_set_samples(out, rates, got) && result_set_sample_rounds(out, p->rounds, p->ends, origin, got);
     free(rates);
     out->size_bytes = p->rq.bytes;
     out->threads = p->n;
@@ -471,7 +477,7 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
     measure_status status = bw_point_visit(p, t, rq->tries, 1, false);
     if (status == MEASURE_STOPPED && p->nsamples > 0)
         status = MEASURE_OK; /* cut short: what was measured is kept */
-    if ((status == MEASURE_OK || status == MEASURE_WRONG_RESULT) && !bw_point_fill(p, out) && status == MEASURE_OK)
+    if ((status == MEASURE_OK || status == MEASURE_WRONG_RESULT) && !bw_point_fill(p, 0, out) && status == MEASURE_OK)
         status = MEASURE_NO_MEMORY;
     bw_point_destroy(p);
     return status;

@@ -65,8 +65,8 @@ int bw_point_samples(const bw_point *p);
 /* The fastest sample so far in MB/s (0 without samples). */
 double bw_point_best_rate(const bw_point *p);
 /* The record of every sample so far (as measure_bandwidth fills it, plus each
- * sample's round); false without samples or memory. */
-bool bw_point_fill(const bw_point *p, result_record *out);
+ * sample's round and end time less origin); false without samples or memory. */
+bool bw_point_fill(const bw_point *p, double origin, result_record *out);
 void bw_point_destroy(bw_point *p);
 
 #endif

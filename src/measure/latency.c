@@ -22,6 +22,7 @@ struct chase_point {
     double build_s, elapsed_s;
     double *ns;
     int *rounds;
+    double *ends; /* clock_now() when each sample ended */
     int nsamples, cap;
     int visits;
     /* the job's arguments and answer */
@@ -94,11 +95,15 @@ static bool add_sample(chase_point *p, double ns, int round)
         int *r = realloc(p->rounds, sizeof *r * (size_t)cap);
         if (r)
             p->rounds = r;
-        if (!a || !r)
+        double *e = realloc(p->ends, sizeof *e * (size_t)cap);
+        if (e)
+            p->ends = e;
+        if (!a || !r || !e)
             return false;
         p->cap = cap;
     }
     p->ns[p->nsamples] = ns;
+    p->ends[p->nsamples] = clock_now();
     p->rounds[p->nsamples++] = round;
     return true;
 }
@@ -211,9 +216,9 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
     return ok;
 }
 
-bool chase_point_fill_rounds(const chase_point *p, result_record *out)
+bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out)
 {
-    return result_set_sample_rounds(out, p->rounds, p->nsamples);
+    return result_set_sample_rounds(out, p->rounds, p->ends, origin, p->nsamples);
 }
 
 void chase_point_destroy(chase_point *p)
@@ -224,6 +229,7 @@ void chase_point_destroy(chase_point *p)
         buffer_free(&p->b);
     free(p->ns);
     free(p->rounds);
+    free(p->ends);
     free(p);
 }
 

@@ -43,8 +43,8 @@ int chase_point_samples(const chase_point *p);
 bool chase_point_wants_more(const chase_point *p);
 /* The record as measure_latency fills it; false without samples or memory. */
 bool chase_point_fill(const chase_point *p, team *t, result_record *out);
-/* Adds each sample's round to the record. */
-bool chase_point_fill_rounds(const chase_point *p, result_record *out);
+/* Adds each sample's round and end time (less origin) to the record. */
+bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out);
 void chase_point_destroy(chase_point *p);
 
 #endif

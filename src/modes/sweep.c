@@ -58,6 +58,8 @@ typedef struct {
     size_t npoints;
     int rounds;          /* rounds run */
     uint64_t budget;     /* what may be allocated (session_memory_budget) */
+    double start;        /* clock_now() when the rounds began */
+    bool out_of_time;    /* --max-time stopped rounds that were still wanted */
 } sweep_state;
 
 static int buffers_needed(unsigned ops_mask)
@@ -388,8 +390,8 @@ static bool point_record(session *s, const sweep_state *st, const sweep_point *p
 {
     bool latency = p->op == OP_LATENCY;
     result_init(r, "sweep", op_name(p->op), latency ? METRIC_LATENCY : METRIC_BANDWIDTH);
-    bool ok = latency ? p->lat && chase_point_fill(p->lat, st->latency_team, r) && chase_point_fill_rounds(p->lat, r)
-                      : p->bw && bw_point_fill(p->bw, r);
+    bool ok = latency ? p->lat && chase_point_fill(p->lat, st->latency_team, r) && chase_point_fill_rounds(p->lat, st->start, r)
+                      : p->bw && bw_point_fill(p->bw, st->start, r);
     if (!ok || r->nsamples == 0) {
         result_free(r);
         return false;
@@ -475,6 +477,14 @@ static bool make_points(session *s, sweep_state *st)
 static void report_target(session *s, const sweep_state *st)
 {
     const sweep_options *o = s->opts;
+    size_t short_points = 0;
+    for (size_t i = 0; i < st->npoints; i++)
+        if (!st->points[i].failed && st->points[i].sched.samples > 0 &&
+            st->points[i].sched.samples < st->points[i].sched.needed)
+            short_points++;
+    if (st->out_of_time && short_points)
+        session_warn(s, "--max-time %g s: rounds stopped after %d; %zu point(s) have fewer samples than -r %d asks",
+                     o->max_time_s, st->rounds, short_points, o->tries);
     if (o->target_ci_pct <= 0)
         return;
     char missed[1024] = "";
@@ -532,17 +542,20 @@ static void sweep_run(session *s)
         session_error(s, "out of memory");
         return;
     }
-    double target = o->target_ci_pct / 100, start = clock_now();
+    double target = o->target_ci_pct / 100;
+    st->start = clock_now();
     int round = 0;
     bool go_on = true;
     while (go_on && !session_stopped(s)) {
-        if (round > 0 && o->max_time_s > 0 && clock_now() - start >= o->max_time_s)
-            break;
         for (size_t i = 0; i < st->npoints; i++)
             rps[i] = st->points[i].sched;
         size_t n = round_next(rps, st->npoints, target, visit);
         if (n == 0)
             break;
+        if (round > 0 && o->max_time_s > 0 && clock_now() - st->start >= o->max_time_s) {
+            st->out_of_time = true;
+            break;
+        }
         round++;
         for (size_t v = 0; v < n && go_on && !session_stopped(s); v++) {
             sweep_point *p = &st->points[visit[v]];

@@ -788,6 +788,9 @@ tap_from() {
 }
 tap_from check_traffic.py
 
+# --- the sweep's rounds, --target-ci and --max-time (issue 14) ----------------------
+tap_from check_rounds.py
+
 # --- mlc: MLC's command line and layout on the native modes -------------------------
 tap_from check_mlc.py
 

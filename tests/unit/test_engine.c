@@ -231,7 +231,7 @@ TEST(bandwidth_point_spreads_samples_over_visits)
         }
         result_record r;
         result_init(&r, "test", "copy", METRIC_BANDWIDTH);
-        CHECK(bw_point_fill(p, &r));
+        CHECK(bw_point_fill(p, 0, &r));
         CHECK(r.sample_rounds != NULL);
         int restarts = (int)params_get_number(&r.params, "series_restarts", -1);
         if (r.sample_rounds && restarts == 0) {
@@ -243,6 +243,8 @@ TEST(bandwidth_point_spreads_samples_over_visits)
         }
         for (int k = 0; k < r.nsamples; k++) /* every sample lasts the minimum */
             CHECK(result_sample_seconds(&r, k) >= 0.002);
+        for (int k = 1; k < r.nsamples && r.sample_times; k++) /* in the order taken, each after the last */
+            CHECK(r.sample_times[k] >= r.sample_times[k - 1] + 0.002);
         CHECK_NEAR(result_value(&r), r.summary.max, 0);
         CHECK_INT(r.pins_verified, 1);
         CHECK(r.npages >= 1);
@@ -269,7 +271,7 @@ TEST(chase_point_takes_the_asked_samples_per_visit)
     CHECK_INT(chase_point_samples(p), 9);
     result_record r;
     result_init(&r, "test", "latency", METRIC_LATENCY);
-    CHECK(chase_point_fill(p, t, &r) && chase_point_fill_rounds(p, &r));
+    CHECK(chase_point_fill(p, t, &r) && chase_point_fill_rounds(p, 0, &r));
     CHECK_INT(r.nsamples, 9);
     for (int k = 0; k < 9 && r.sample_rounds; k++)
         CHECK_INT(r.sample_rounds[k], 1 + k / 3);
