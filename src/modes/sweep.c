@@ -25,9 +25,9 @@
 #define LATENCY_CV_TARGET 0.05
 #define MAX_THREAD_COUNTS 32
 
-/* Points within the LLC share keep their buffers between rounds up to this many
- * bytes in all (or an eighth of the memory budget, if less). */
-#define KEEP_LIMIT (64ULL << 20)
+/* Buffers kept between rounds: this many bytes in all for bandwidth points, as
+ * many for latency chains (each an eighth of the memory budget, if less). */
+#define KEEP_LIMIT (128ULL << 20)
 
 /* One size x operation across the rounds. */
 typedef struct {
@@ -439,10 +439,11 @@ static void emit_point(session *s, const sweep_state *st, sweep_point *p)
     result_free(&r);
 }
 
-/* One point per size and operation, in plan order. Buffers (latency: the chain)
- * are kept between rounds for points within the threads' last-level cache share,
- * up to KEEP_LIMIT in all: allocating and first-touching them again would cost
- * more than measuring them. Larger points allocate again in every round. */
+/* One point per size and operation, in plan order. Bandwidth buffers are kept
+ * between rounds for points within the threads' last-level cache share, up to
+ * KEEP_LIMIT in all: allocating and first-touching them again would cost more
+ * than measuring them. Larger points allocate again in every round. Latency
+ * chains are kept at any size, up to another KEEP_LIMIT. */
 static bool make_points(session *s, sweep_state *st)
 {
     const sweep_options *o = s->opts;
@@ -450,7 +451,7 @@ static bool make_points(session *s, sweep_state *st)
     st->points = calloc(st->plan.n * OP_COUNT + 1, sizeof *st->points);
     if (!st->points)
         return false;
-    uint64_t kept = 0, limit = KEEP_LIMIT;
+    uint64_t kept = 0, kept_chains = 0, limit = KEEP_LIMIT;
     if (st->budget / 8 < limit)
         limit = st->budget / 8;
     int threads = st->counts[st->ncounts - 1];
@@ -462,10 +463,16 @@ static bool make_points(session *s, sweep_state *st)
             p->bytes = st->plan.points[i].bytes;
             p->op = (mb_op)op;
             p->ci = -1;
-            uint64_t footprint = op == OP_LATENCY ? p->bytes : p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
-            p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= limit;
-            if (p->keep)
-                kept += footprint;
+            if (op == OP_LATENCY) {
+                /* linking a random chain costs far more than touching a buffer:
+                 * chains are kept at every size the limit allows */
+                p->keep = kept_chains + p->bytes <= limit;
+                kept_chains += p->keep ? p->bytes : 0;
+            } else {
+                uint64_t footprint = p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
+                p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= limit;
+                kept += p->keep ? footprint : 0;
+            }
             p->sched.needed = op == OP_LATENCY ? latency_needed(o) : o->tries;
             p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
             p->sched.half_width = -1;

@@ -40,6 +40,13 @@ MUTANTS = [
      "src/util/one_line.c", "*p = '?';", "(void)p;", "unit"),
     ("bandwidth verification skipped",
      "src/measure/bandwidth.c", "team_run(t, job_verify, &c);", "(void)job_verify;", "unit"),
+    ("sweep rounds done point by point (each round visits only the first point still wanting samples)",
+     "src/plan/round_schedule.c", "            visit[k++] = i;", "            { visit[k++] = i; break; }", "unit"),
+    ("--target-ci check inverted (points within the target measured again, wide ones left)",
+     "src/plan/round_schedule.c", "return target > 0 && !round_point_within(p, target);",
+     "return target > 0 && round_point_within(p, target);", "unit"),
+    ("sample end times reversed (ends measured from the wrong side of the origin)",
+     "src/core/result.c", "r->sample_times[i] = ends[i] - origin;", "r->sample_times[i] = origin - ends[i];", "schema"),
 ]
 
 SCHEMA_RUNS = [
