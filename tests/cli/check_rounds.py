@@ -73,6 +73,14 @@ for a in recs:
                     a["size_kb"], a["operation"], k, max(ra[k]), b["size_kb"], b["operation"], k + 1, min(rb[k + 1])))
 check("rounds: every point's round k ends before any point's round k+1 (samples interleave across points)",
       recs and not late, late[:3])
+# The same from the samples alone, whatever their round tags say: bandwidth records
+# without a restart have one sample per round, so sample k of every point ends
+# before sample k+1 of any other.
+plain = [r for r in bw if r["params"]["series_restarts"] == 0]
+late = ["%s sample %d ends after %s sample %d" % (a["size_kb"], k, b["size_kb"], k + 1)
+        for a in plain for b in plain for k in range(2) if a["sample_end_s"][k] >= b["sample_end_s"][k + 1]]
+check("rounds: sample k of every bandwidth point ends before sample k+1 of any other (%d points)" % len(plain),
+      len(plain) >= 2 and not late, late[:3])
 # Records go out when their last sample is in: in plan order, all in the last round.
 check("rounds: records are in plan order (size, then operation)",
       [(r["size_bytes"], r["operation"]) for r in recs] ==
