@@ -233,7 +233,7 @@ static void sweep_open_sinks(session *s)
         return;
     }
     comparability c = {o->max_runtime, 0, NULL, (int)s->topo.usable.count, (unsigned long long)o->single_size_kb,
-                       NULL, 0, o->tries};
+                       NULL, 0, o->tries, o->target_ci_pct > 0};
     if (o->common.threads_from_p || (o->common.threads > 0 && !o->common.cpus_given)) {
         c.fixed_threads = o->common.threads;
         c.fixed_threads_source = o->common.threads_from_p ? "-p" : "OMP_NUM_THREADS";

@@ -53,8 +53,9 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     if (s->read.count + s->write.count + s->copy.count > 0) {
         /* sc-membench's Peak is a best sample, so it rises with -r; say so. */
         if (c->rounds > 0)
-            fprintf(f, "\n  Samples: %d per point, taken in %d rounds (each round visits every size and operation once).",
-                    c->rounds, c->rounds);
+            fprintf(f, "\n  Samples: %s%d per point, taken in %d rounds%s (each round visits every size and operation once).",
+                    c->more_rounds ? "at least " : "", c->rounds, c->rounds,
+                    c->more_rounds ? " and more for --target-ci" : "");
         fprintf(f, "\n  Peak: the best of -r samples at any size (more tries, higher peak);\n"
                    "  Peak median: the highest per-size median of the samples (does not grow with -r).\n");
         /* Ours: the peaks come from L1; the largest size is what RAM delivers. */
