@@ -105,7 +105,7 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
         if (c->single_size_kb > 0)
             fprintf(f, "  - Single buffer size (-s %llu KB) instead of full sweep\n", c->single_size_kb);
         if (c->stopped_by)
-            fprintf(f, "  - Run stopped early (%s): not every size was measured\n", c->stopped_by);
+            fprintf(f, "  - Run stopped early (%s): not every point got its -r samples\n", c->stopped_by);
         fprintf(f, "For comparable scores, run without -t, -p, or -s options.\n");
     }
     fprintf(f, "\n");
