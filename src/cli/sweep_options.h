@@ -9,6 +9,7 @@
 #include "cli/options.h"
 
 #define MAX_TRIES 1000
+#define TARGET_CI_DEFAULT_MAX_TIME_S 60 /* --max-time when --target-ci comes alone */
 #define MAX_SIZE_KB (1ULL << 40) /* 1 PiB: anything larger is a typo */
 
 typedef struct {
@@ -24,6 +25,8 @@ typedef struct {
     double sample_ms;        /* --sample-ms: minimum duration of a bandwidth sample */
     double latency_sample_ms;
     uint64_t seed;           /* --seed: chase order */
+    double target_ci_pct;    /* --target-ci: more rounds until every median interval is within ±this %; 0 = none */
+    double max_time_s;       /* --max-time: no round starts after this many seconds; 0 = none */
 } sweep_options;
 
 extern const option_table sweep_option_table;

@@ -143,9 +143,34 @@ double result_sample_seconds(const result_record *r, int i)
     return r->bytes_per_sample / (r->samples[i] * 1e6);
 }
 
+bool result_set_sample_rounds(result_record *r, const int *rounds, const double *ends, double origin, int n)
+{
+    free(r->sample_rounds);
+    free(r->sample_times);
+    r->sample_rounds = NULL;
+    r->sample_times = NULL;
+    if (n <= 0)
+        return true;
+    r->sample_rounds = malloc(sizeof *r->sample_rounds * (size_t)n);
+    r->sample_times = malloc(sizeof *r->sample_times * (size_t)n);
+    if (!r->sample_rounds || !r->sample_times) {
+        free(r->sample_rounds);
+        free(r->sample_times);
+        r->sample_rounds = NULL;
+        r->sample_times = NULL;
+        return false;
+    }
+    memcpy(r->sample_rounds, rounds, sizeof *r->sample_rounds * (size_t)n);
+    for (int i = 0; i < n; i++)
+        r->sample_times[i] = ends[i] - origin;
+    return true;
+}
+
 void result_free(result_record *r)
 {
     free(r->samples);
+    free(r->sample_rounds);
+    free(r->sample_times);
     free(r->placement);
     free(r->observed);
     params_free(&r->params);
@@ -156,6 +181,8 @@ bool result_copy(result_record *dst, const result_record *src)
 {
     *dst = *src;
     dst->samples = NULL;
+    dst->sample_rounds = NULL;
+    dst->sample_times = NULL;
     dst->placement = NULL;
     dst->observed = NULL;
     dst->nsamples = 0;
@@ -171,6 +198,8 @@ bool result_copy(result_record *dst, const result_record *src)
             dst->nsamples = src->nsamples;
         }
     }
+    if (ok && src->sample_rounds)
+        ok = result_set_sample_rounds(dst, src->sample_rounds, src->sample_times, 0, src->nsamples);
     params_copy(&dst->params, &src->params);
     if (ok && dst->params.n == src->params.n)
         return true;

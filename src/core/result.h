@@ -67,6 +67,9 @@ typedef struct {
 
     double *samples;          /* every timed sample, in the metric's unit; owned */
     int nsamples;
+    int *sample_rounds;       /* the round each sample was taken in (sweep), or NULL; owned */
+    double *sample_times;     /* when each sample ended, s since the run's first sample (with
+                                 sample_rounds); owned */
     int samples_wanted;
     sample_stats summary;     /* over samples: min, max, median, mean, stddev, cv */
     double bytes_per_sample;  /* bandwidth: bytes counted in one sample, all threads */
@@ -92,6 +95,9 @@ void result_add_buffer(result_record *r, const char *method, uint64_t bytes, dou
 void result_pages_text(const result_record *r, char *buf, size_t size);
 /* Copies samples and computes the summary from them. False when out of memory. */
 bool result_set_samples(result_record *r, const double *samples, int n);
+/* Copies the round of each of the n samples (the sweep's rounds) and when each
+ * ended (clock_now seconds, less origin). False when out of memory. */
+bool result_set_sample_rounds(result_record *r, const int *rounds, const double *ends, double origin, int n);
 /* Copies the placement of n threads. */
 bool result_set_placement(result_record *r, const result_thread *threads, int n);
 /* Copies what n threads were observed doing. */

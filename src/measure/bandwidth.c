@@ -231,119 +231,270 @@ static void fill_placement(team *t, const job_ctx *c, int n, result_record *out)
     free(seen);
 }
 
-measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out)
-{
-    int n = team_size(t);
-    thread_state *ts = calloc((size_t)n, sizeof *ts);
-    thread_time *tt = calloc((size_t)n, sizeof *tt);
-    if (!ts || !tt) {
-        free(ts);
-        free(tt);
-        return MEASURE_NO_MEMORY;
-    }
-    job_ctx c = {rq, ts, tt, 1};
-    measure_status status = MEASURE_OK;
-    double *times = calloc((size_t)rq->tries, sizeof *times);
-    double *tmins = calloc((size_t)rq->tries, sizeof *tmins);
-    double *tmaxs = calloc((size_t)rq->tries, sizeof *tmaxs);
-    team_run(t, job_alloc, &c);
-    for (int i = 0; i < n; i++)
-        if (!ts[i].alloc_ok)
-            status = MEASURE_NO_MEMORY;
-    if (status == MEASURE_OK && stop_flagged())
-        status = MEASURE_STOPPED; /* during first touch: buffers half written */
-    if (!times || !tmins || !tmaxs)
-        status = MEASURE_NO_MEMORY;
-    if (status != MEASURE_OK)
-        goto done;
-    inspect_buffers(ts, n);
+/* A point measured over several visits (the sweep's rounds): its buffers, kept
+ * between visits or not, its calibrated pass count and every sample so far. */
+struct bw_point {
+    bandwidth_request rq; /* nodes points at own copy */
+    int *nodes;
+    int n;                /* threads: fixed by the first visit's team */
+    thread_state *ts;
+    thread_time *tt;
+    uint64_t passes;      /* 0 until calibrated */
+    int restarts;
+    double *times, *tmins, *tmaxs; /* per sample: span, fastest and slowest thread */
+    int *rounds;
+    double *ends; /* clock_now() when each sample ended */
+    int nsamples, cap;
+    bool open;            /* buffers allocated and touched */
+    result_record pages;  /* pages, locality and pins of the last buffers (placement fields only) */
+};
 
-    /* Calibrate: one pass (also the first warm-up), then full-length warm-up
-     * samples whose times refine the pass count until one lasts min_sample_s.
-     * All are discarded. */
-    double one = run_sample(t, &c, n, NULL, NULL);
-    if (one < 0) {
+bw_point *bw_point_create(const bandwidth_request *rq, int threads)
+{
+    bw_point *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->rq = *rq;
+    p->n = threads;
+    p->ts = calloc((size_t)threads, sizeof *p->ts);
+    p->tt = calloc((size_t)threads, sizeof *p->tt);
+    p->nodes = rq->nodes ? malloc(sizeof *p->nodes * (size_t)threads) : NULL;
+    if (!p->ts || !p->tt || (rq->nodes && !p->nodes)) {
+        bw_point_destroy(p);
+        return NULL;
+    }
+    if (rq->nodes)
+        memcpy(p->nodes, rq->nodes, sizeof *p->nodes * (size_t)threads);
+    p->rq.nodes = p->nodes;
+    result_init(&p->pages, "", "", METRIC_BANDWIDTH);
+    return p;
+}
+
+static void release_buffers(bw_point *p)
+{
+    /* freed here, not by each thread: munmap works from any thread, and waking
+     * thousands of oversubscribed threads once more took a second */
+    for (int i = 0; i < p->n; i++) {
+        buffer_free(&p->ts[i].src);
+        buffer_free(&p->ts[i].dst);
+    }
+    p->open = false;
+}
+
+void bw_point_destroy(bw_point *p)
+{
+    if (!p)
+        return;
+    if (p->ts)
+        release_buffers(p);
+    result_free(&p->pages);
+    free(p->ts);
+    free(p->tt);
+    free(p->nodes);
+    free(p->times);
+    free(p->tmins);
+    free(p->tmaxs);
+    free(p->rounds);
+    free(p->ends);
+    free(p);
+}
+
+int bw_point_samples(const bw_point *p)
+{
+    return p->nsamples;
+}
+
+double bw_point_best_rate(const bw_point *p)
+{
+    double best = 0;
+    double bytes = (double)kernel_bytes_counted(p->rq.k, p->rq.bytes) * (double)p->n * (double)p->passes;
+    for (int i = 0; i < p->nsamples; i++)
+        if (p->times[i] > 0 && bytes / p->times[i] / 1e6 > best)
+            best = bytes / p->times[i] / 1e6;
+    return best;
+}
+
+static bool add_sample(bw_point *p, double span, double tmin, double tmax, int round)
+{
+    if (p->nsamples == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 8;
+        double *a = realloc(p->times, sizeof *a * (size_t)cap);
+        if (a)
+            p->times = a;
+        double *b = realloc(p->tmins, sizeof *b * (size_t)cap);
+        if (b)
+            p->tmins = b;
+        double *c = realloc(p->tmaxs, sizeof *c * (size_t)cap);
+        if (c)
+            p->tmaxs = c;
+        int *d = realloc(p->rounds, sizeof *d * (size_t)cap);
+        if (d)
+            p->rounds = d;
+        double *e = realloc(p->ends, sizeof *e * (size_t)cap);
+        if (e)
+            p->ends = e;
+        if (!a || !b || !c || !d || !e)
+            return false;
+        p->cap = cap;
+    }
+    p->times[p->nsamples] = span;
+    p->tmins[p->nsamples] = tmin;
+    p->tmaxs[p->nsamples] = tmax;
+    p->rounds[p->nsamples] = round;
+    p->ends[p->nsamples] = clock_now();
+    p->nsamples++;
+    return true;
+}
+
+/* Allocates and first-touches every thread's buffers and notes what pages they got. */
+static measure_status open_buffers(bw_point *p, team *t, job_ctx *c)
+{
+    team_run(t, job_alloc, c);
+    p->open = true;
+    for (int i = 0; i < p->n; i++)
+        if (!p->ts[i].alloc_ok)
+            return MEASURE_NO_MEMORY;
+    if (stop_flagged())
+        return MEASURE_STOPPED; /* during first touch: buffers half written */
+    inspect_buffers(p->ts, p->n);
+    result_free(&p->pages);
+    result_init(&p->pages, "", "", METRIC_BANDWIDTH);
+    fill_placement(t, c, p->n, &p->pages);
+    p->pages.pins_verified = 0;
+    for (int i = 0; i < p->n; i++)
+        p->pages.pins_verified += team_pin_verified(t, i);
+    return MEASURE_OK;
+}
+
+/* The first visit calibrates: one pass (also the first warm-up), then full-length
+ * warm-up samples whose times refine the pass count until one lasts min_sample_s.
+ * Later visits run one full-length warm-up (the caches hold other points' data by
+ * then). All are discarded. False when stopped. */
+static bool warm_up(bw_point *p, team *t, job_ctx *c)
+{
+    double min_s = p->rq.min_sample_s;
+    if (p->passes == 0) {
+        c->passes = 1;
+        double one = run_sample(t, c, p->n, NULL, NULL);
+        if (one < 0)
+            return false;
+        c->passes = passes_for(one, min_s);
+        for (;;) {
+            double warm = run_sample(t, c, p->n, NULL, NULL);
+            if (warm < 0)
+                return false;
+            if (warm >= min_s || c->passes == MAX_PASSES)
+                break;
+            c->passes = longer_passes(c->passes, warm, min_s);
+        }
+        p->passes = c->passes;
+        return true;
+    }
+    return run_sample(t, c, p->n, NULL, NULL) >= 0;
+}
+
+measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool keep_buffers)
+{
+    if (team_size(t) != p->n)
+        return MEASURE_NO_MEMORY; /* a point belongs to one team size */
+    job_ctx c = {&p->rq, p->ts, p->tt, p->passes};
+    measure_status status = MEASURE_OK;
+    if (!p->open)
+        status = open_buffers(p, t, &c);
+    if (status == MEASURE_OK && !warm_up(p, t, &c))
         status = MEASURE_STOPPED;
-        goto done;
-    }
-    c.passes = passes_for(one, rq->min_sample_s);
-    int got = 0, restarts = 0;
-    for (;;) {
-        double warm = run_sample(t, &c, n, NULL, NULL);
-        if (warm < 0)
-            break;
-        if (warm >= rq->min_sample_s || c.passes == MAX_PASSES)
-            break;
-        c.passes = longer_passes(c.passes, warm, rq->min_sample_s);
-    }
-    /* Every kept sample lasts min_sample_s: one that comes in shorter (the
-     * host sped up after the warm-up) restarts the series with more passes,
-     * so all samples still have the same length. */
-    while (got < rq->tries) {
-        double slow = run_sample(t, &c, n, &tmins[got], &tmaxs[got]);
+    int got = 0;
+    while (status == MEASURE_OK && got < count) {
+        double tmin = 0, tmax = 0;
+        double slow = run_sample(t, &c, p->n, &tmin, &tmax);
         if (slow < 0)
             break;
-        if (slow < rq->min_sample_s && c.passes < MAX_PASSES && restarts < MAX_RESTARTS) {
-            c.passes = longer_passes(c.passes, slow, rq->min_sample_s);
-            restarts++;
+        /* Every kept sample lasts min_sample_s: one that comes in shorter (the
+         * host sped up after the warm-up) restarts the series with more passes,
+         * so all samples still have the same length. The samples of earlier
+         * visits are dropped too and taken again now: a point gets no extra
+         * visits, so every run of a plan has the same steps (membench-mpi). */
+        if (slow < p->rq.min_sample_s && c.passes < MAX_PASSES && p->restarts < MAX_RESTARTS) {
+            c.passes = longer_passes(c.passes, slow, p->rq.min_sample_s);
+            p->passes = c.passes;
+            p->restarts++;
+            count = p->nsamples - got + count;
+            p->nsamples = 0;
             got = 0;
             continue;
         }
-        times[got++] = slow;
+        if (!add_sample(p, slow, tmin, tmax, round)) {
+            status = MEASURE_NO_MEMORY;
+            break;
+        }
+        got++;
     }
-    if (got == 0) {
+    if (status == MEASURE_OK && got == 0)
         status = MEASURE_STOPPED;
-        goto done;
+    if (status == MEASURE_OK) {
+        team_run(t, job_verify, &c);
+        for (int i = 0; i < p->n; i++)
+            if (!p->ts[i].verified)
+                status = MEASURE_WRONG_RESULT;
+        for (int i = 0; p->pages.observed && i < p->n; i++) /* where each thread was after this visit's samples */
+            p->pages.observed[i].cpu = team_observed_cpu(t, i);
     }
-    team_run(t, job_verify, &c);
-    for (int i = 0; i < n; i++)
-        if (!ts[i].verified)
-            status = MEASURE_WRONG_RESULT;
+    if (status != MEASURE_OK || !keep_buffers)
+        release_buffers(p);
+    return status;
+}
 
-    double bytes = (double)kernel_bytes_counted(rq->k, rq->bytes) * (double)n * (double)c.passes;
+bool bw_point_fill(const bw_point *p, double origin, result_record *out)
+{
+    int got = p->nsamples;
+    if (got == 0)
+        return false;
+    double bytes = (double)kernel_bytes_counted(p->rq.k, p->rq.bytes) * (double)p->n * (double)p->passes;
     double *rates = calloc((size_t)got, sizeof *rates);
-    if (!rates) {
-        status = MEASURE_NO_MEMORY;
-        goto done;
-    }
+    if (!rates)
+        return false;
     int best = 0;
     for (int i = 0; i < got; i++) {
-        rates[i] = bytes / times[i] / 1e6;
-        if (times[i] < times[best])
+        rates[i] = bytes / p->times[i] / 1e6;
+        if (p->times[i] < p->times[best])
             best = i;
     }
-    if (!result_set_samples(out, rates, got))
-        status = MEASURE_NO_MEMORY;
+    bool ok = result_set_samples(out, rates, got) && result_set_sample_rounds(out, p->rounds, p->ends, origin, got);
     free(rates);
-    out->size_bytes = rq->bytes;
-    out->threads = n;
+    out->size_bytes = p->rq.bytes;
+    out->threads = p->n;
     out->bytes_per_sample = bytes;
-    out->iterations = c.passes;
-    out->elapsed_s = times[best];
-    out->samples_wanted = rq->tries;
-    out->kernel_isa = rq->k->isa;
-    out->kernel_store = rq->k->store;
-    out->complete = got == rq->tries;
-    params_number(&out->params, "thread_time_min_s", tmins[best]);
-    params_number(&out->params, "min_sample_s", rq->min_sample_s);
-    params_number(&out->params, "series_restarts", restarts);
-    params_number(&out->params, "thread_time_max_s", tmaxs[best]);
-    fill_placement(t, &c, n, out);
-    out->pins_verified = 0;
-    for (int i = 0; i < n; i++)
-        out->pins_verified += team_pin_verified(t, i);
+    out->iterations = p->passes;
+    out->elapsed_s = p->times[best];
+    out->samples_wanted = p->rq.tries;
+    out->kernel_isa = p->rq.k->isa;
+    out->kernel_store = p->rq.k->store;
+    out->complete = got >= p->rq.tries;
+    params_number(&out->params, "thread_time_min_s", p->tmins[best]);
+    params_number(&out->params, "min_sample_s", p->rq.min_sample_s);
+    params_number(&out->params, "series_restarts", p->restarts);
+    params_number(&out->params, "thread_time_max_s", p->tmaxs[best]);
+    memcpy(out->pages, p->pages.pages, sizeof out->pages);
+    out->npages = p->pages.npages;
+    out->page_method = p->pages.page_method;
+    out->huge_coverage = p->pages.huge_coverage;
+    out->node_local_fraction = p->pages.node_local_fraction;
+    out->pins_verified = p->pages.pins_verified;
+    if (p->pages.observed)
+        ok = ok && result_set_observed(out, p->pages.observed, p->n);
+    return ok;
+}
 
-done:
-    /* freed here, not by each thread: munmap works from any thread, and waking
-     * thousands of oversubscribed threads once more took a second */
-    for (int i = 0; i < n; i++) {
-        buffer_free(&ts[i].src);
-        buffer_free(&ts[i].dst);
-    }
-    free(times);
-    free(tmins);
-    free(tmaxs);
-    free(ts);
-    free(tt);
+measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out)
+{
+    bw_point *p = bw_point_create(rq, team_size(t));
+    if (!p)
+        return MEASURE_NO_MEMORY;
+    measure_status status = bw_point_visit(p, t, rq->tries, 1, false);
+    if (status == MEASURE_STOPPED && p->nsamples > 0)
+        status = MEASURE_OK; /* cut short: what was measured is kept */
+    if ((status == MEASURE_OK || status == MEASURE_WRONG_RESULT) && !bw_point_fill(p, 0, out) && status == MEASURE_OK)
+        status = MEASURE_NO_MEMORY;
+    bw_point_destroy(p);
     return status;
 }

@@ -47,4 +47,26 @@ double sample_span(const thread_time *t, int n, double *fastest, double *slowest
  * best sample); the caller has set mode and operation with result_init. */
 measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_record *out);
 
+/* The same measurement spread over visits (the sweep's rounds, plan/round_schedule):
+ * a point keeps its pass count and samples between visits, and its buffers when
+ * asked to. The first visit calibrates; each later one runs one full-length warm-up
+ * first. A sample shorter than min_sample_s raises the pass count, drops the
+ * samples so far and takes as many again in that visit (at most 5 times), so all
+ * samples of a point have one length. */
+typedef struct bw_point bw_point;
+
+/* rq is copied (nodes too); threads: the size of every team it will be visited with. */
+bw_point *bw_point_create(const bandwidth_request *rq, int threads);
+/* Takes `count` more samples, each tagged with `round`; verifies the buffers after
+ * them, then frees them unless keep_buffers. MEASURE_STOPPED: no sample this visit
+ * (earlier ones are kept). */
+measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool keep_buffers);
+int bw_point_samples(const bw_point *p);
+/* The fastest sample so far in MB/s (0 without samples). */
+double bw_point_best_rate(const bw_point *p);
+/* The record of every sample so far (as measure_bandwidth fills it, plus each
+ * sample's round and end time less origin); false without samples or memory. */
+bool bw_point_fill(const bw_point *p, double origin, result_record *out);
+void bw_point_destroy(bw_point *p);
+
 #endif

@@ -11,11 +11,25 @@
 /* Calibration stops growing the chase length here even if a sample is still too short. */
 #define MAX_CALIBRATION_CHASE_STEPS (1ULL << 40)
 
-typedef struct {
-    const latency_request *rq;
-    result_record *out;
+/* A latency point measured over visits: its chain (kept between visits or not),
+ * the calibrated step count and the samples so far. */
+struct chase_point {
+    latency_request rq;
+    buffer b;
+    buffer seen;    /* the last chain's buffer as inspected (pages, node), kept after it is freed */
+    void *pos;      /* where the chase stands; NULL when the chain is not built */
+    uint64_t steps; /* per sample; 0 until calibrated */
+    double build_s, elapsed_s;
+    double *ns;
+    int *rounds;
+    double *ends; /* clock_now() when each sample ended */
+    int nsamples, cap;
+    int visits;
+    /* the job's arguments and answer */
+    int want;
+    int round;
     measure_status status;
-} latency_ctx;
+};
 
 static volatile uintptr_t sink;
 
@@ -29,106 +43,209 @@ static double timed_chase(void **pos, uint64_t steps)
     return (t1 - t0) * 1e9 / (double)steps;
 }
 
-static void latency_job(team *t, int tid, void *arg)
+/* Allocates the buffer and links the chain on the chasing thread. */
+static measure_status build_chain(chase_point *p)
 {
-    (void)t;
-    (void)tid;
-    latency_ctx *c = arg;
-    const latency_request *rq = c->rq;
-    result_record *out = c->out;
-    double start = clock_now();
-    buffer b;
-    bool ok = rq->strict_node ? buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)
-                              : buffer_alloc(&b, rq->bytes, rq->pages, rq->huge_size, rq->node);
-    if (!ok) {
-        c->status = MEASURE_NO_MEMORY;
-        return;
-    }
+    const latency_request *rq = &p->rq;
+    bool ok = rq->strict_node ? buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node)
+                              : buffer_alloc(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node);
+    if (!ok)
+        return MEASURE_NO_MEMORY;
     /* Linking the chain writes every line, so it is also the first touch: pages
      * land on this thread's node, and no separate fill pass is needed. */
     double build_start = clock_now();
-    void *pos = chase_build(b.ptr, rq->bytes, &rq->layout);
-    double build_s = clock_now() - build_start;
-    buffer_inspect(&b);
-    if (!pos) {
-        buffer_free(&b);
-        c->status = stop_flagged() ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
-        return;
+    p->pos = chase_build(p->b.ptr, rq->bytes, &rq->layout);
+    p->build_s = clock_now() - build_start;
+    buffer_inspect(&p->b);
+    p->seen = p->b;
+    if (!p->pos) {
+        buffer_free(&p->b);
+        return stop_flagged() ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
     }
-    /* Calibrate the step count so one sample lasts sample_s; the calibration
-     * chases double as warm-up and are discarded. */
+    return MEASURE_OK;
+}
+
+/* Calibrate the step count so one sample lasts sample_s; the calibration
+ * chases double as warm-up and are discarded. */
+static bool calibrate(chase_point *p)
+{
     uint64_t steps = 1024;
     for (;;) {
         double t0 = clock_now();
-        pos = chase_run(pos, steps);
+        p->pos = chase_run(p->pos, steps);
         double dt = clock_now() - t0;
-        if (stop_requested()) {
-            c->status = MEASURE_STOPPED;
-            buffer_free(&b);
-            return;
-        }
-        if (dt >= rq->sample_s / 4 || steps >= MAX_CALIBRATION_CHASE_STEPS) {
+        if (stop_requested())
+            return false;
+        if (dt >= p->rq.sample_s / 4 || steps >= MAX_CALIBRATION_CHASE_STEPS) {
             double per = dt / (double)steps;
-            steps = per > 0 ? (uint64_t)(rq->sample_s / per) + 1 : steps;
-            break;
+            p->steps = per > 0 ? (uint64_t)(p->rq.sample_s / per) + 1 : steps;
+            return true;
         }
         steps *= 4;
     }
-    /* One full-length sample, discarded: the caches, TLB and clock settle. */
-    timed_chase(&pos, steps);
-    double *ns = calloc((size_t)rq->max_samples, sizeof *ns);
+}
+
+static bool add_sample(chase_point *p, double ns, int round)
+{
+    if (p->nsamples == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 32;
+        double *a = realloc(p->ns, sizeof *a * (size_t)cap);
+        if (a)
+            p->ns = a;
+        int *r = realloc(p->rounds, sizeof *r * (size_t)cap);
+        if (r)
+            p->rounds = r;
+        double *e = realloc(p->ends, sizeof *e * (size_t)cap);
+        if (e)
+            p->ends = e;
+        if (!a || !r || !e)
+            return false;
+        p->cap = cap;
+    }
+    p->ns[p->nsamples] = ns;
+    p->ends[p->nsamples] = clock_now();
+    p->rounds[p->nsamples++] = round;
+    return true;
+}
+
+/* Whether the CV rule wants more samples: fewer than min_samples, or the CV of
+ * those taken is not below cv_target and max_samples is not reached. */
+bool chase_point_wants_more(const chase_point *p)
+{
+    if (p->nsamples < p->rq.min_samples)
+        return true;
+    if (p->nsamples >= p->rq.max_samples)
+        return false;
+    return stats_compute(p->ns, (size_t)p->nsamples).cv >= p->rq.cv_target;
+}
+
+/* One visit on the chasing thread: the chain (built if needed; calibration chases
+ * on the first visit), one sample discarded (the caches, TLB and clock settle; a
+ * quarter-length one on later visits), then up to `want` samples;
+ * want 0 means "until the CV rule is met". */
+static void visit_job(team *t, int tid, void *arg)
+{
+    (void)t;
+    (void)tid;
+    chase_point *p = arg;
+    double start = clock_now();
+    p->status = MEASURE_OK;
+    if (!p->pos) {
+        p->status = build_chain(p);
+        if (p->status != MEASURE_OK)
+            return;
+    }
+    if (!p->steps && !calibrate(p)) {
+        p->status = MEASURE_STOPPED;
+        return;
+    }
+    if (stop_requested()) {
+        p->status = MEASURE_STOPPED;
+        return;
+    }
+    /* Later visits: a quarter of a sample brings the chain back into the caches
+     * and TLB after other points ran, at a quarter of the cost. */
+    timed_chase(&p->pos, p->visits++ ? p->steps / 4 + 1 : p->steps);
     int got = 0;
-    sample_stats st = {0};
-    while (ns && got < rq->max_samples && !stop_requested()) {
-        ns[got++] = timed_chase(&pos, steps);
-        if (got >= rq->min_samples) {
-            st = stats_compute(ns, (size_t)got);
-            if (st.cv < rq->cv_target)
-                break;
+    while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || chase_point_wants_more(p))) {
+        if (!add_sample(p, timed_chase(&p->pos, p->steps), p->round)) {
+            p->status = MEASURE_NO_MEMORY;
+            break;
         }
+        got++;
     }
-    if (got == 0) {
-        c->status = ns ? MEASURE_STOPPED : MEASURE_NO_MEMORY;
-    } else {
-        result_set_samples(out, ns, got);
-        out->size_bytes = rq->bytes;
-        out->threads = 1;
-        out->has_cv_target = true;
-        out->cv_target = rq->cv_target;
-        out->converged = out->summary.cv < rq->cv_target && got >= rq->min_samples;
-        out->iterations = (uint64_t)got;
-        out->samples_wanted = rq->min_samples;
-        out->kernel_isa = "chase";
-        out->kernel_store = "loads";
-        result_add_buffer(out, b.method, b.len, b.huge_coverage);
-        out->node_local_fraction =
-            rq->node >= 0 && b.node >= 0 ? (b.node == rq->node ? b.node_fraction : 0) : -1;
-        result_observed seen = result_observed_unknown();
-        result_observed_add_buffer(&seen, b.node, b.node_fraction);
-        result_set_observed(out, &seen, 1);
-        out->complete = got >= rq->min_samples;
-        out->elapsed_s = clock_now() - start;
-        double hz = ref_counter_hz();
-        if (hz > 0)
-            params_number(&out->params, "latency_ref_cycles", out->summary.median * hz / 1e9);
-        else
-            params_null(&out->params, "latency_ref_cycles");
-        params_number(&out->params, "chain_build_s", build_s);
-        params_int(&out->params, "chased_bytes", (long long)rq->bytes);
-        c->status = MEASURE_OK;
+    if (got == 0 && p->status == MEASURE_OK)
+        p->status = MEASURE_STOPPED;
+    p->elapsed_s += clock_now() - start;
+}
+
+chase_point *chase_point_create(const latency_request *rq)
+{
+    chase_point *p = calloc(1, sizeof *p);
+    if (p)
+        p->rq = *rq;
+    return p;
+}
+
+measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain)
+{
+    p->want = count;
+    p->round = round;
+    team_run(t, visit_job, p);
+    if (p->pos && (!keep_chain || p->status != MEASURE_OK)) {
+        buffer_free(&p->b); /* munmap works from any thread */
+        p->pos = NULL;
     }
-    free(ns);
-    buffer_free(&b);
+    return p->status;
+}
+
+int chase_point_samples(const chase_point *p)
+{
+    return p->nsamples;
+}
+
+bool chase_point_fill(const chase_point *p, team *t, result_record *out)
+{
+    const latency_request *rq = &p->rq;
+    int got = p->nsamples;
+    if (got == 0)
+        return false;
+    bool ok = result_set_samples(out, p->ns, got);
+    out->size_bytes = rq->bytes;
+    out->threads = 1;
+    out->has_cv_target = true;
+    out->cv_target = rq->cv_target;
+    out->converged = out->summary.cv < rq->cv_target && got >= rq->min_samples;
+    out->iterations = (uint64_t)got;
+    out->samples_wanted = rq->min_samples;
+    out->kernel_isa = "chase";
+    out->kernel_store = "loads";
+    const buffer *b = &p->seen;
+    result_add_buffer(out, b->method, b->len, b->huge_coverage);
+    out->node_local_fraction = rq->node >= 0 && b->node >= 0 ? (b->node == rq->node ? b->node_fraction : 0) : -1;
+    out->complete = got >= rq->min_samples;
+    out->elapsed_s = p->elapsed_s;
+    double hz = ref_counter_hz();
+    if (hz > 0)
+        params_number(&out->params, "latency_ref_cycles", out->summary.median * hz / 1e9);
+    else
+        params_null(&out->params, "latency_ref_cycles");
+    params_number(&out->params, "chain_build_s", p->build_s);
+    params_int(&out->params, "chased_bytes", (long long)rq->bytes);
+    out->pins_verified = team_pin_verified(t, 0);
+    result_observed seen = result_observed_unknown(); /* the chaser's CPU after its last visit */
+    seen.cpu = team_observed_cpu(t, 0);
+    result_observed_add_buffer(&seen, b->node, b->node_fraction);
+    return result_set_observed(out, &seen, 1) && ok;
+}
+
+bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out)
+{
+    return result_set_sample_rounds(out, p->rounds, p->ends, origin, p->nsamples);
+}
+
+void chase_point_destroy(chase_point *p)
+{
+    if (!p)
+        return;
+    if (p->pos)
+        buffer_free(&p->b);
+    free(p->ns);
+    free(p->rounds);
+    free(p->ends);
+    free(p);
 }
 
 measure_status measure_latency(team *t, const latency_request *rq, result_record *out)
 {
-    latency_ctx c = {rq, out, MEASURE_OK};
-    team_run(t, latency_job, &c);
-    if (c.status == MEASURE_OK) {
-        out->pins_verified = team_pin_verified(t, 0);
-        if (out->observed)
-            out->observed[0].cpu = team_observed_cpu(t, 0);
-    }
-    return c.status;
+    chase_point *p = chase_point_create(rq);
+    if (!p)
+        return MEASURE_NO_MEMORY;
+    measure_status status = chase_point_visit(p, t, 0, 1, false);
+    if (status == MEASURE_STOPPED && p->nsamples > 0)
+        status = MEASURE_OK; /* cut short: what was measured is kept */
+    if (status == MEASURE_OK && !chase_point_fill(p, t, out))
+        status = MEASURE_NO_MEMORY;
+    chase_point_destroy(p);
+    return status;
 }

@@ -29,4 +29,22 @@ typedef struct {
  * chased_bytes); the caller has set mode and operation with result_init. */
 measure_status measure_latency(team *t, const latency_request *rq, result_record *out);
 
+/* The same measurement spread over visits (the sweep's rounds): a point keeps its
+ * step count and samples between visits, and its chain when asked to. Each visit
+ * runs a discarded chase first: a full sample on the first, a quarter after. */
+typedef struct chase_point chase_point;
+
+chase_point *chase_point_create(const latency_request *rq);
+/* count more samples tagged with `round` (0: until the CV rule is met); the chain
+ * is freed afterwards unless keep_chain. MEASURE_STOPPED: no sample this visit. */
+measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain);
+int chase_point_samples(const chase_point *p);
+/* The CV rule: fewer than min_samples, or CV not below cv_target before max_samples. */
+bool chase_point_wants_more(const chase_point *p);
+/* The record as measure_latency fills it; false without samples or memory. */
+bool chase_point_fill(const chase_point *p, team *t, result_record *out);
+/* Adds each sample's round and end time (less origin) to the record. */
+bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out);
+void chase_point_destroy(chase_point *p);
+
 #endif

@@ -11,10 +11,12 @@
 #include "kernels/kernel.h"
 #include "memory/page_policy.h"
 #include "measure/bandwidth.h"
+#include "measure/clock.h"
 #include "measure/latency.h"
 #include "output/csv_sink.h"
 #include "output/table_sink.h"
 #include "plan/placement.h"
+#include "plan/round_schedule.h"
 #include "plan/sweep_plan.h"
 
 #define LATENCY_MAX_BYTES (2ULL << 30) /* as sc-membench: enough to pass any L3 */
@@ -22,6 +24,25 @@
 #define LATENCY_MAX_SAMPLES 21
 #define LATENCY_CV_TARGET 0.05
 #define MAX_THREAD_COUNTS 32
+
+/* Buffers kept between rounds: this many bytes in all for bandwidth points, as
+ * many for latency chains (each an eighth of the memory budget, if less). */
+#define KEEP_LIMIT (128ULL << 20)
+
+/* One size x operation across the rounds. */
+typedef struct {
+    uint64_t bytes;
+    mb_op op;
+    int ci;          /* thread count chosen in round 1 (index into counts) */
+    bw_point *bw;    /* bandwidth: buffers, passes, samples */
+    chase_point *lat; /* latency: chain, steps, samples */
+    round_point sched;
+    int visits;
+    bool keep;       /* buffers kept between rounds */
+    bool finished;   /* skipped (no memory) or nothing measured: no more visits */
+    bool failed;     /* wrong data: never reported */
+    bool emitted;
+} sweep_point;
 
 typedef struct {
     placement place;
@@ -33,6 +54,12 @@ typedef struct {
     int ncounts;
     team *teams[MAX_THREAD_COUNTS];
     team *latency_team;
+    sweep_point *points; /* every size x operation, in plan order */
+    size_t npoints;
+    int rounds;          /* rounds run */
+    uint64_t budget;     /* what may be allocated (session_memory_budget) */
+    double start;        /* clock_now() when the rounds began */
+    bool out_of_time;    /* --max-time stopped rounds that were still wanted */
 } sweep_state;
 
 static int buffers_needed(unsigned ops_mask)
@@ -66,6 +93,7 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
+    st->budget = budget;
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);
@@ -136,7 +164,11 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
                 o->common.pages == PAGE_CHOICE_AUTO ? "huge pages requested (-H) for buffers >= 2x huge page size"
                 : o->common.pages == PAGE_CHOICE_DEFAULT ? "normal"
                                                          : st->pages.name);
-    params_textf(&p->values, "timing", ">= %.1f ms per sample, warm-up discarded, best of %d", o->sample_ms, o->tries);
+    params_textf(&p->values, "timing",
+                 ">= %.1f ms per sample, warm-up discarded, best of %d, in %d rounds (each round visits every size "
+                 "and operation once)%s",
+                 o->sample_ms, o->tries, o->tries, o->target_ci_pct > 0 ? ", then more until --target-ci or --max-time" : "");
+    params_int(&p->values, "planned_rounds", o->tries);
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency", "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
@@ -201,7 +233,7 @@ static void sweep_open_sinks(session *s)
         return;
     }
     comparability c = {o->max_runtime, 0, NULL, (int)s->topo.usable.count, (unsigned long long)o->single_size_kb,
-                       NULL, 0};
+                       NULL, 0, o->tries, o->target_ci_pct > 0};
     if (o->common.threads_from_p || (o->common.threads > 0 && !o->common.cpus_given)) {
         c.fixed_threads = o->common.threads;
         c.fixed_threads_source = o->common.threads_from_p ? "-p" : "OMP_NUM_THREADS";
@@ -231,22 +263,15 @@ static void check_record(session *s, const result_record *r)
                      r->node_local_fraction * 100);
 }
 
-/* Latency at one size on one pinned thread; false when the run must stop. */
-static bool measure_latency_point(session *s, sweep_state *st, uint64_t bytes, result_record *out)
+/* The latency request at one size: one pinned thread, the chase capped as sc-membench does. */
+static latency_request latency_request_for(const sweep_state *st, const sweep_options *o, const topology *topo,
+                                           uint64_t bytes)
 {
-    const sweep_options *o = s->opts;
-    if (!st->latency_team) {
-        int cpu = st->place.places[0].cpu;
-        team_place tp = {{&cpu, 1}};
-        st->latency_team = session_start_team(s, &tp, 1);
-        if (!st->latency_team)
-            return false; /* said */
-    }
     uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
     uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
     if (chase > cap)
         chase = cap - cap % 4096;
-    chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(&s->topo, 1).line_size, 0, o->seed};
+    chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(topo, 1).line_size, 0, o->seed};
     latency_request lr = {chase,
                           layout,
                           o->latency_sample_ms / 1000.0,
@@ -257,19 +282,75 @@ static bool measure_latency_point(session *s, sweep_state *st, uint64_t bytes, r
                           st->pages.huge_size,
                           st->place.places[0].mem_node,
                           false};
-    measure_status ms = measure_latency(st->latency_team, &lr, out);
-    out->size_bytes = bytes;
-    session_record_placement(&st->place, 1, out);
-    if (ms == MEASURE_NO_MEMORY)
-        session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(bytes / 1024));
-    return ms != MEASURE_STOPPED; /* an allocation failure skips this point only */
+    return lr;
 }
 
-/* Bandwidth at one size: every thread count, the best kept; false when the run must stop. */
-static bool measure_bandwidth_point(session *s, sweep_state *st, uint64_t bytes, mb_op op, result_record *best)
+/* Latency samples per visit before the last of the -r rounds: few enough that
+ * the point still wants that last visit (see latency_needed). */
+static int latency_per_visit(const sweep_options *o)
+{
+    int k = LATENCY_MIN_SAMPLES / o->tries;
+    return k > 1 ? k : 1;
+}
+
+/* Samples a latency point needs: (tries - 1) visits of latency_per_visit stay
+ * below it, so every latency point is visited in each of the -r rounds. */
+static int latency_needed(const sweep_options *o)
+{
+    return o->tries > LATENCY_MIN_SAMPLES ? o->tries : LATENCY_MIN_SAMPLES;
+}
+
+/* One visit of a latency point; false when the run must stop. */
+static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round)
 {
     const sweep_options *o = s->opts;
-    bool have = false;
+    if (!st->latency_team) {
+        int cpu = st->place.places[0].cpu;
+        team_place tp = {{&cpu, 1}};
+        st->latency_team = session_start_team(s, &tp, 1);
+        if (!st->latency_team)
+            return false; /* said */
+    }
+    if (!p->lat) {
+        latency_request lr = latency_request_for(st, o, &s->topo, p->bytes);
+        p->lat = chase_point_create(&lr);
+        if (!p->lat) {
+            p->failed = true;
+            return session_error(s, "out of memory"), false;
+        }
+    }
+    /* The last of the -r rounds takes samples until the CV rule is met (at least
+     * LATENCY_MIN_SAMPLES in all, at most LATENCY_MAX_SAMPLES): so a point gets
+     * -r visits like every other, and every run of a plan has the same steps.
+     * Rounds after those (--target-ci) add latency_per_visit each. */
+    int count = round == o->tries ? 0 : latency_per_visit(o);
+    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep);
+    if (ms == MEASURE_NO_MEMORY) {
+        session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
+        p->finished = true; /* an allocation failure skips this point only */
+    }
+    return ms != MEASURE_STOPPED;
+}
+
+/* One visit of a bandwidth point. In round 1 every thread count (-a) is tried
+ * and the fastest kept; later rounds use that count. False when the run must stop. */
+static bool visit_bandwidth(session *s, sweep_state *st, sweep_point *p, int round)
+{
+    const sweep_options *o = s->opts;
+    const kernel *k = p->bytes > st->plan.share[3] ? st->kernels_ram[p->op] : st->kernels[p->op];
+    if (p->bw) {
+        measure_status ms = bw_point_visit(p->bw, st->teams[p->ci], 1, round, p->keep);
+        if (ms == MEASURE_NO_MEMORY) {
+            session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped",
+                         (unsigned long long)(p->bytes / 1024), op_name(p->op), st->counts[p->ci]);
+            p->finished = true;
+        } else if (ms == MEASURE_WRONG_RESULT) {
+            session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
+                          (unsigned long long)(p->bytes / 1024));
+            p->failed = true;
+        }
+        return ms != MEASURE_STOPPED;
+    }
     for (int ci = 0; ci < st->ncounts; ci++) {
         team *t = team_for(s, st, ci);
         if (!t)
@@ -277,69 +358,243 @@ static bool measure_bandwidth_point(session *s, sweep_state *st, uint64_t bytes,
         int nodes[MAX_THREADS];
         for (int i = 0; i < st->counts[ci]; i++)
             nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;
-        const kernel *k = bytes > st->plan.share[3] ? st->kernels_ram[op] : st->kernels[op];
-        bandwidth_request rq = {k,     bytes, o->tries, o->sample_ms / 1000.0, st->pages.request, st->pages.huge_size,
+        bandwidth_request rq = {k,     p->bytes, o->tries, o->sample_ms / 1000.0, st->pages.request, st->pages.huge_size,
                                 nodes};
-        result_record r;
-        result_init(&r, "sweep", op_name(op), METRIC_BANDWIDTH);
-        measure_status ms = measure_bandwidth(t, &rq, &r);
-        if (ms == MEASURE_STOPPED) {
-            result_free(&r);
-            return have;
-        }
-        if (ms == MEASURE_NO_MEMORY) {
+        bw_point *cand = bw_point_create(&rq, st->counts[ci]);
+        if (!cand)
+            return session_error(s, "out of memory"), false;
+        measure_status ms = bw_point_visit(cand, t, 1, round, p->keep);
+        if (ms == MEASURE_NO_MEMORY)
             session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped",
-                         (unsigned long long)(bytes / 1024), op_name(op), st->counts[ci]);
-        } else if (ms == MEASURE_WRONG_RESULT) {
-            session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(op), k->isa,
-                          (unsigned long long)(bytes / 1024));
-        } else if (!have || result_value(&r) > result_value(best)) {
-            session_record_placement(&st->place, st->counts[ci], &r);
-            if (have)
-                result_free(best);
-            result_move(best, &r);
-            have = true;
-            continue;
+                         (unsigned long long)(p->bytes / 1024), op_name(p->op), st->counts[ci]);
+        else if (ms == MEASURE_WRONG_RESULT)
+            session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
+                          (unsigned long long)(p->bytes / 1024));
+        if (ms == MEASURE_OK && (!p->bw || bw_point_best_rate(cand) > bw_point_best_rate(p->bw))) {
+            bw_point_destroy(p->bw);
+            p->bw = cand;
+            p->ci = ci;
+        } else {
+            bw_point_destroy(cand);
         }
-        result_free(&r);
+        if (ms == MEASURE_STOPPED)
+            return false;
+    }
+    if (!p->bw)
+        p->finished = true; /* no thread count gave a sample */
+    return true;
+}
+
+/* The point's record from its samples so far; false when it has none. */
+static bool point_record(session *s, const sweep_state *st, const sweep_point *p, result_record *r)
+{
+    bool latency = p->op == OP_LATENCY;
+    result_init(r, "sweep", op_name(p->op), latency ? METRIC_LATENCY : METRIC_BANDWIDTH);
+    bool ok = latency ? p->lat && chase_point_fill(p->lat, st->latency_team, r) && chase_point_fill_rounds(p->lat, st->start, r)
+                      : p->bw && bw_point_fill(p->bw, st->start, r);
+    if (!ok || r->nsamples == 0) {
+        result_free(r);
+        return false;
+    }
+    r->size_bytes = p->bytes;
+    session_record_placement(&st->place, latency ? 1 : st->counts[p->ci], r);
+    params_int(&r->params, "rounds", p->visits);
+    const sweep_options *o = s->opts;
+    if (o->target_ci_pct > 0) {
+        params_number(&r->params, "target_ci_pct", o->target_ci_pct);
+        params_bool(&r->params, "target_ci_met", round_point_within(&p->sched, o->target_ci_pct / 100));
     }
     return true;
 }
 
+/* Brings the scheduler's view of the point up to date from its samples. */
+static void update_schedule(session *s, const sweep_state *st, sweep_point *p)
+{
+    round_point *rp = &p->sched;
+    rp->finished = p->finished || p->failed || p->emitted;
+    rp->more = p->op == OP_LATENCY && p->lat && chase_point_wants_more(p->lat);
+    rp->half_width = -1;
+    rp->samples = 0;
+    result_record r;
+    if (point_record(s, st, p, &r)) {
+        rp->samples = r.nsamples;
+        const sample_stats *ss = &r.summary;
+        if (ss->median_level > 0 && ss->median > 0) {
+            double up = ss->median_high - ss->median, down = ss->median - ss->median_low;
+            rp->half_width = (up > down ? up : down) / ss->median;
+        }
+        result_free(&r);
+    }
+}
+
+static void emit_point(session *s, const sweep_state *st, sweep_point *p)
+{
+    result_record r;
+    p->emitted = true;
+    p->sched.finished = true;
+    if (p->failed || !point_record(s, st, p, &r))
+        return;
+    check_record(s, &r);
+    session_emit(s, &r);
+    result_free(&r);
+}
+
+/* One point per size and operation, in plan order. Bandwidth buffers are kept
+ * between rounds for points within the threads' last-level cache share, up to
+ * KEEP_LIMIT in all: allocating and first-touching them again would cost more
+ * than measuring them. Larger points allocate again in every round. Latency
+ * chains are kept at any size, up to another KEEP_LIMIT. */
+static bool make_points(session *s, sweep_state *st)
+{
+    const sweep_options *o = s->opts;
+    st->npoints = 0;
+    st->points = calloc(st->plan.n * OP_COUNT + 1, sizeof *st->points);
+    if (!st->points)
+        return false;
+    uint64_t kept = 0, kept_chains = 0, limit = KEEP_LIMIT;
+    if (st->budget / 8 < limit)
+        limit = st->budget / 8;
+    int threads = st->counts[st->ncounts - 1];
+    for (size_t i = 0; i < st->plan.n; i++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            if (!(o->ops_mask & OP_MASK(op)))
+                continue;
+            sweep_point *p = &st->points[st->npoints++];
+            p->bytes = st->plan.points[i].bytes;
+            p->op = (mb_op)op;
+            p->ci = -1;
+            if (op == OP_LATENCY) {
+                /* linking a random chain costs far more than touching a buffer:
+                 * chains are kept at every size the limit allows */
+                p->keep = kept_chains + p->bytes <= limit;
+                kept_chains += p->keep ? p->bytes : 0;
+            } else {
+                uint64_t footprint = p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
+                p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= limit;
+                kept += p->keep ? footprint : 0;
+            }
+            p->sched.needed = op == OP_LATENCY ? latency_needed(o) : o->tries;
+            p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
+            p->sched.half_width = -1;
+        }
+    return true;
+}
+
+/* With --target-ci: which figures got within the target and which did not. */
+static void report_target(session *s, const sweep_state *st)
+{
+    const sweep_options *o = s->opts;
+    size_t short_points = 0;
+    for (size_t i = 0; i < st->npoints; i++)
+        if (!st->points[i].failed && st->points[i].sched.samples > 0 &&
+            st->points[i].sched.samples < st->points[i].sched.needed)
+            short_points++;
+    if (st->out_of_time && short_points)
+        session_warn(s, "--max-time %g s: rounds stopped after %d; %zu point(s) have fewer samples than -r %d asks",
+                     o->max_time_s, st->rounds, short_points, o->tries);
+    if (o->target_ci_pct <= 0)
+        return;
+    char missed[1024] = "";
+    size_t nmissed = 0, ntotal = 0, shown = 0;
+    for (size_t i = 0; i < st->npoints; i++) {
+        const sweep_point *p = &st->points[i];
+        if (p->failed || p->sched.samples == 0)
+            continue;
+        ntotal++;
+        if (round_point_within(&p->sched, o->target_ci_pct / 100))
+            continue;
+        nmissed++;
+        size_t len = strlen(missed);
+        if (len < sizeof missed - 64) {
+            char pm[32];
+            if (p->sched.half_width >= 0)
+                snprintf(pm, sizeof pm, "\xc2\xb1%.1f%%", 100 * p->sched.half_width);
+            else
+                snprintf(pm, sizeof pm, "no interval");
+            snprintf(missed + len, sizeof missed - len, "%s%llu KB %s (%s)", len ? ", " : "",
+                     (unsigned long long)(p->bytes / 1024), op_name(p->op), pm);
+            shown++;
+        }
+    }
+    if (nmissed > shown)
+        snprintf(missed + strlen(missed), sizeof missed - strlen(missed), ", and %zu more", nmissed - shown);
+    param_list *v = &s->info.plan.values;
+    params_int(v, "target_ci_figures", (long long)ntotal);
+    params_int(v, "target_ci_met_figures", (long long)(ntotal - nmissed));
+    params_text(v, "target_ci_missed", nmissed ? missed : "");
+    if (nmissed)
+        session_warn(s, "--target-ci %g: %zu of %zu figures not within \xc2\xb1%g%% when --max-time %g s ran out: %s",
+                     o->target_ci_pct, nmissed, ntotal, o->target_ci_pct, o->max_time_s, missed);
+    else if (ntotal)
+        session_progress(s, "--target-ci %g: all %zu figures within \xc2\xb1%g%%", o->target_ci_pct, ntotal,
+                         o->target_ci_pct);
+}
+
+/* The sweep in rounds (plan/round_schedule): each round visits every point that
+ * still wants samples once, in plan order; a point's record goes out when its
+ * last sample is in. A stop emits what every point has so far. */
 static void sweep_run(session *s)
 {
     sweep_state *st = s->state;
     const sweep_options *o = s->opts;
-    size_t total = 0, done = 0;
-    for (int op = 0; op < OP_COUNT; op++)
-        if (o->ops_mask & OP_MASK(op))
-            total += st->plan.n;
-    for (size_t i = 0; i < st->plan.n && !session_stopped(s); i++) {
-        for (int op = 0; op < OP_COUNT && !session_stopped(s); op++) {
-            if (!(o->ops_mask & OP_MASK(op)))
-                continue;
-            uint64_t bytes = st->plan.points[i].bytes;
-            session_progress(s, "[%zu/%zu] %llu KB %s ...", ++done, total, (unsigned long long)(bytes / 1024),
-                             op_name((mb_op)op));
+    if (!make_points(s, st)) {
+        session_error(s, "out of memory");
+        return;
+    }
+    size_t *visit = calloc(st->npoints + 1, sizeof *visit);
+    round_point *rps = calloc(st->npoints + 1, sizeof *rps);
+    if (!visit || !rps) {
+        free(visit);
+        free(rps);
+        session_error(s, "out of memory");
+        return;
+    }
+    double target = o->target_ci_pct / 100;
+    st->start = clock_now();
+    int round = 0;
+    bool go_on = true;
+    while (go_on && !session_stopped(s)) {
+        for (size_t i = 0; i < st->npoints; i++)
+            rps[i] = st->points[i].sched;
+        size_t n = round_next(rps, st->npoints, target, visit);
+        if (n == 0)
+            break;
+        if (round > 0 && o->max_time_s > 0 && clock_now() - st->start >= o->max_time_s) {
+            st->out_of_time = true;
+            break;
+        }
+        round++;
+        for (size_t v = 0; v < n && go_on && !session_stopped(s); v++) {
+            sweep_point *p = &st->points[visit[v]];
+            session_progress(s, "round %d: [%zu/%zu] %llu KB %s ...", round, v + 1, n,
+                             (unsigned long long)(p->bytes / 1024), op_name(p->op));
             session_step_begin(s);
-            result_record r;
-            result_init(&r, "sweep", op_name((mb_op)op), op == OP_LATENCY ? METRIC_LATENCY : METRIC_BANDWIDTH);
-            bool go_on = op == OP_LATENCY ? measure_latency_point(s, st, bytes, &r)
-                                          : measure_bandwidth_point(s, st, bytes, (mb_op)op, &r);
-            if (r.nsamples > 0) {
-                check_record(s, &r);
-                session_emit(s, &r);
-            }
-            result_free(&r);
-            if (!go_on)
-                return;
+            go_on = p->op == OP_LATENCY ? visit_latency(s, st, p, round) : visit_bandwidth(s, st, p, round);
+            p->visits++;
+            update_schedule(s, st, p);
+            if (!round_point_wants(&p->sched, target))
+                emit_point(s, st, p);
         }
     }
+    st->rounds = round;
+    params_int(&s->info.plan.values, "rounds", round);
+    for (size_t i = 0; i < st->npoints; i++)
+        if (!st->points[i].emitted)
+            emit_point(s, st, &st->points[i]);
+    if (go_on && !session_stopped(s))
+        report_target(s, st);
+    free(visit);
+    free(rps);
 }
 
 static void sweep_release(session *s)
 {
     sweep_state *st = s->state;
+    for (size_t i = 0; st->points && i < st->npoints; i++) {
+        bw_point_destroy(st->points[i].bw);
+        chase_point_destroy(st->points[i].lat);
+    }
+    free(st->points);
     for (int i = 0; i < MAX_THREAD_COUNTS; i++)
         team_destroy(st->teams[i]);
     team_destroy(st->latency_team);

@@ -172,6 +172,16 @@ void json_write_record(json_writer *j, const result_record *r)
     for (int i = 0; i < r->nsamples; i++)
         json_number(j, NULL, r->samples[i]);
     json_array_end(j);
+    if (r->sample_rounds) {
+        json_array_begin(j, "sample_rounds");
+        for (int i = 0; i < r->nsamples; i++)
+            json_int(j, NULL, r->sample_rounds[i]);
+        json_array_end(j);
+        json_array_begin(j, "sample_end_s");
+        for (int i = 0; i < r->nsamples; i++)
+            json_number(j, NULL, r->sample_times[i]);
+        json_array_end(j);
+    }
     json_int(j, "samples_wanted", r->samples_wanted);
     write_summary(j, &r->summary);
     number_or_null(j, "bytes_per_sample", r->bytes_per_sample, r->metric == METRIC_BANDWIDTH);

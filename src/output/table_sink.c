@@ -52,6 +52,10 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     op_line(f, "Copy", &s->copy);
     if (s->read.count + s->write.count + s->copy.count > 0) {
         /* sc-membench's Peak is a best sample, so it rises with -r; say so. */
+        if (c->rounds > 0)
+            fprintf(f, "\n  Samples: %s%d per point, taken in %d rounds%s (each round visits every size and operation once).",
+                    c->more_rounds ? "at least " : "", c->rounds, c->rounds,
+                    c->more_rounds ? " and more for --target-ci" : "");
         fprintf(f, "\n  Peak: the best of -r samples at any size (more tries, higher peak);\n"
                    "  Peak median: the highest per-size median of the samples (does not grow with -r).\n");
         /* Ours: the peaks come from L1; the largest size is what RAM delivers. */
@@ -101,7 +105,7 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
         if (c->single_size_kb > 0)
             fprintf(f, "  - Single buffer size (-s %llu KB) instead of full sweep\n", c->single_size_kb);
         if (c->stopped_by)
-            fprintf(f, "  - Run stopped early (%s): not every size was measured\n", c->stopped_by);
+            fprintf(f, "  - Run stopped early (%s): not every point got its -r samples\n", c->stopped_by);
         fprintf(f, "For comparable scores, run without -t, -p, or -s options.\n");
     }
     fprintf(f, "\n");

@@ -17,6 +17,8 @@ typedef struct {
     unsigned long long single_size_kb; /* -s, 0 if not given */
     const char *stopped_by;  /* "time limit", "SIGINT", "SIGTERM", or NULL when complete */
     int latency_below_target; /* latency points that did not reach CV < 5% */
+    int rounds;              /* the sweep's -r rounds (0: not said) */
+    bool more_rounds;        /* --target-ci may add rounds */
 } comparability;
 
 void table_write_header(FILE *f);

@@ -135,6 +135,13 @@ def promises(doc):
         want = max(s) if r["statistic"] == "best" else statistics.median(s)
         if not close(r["value"], want):
             bad.append("%s: value %g is not the %s of its samples (%g)" % (where, r["value"], r["statistic"], want))
+        rounds, ends = r.get("sample_rounds"), r.get("sample_end_s")
+        if rounds is not None and (len(rounds) != len(s) or rounds != sorted(rounds) or
+                                   max(rounds) > doc.get("plan", {}).get("rounds", max(rounds))):
+            bad.append("%s: sample_rounds %s: not one non-decreasing round per sample, up to the run's rounds"
+                       % (where, rounds))
+        if (rounds is None) != (ends is None) or (ends is not None and (len(ends) != len(s) or ends != sorted(ends))):
+            bad.append("%s: sample_end_s %s: not one increasing time per sample, with sample_rounds" % (where, ends))
         if r["size_kb"] != r["size_bytes"] // 1024:
             bad.append("%s: size_kb %d for %d bytes" % (where, r["size_kb"], r["size_bytes"]))
         if r["threads"] != len(r["placement"]):

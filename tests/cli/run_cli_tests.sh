@@ -425,8 +425,10 @@ for sig in INT TERM HUP; do
         python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); rows=len(open('$TMP/s.csv').read().splitlines())-1; sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and d['exit_status']==$want and len(d['results'])==rows>=1 else 1)"
     check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
 done
-# stdout's reader going away (| head) stops the run like a signal and says so.
-"$BIN" -r 1000 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}
+# stdout's reader going away (| head) stops the run like a signal and says so. Rows
+# come in the last of the -r rounds, point by point: -r 2 reaches them soon, and
+# head is gone long before the sweep's 40 rows are written.
+"$BIN" -r 2 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}
 check "SIGPIPE (| head -2): exit 141, JSON valid and incomplete, stopped_by SIGPIPE" \
     python3 -c "import json,sys; d=json.load(open('$TMP/pipe.json')); sys.exit(0 if $rc == 141 and d['complete'] is False and d['stopped_by']=='SIGPIPE' and len(d['results'])>=1 else 1)"
 
@@ -833,6 +835,9 @@ tap_from() {
     check "$1 ran every check and all passed (exit 0)" test $rc -eq 0
 }
 tap_from check_traffic.py
+
+# --- the sweep's rounds, --target-ci and --max-time (issue 14) ----------------------
+tap_from check_rounds.py
 
 # --- mlc: MLC's command line and layout on the native modes -------------------------
 tap_from check_mlc.py

@@ -55,7 +55,7 @@ MUTANTS = [
      "src/team/team.c", "platform_pin_self(w->place.ids, w->place.count);",
      "platform_pin_self(t->workers[0].place.ids, t->workers[0].place.count);", "observed"),
     ("the sweep's wrong data not failing the result (the check's verdict ignored)",
-     "src/measure/bandwidth.c", "if (!ts[i].verified)", "if (0 && !ts[i].verified)", "faulty"),
+     "src/measure/bandwidth.c", "if (!p->ts[i].verified)", "if (0 && !p->ts[i].verified)", "faulty"),
     ("STREAM validation skipped, 'Solution Validates' still printed",
      "src/measure/stream_run.c", "if (!(fabs(err[i] / expect[i]) <= STREAM_EPSILON))",
      "if (0 && !(fabs(err[i] / expect[i]) <= STREAM_EPSILON))", "faulty"),
@@ -68,12 +68,19 @@ MUTANTS = [
      "src/measure/bandwidth.c", "int node = rq->nodes ? rq->nodes[tid] : -1;",
      "int node = rq->nodes ? rq->nodes[0] : -1;", "numa"),
     ("latency --mem-node not used for the allocation (the CPU's node 0 instead)",
-     "src/measure/latency.c", "buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, rq->node)",
-     "buffer_alloc_bound(&b, rq->bytes, rq->pages, rq->huge_size, 0)", "numa"),
+     "src/measure/latency.c", "buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node)",
+     "buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, 0)", "numa"),
     ("STREAM's arrays first touched by the main thread",
      "src/measure/stream_run.c", "    team_run(t, job_init, &c);",
      "    memset(c.arrays.a, 0, bytes); memset(c.arrays.b, 0, bytes); memset(c.arrays.c, 0, bytes);\n"
      "    team_run(t, job_init, &c);", "numa"),
+    ("sweep rounds done point by point (each round visits only the first point still wanting samples)",
+     "src/plan/round_schedule.c", "            visit[k++] = i;", "            { visit[k++] = i; break; }", "unit"),
+    ("--target-ci check inverted (points within the target measured again, wide ones left)",
+     "src/plan/round_schedule.c", "return target > 0 && !round_point_within(p, target);",
+     "return target > 0 && round_point_within(p, target);", "unit"),
+    ("sample end times reversed (ends measured from the wrong side of the origin)",
+     "src/core/result.c", "r->sample_times[i] = ends[i] - origin;", "r->sample_times[i] = origin - ends[i];", "schema"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)

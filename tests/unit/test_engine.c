@@ -232,6 +232,77 @@ TEST(measure_bandwidth_stops_when_asked)
     team_destroy(t);
 }
 
+/* The sweep's rounds: one point visited three times keeps one calibration and
+ * tags each sample with its round; kept buffers or not, the record is the same. */
+TEST(bandwidth_point_spreads_samples_over_visits)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    for (int keep = 0; keep <= 1; keep++) {
+        bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, OP_COPY, STORE_ANY, NULL, false), 64 * 1024, 3, 0.002,
+                                PAGES_NORMAL, 2 << 20, NULL};
+        bw_point *p = bw_point_create(&rq, 1);
+        CHECK(p != NULL);
+        if (!p)
+            continue;
+        for (int round = 1; round <= 3; round++) {
+            CHECK_INT(bw_point_visit(p, t, 1, round * 10, keep), MEASURE_OK);
+            CHECK(bw_point_samples(p) >= 1); /* a restart may have dropped earlier ones */
+        }
+        result_record r;
+        result_init(&r, "test", "copy", METRIC_BANDWIDTH);
+        CHECK(bw_point_fill(p, 0, &r));
+        CHECK(r.sample_rounds != NULL);
+        int restarts = (int)params_get_number(&r.params, "series_restarts", -1);
+        if (r.sample_rounds && restarts == 0) {
+            CHECK_INT(r.nsamples, 3);
+            CHECK_INT(r.sample_rounds[0], 10);
+            CHECK_INT(r.sample_rounds[1], 20);
+            CHECK_INT(r.sample_rounds[2], 30);
+            CHECK(r.complete);
+        }
+        for (int k = 0; k < r.nsamples && restarts < 5; k++) /* every sample lasts the minimum (restarts left) */
+            CHECK(result_sample_seconds(&r, k) >= 0.002);
+        for (int k = 1; k < r.nsamples && r.sample_times; k++) /* in the order taken, each after the last */
+            CHECK(r.sample_times[k] >= r.sample_times[k - 1] + result_sample_seconds(&r, k) * 0.999);
+        CHECK_NEAR(result_value(&r), r.summary.max, 0);
+        CHECK_INT(r.pins_verified, 1);
+        CHECK(r.npages >= 1);
+        result_free(&r);
+        bw_point_destroy(p);
+    }
+    team_destroy(t);
+}
+
+TEST(chase_point_takes_the_asked_samples_per_visit)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.001, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false};
+    chase_point *p = chase_point_create(&rq);
+    CHECK(p != NULL);
+    if (!p) {
+        team_destroy(t);
+        return;
+    }
+    CHECK_INT(chase_point_visit(p, t, 3, 1, true), MEASURE_OK);
+    CHECK_INT(chase_point_visit(p, t, 3, 2, false), MEASURE_OK); /* chain freed after this one */
+    CHECK_INT(chase_point_visit(p, t, 3, 3, false), MEASURE_OK); /* ... and built again */
+    CHECK_INT(chase_point_samples(p), 9);
+    result_record r;
+    result_init(&r, "test", "latency", METRIC_LATENCY);
+    CHECK(chase_point_fill(p, t, &r) && chase_point_fill_rounds(p, 0, &r));
+    CHECK_INT(r.nsamples, 9);
+    for (int k = 0; k < 9 && r.sample_rounds; k++)
+        CHECK_INT(r.sample_rounds[k], 1 + k / 3);
+    CHECK_NEAR(result_value(&r), r.summary.median, 0);
+    CHECK_INT(params_get_number(&r.params, "chased_bytes", 0), 256 * 1024);
+    CHECK_STR(r.page_method, "normal");
+    result_free(&r);
+    chase_point_destroy(p);
+    team_destroy(t);
+}
+
 TEST(measure_latency_median_within_sample_range)
 {
     stop_reset();

@@ -122,7 +122,7 @@ TEST(summary_text_and_comparability_warning)
 {
     result_record r[] = {bw(OP_READ, 65536, 25000), lat(65536, 97.2)};
     run_summary s = summary_compute(r, 2);
-    comparability c = {60, 4, "-p", 32, 0, NULL, 1};
+    comparability c = {60, 4, "-p", 32, 0, NULL, 1, 3, false};
     char *text = NULL;
     CAPTURE(text, table_write_summary(f, &s, &c));
     CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
@@ -139,10 +139,12 @@ TEST(summary_text_and_comparability_warning)
     CHECK_CONTAINS(text, "For comparable scores, run without -t, -p, or -s options.\n");
     CHECK_CONTAINS(text, "Largest size (65536 KB per thread): read 25000 MB/s");
     CHECK_CONTAINS(text, "1 latency point(s) did not reach CV < 5%");
+    CHECK_CONTAINS(text, "Samples: 3 per point, taken in 3 rounds (each round visits every size and operation once).");
     free(text);
-    comparability clean = {0, 0, NULL, 32, 0, NULL, 0};
+    comparability clean = {0, 0, NULL, 32, 0, NULL, 0, 0, false};
     CAPTURE(text, table_write_summary(f, &s, &clean));
     CHECK(strstr(text, "WARNING") == NULL);
+    CHECK(strstr(text, "rounds") == NULL); /* not said when not known */
     free(text);
     free_all(r, 2);
 }

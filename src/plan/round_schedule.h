@@ -1,0 +1,33 @@
+/* The order in which the sweep visits its points. A noisy host has slow phases of
+ * seconds; taking each point's samples back to back lets one phase wreck a few
+ * points and spare the rest. So the sweep measures in rounds: every point that
+ * still wants samples is visited once per round, in plan order, and each visit
+ * adds samples. A point wants another visit while it has fewer samples than it
+ * needs (-r), or its own rule asks for more (latency's CV), or a target interval
+ * (--target-ci) is set and its median interval is wider. Pure: no clock, no I/O. */
+#ifndef MEMBENCH_ROUND_SCHEDULE_H
+#define MEMBENCH_ROUND_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    int samples;       /* samples the point has now */
+    int needed;        /* samples it must have (-r; latency: its minimum) */
+    int cap;           /* never more samples than this (0: no cap) */
+    bool more;         /* its own rule wants more (latency: CV above target) */
+    bool finished;     /* nothing more to do: failed, skipped, or already emitted */
+    double half_width; /* median interval's larger side / median; < 0 when there is no interval */
+} round_point;
+
+/* Whether the point wants another visit. target: --target-ci as a fraction, 0 = none. */
+bool round_point_wants(const round_point *p, double target);
+
+/* Whether the point's interval is within target (never with fewer than 2 samples). */
+bool round_point_within(const round_point *p, double target);
+
+/* The points to visit next round, in plan order: their indices go to visit (room
+ * for n). Returns how many; 0 when the sweep is done. */
+size_t round_next(const round_point *points, size_t n, double target, size_t *visit);
+
+#endif

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Command-line checks of the sweep's rounds (issue 14): every (size, operation) point
+is visited once per round, so the samples of all points interleave in time; -r
+rounds by default; --target-ci adds rounds for wide intervals until --max-time and
+says which figures missed; -t keeps what was measured. Prints TAP lines for
+run_cli_tests.sh; never asserts a timing (the bounds below follow from --sample-ms).
+
+  check_rounds.py MEMBENCH TMPDIR"""
+import json
+import os
+import subprocess
+import sys
+
+BIN, TMP = sys.argv[1:3]
+QUICK = ["--sample-ms", "1", "--latency-sample-ms", "1"]
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:400])
+
+
+def run(args, name):
+    path = os.path.join(TMP, name + ".json")
+    p = subprocess.run([BIN] + args + ["--json", path], capture_output=True, text=True, timeout=300)
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError):
+        doc = None
+    return p, doc
+
+
+def by_round(r):
+    """{round: [end times]} of one record."""
+    out = {}
+    for k, t in zip(r["sample_rounds"], r["sample_end_s"]):
+        out.setdefault(k, []).append(t)
+    return out
+
+
+# --- a sweep of every size, two operations, -r 3 ----------------------------------
+p, d = run(["-o", "read", "-o", "latency", "-r", "3", "-p", "1"] + QUICK, "rounds")
+recs = d["results"] if d else []
+check("rounds: the sweep exits 0 with a record per size and operation (%d)" % len(recs),
+      p.returncode == 0 and len(recs) >= 4 and len({r["size_bytes"] for r in recs}) * 2 == len(recs), p.stderr)
+bw = [r for r in recs if r["operation"] == "read"]
+lat = [r for r in recs if r["operation"] == "latency"]
+# A series restart (a sample shorter than --sample-ms) retakes the point's samples in
+# that round, so only a point without one is sure to have rounds 1, 2, 3.
+check("rounds: each bandwidth record has its -r 3 samples, one from each of rounds 1, 2, 3 (or retaken later)",
+      bw and all(len(r["samples"]) == 3 and r["params"]["rounds"] == 3 and r["complete"] and
+                 r["sample_rounds"][-1] == 3 and
+                 (r["sample_rounds"] == [1, 2, 3] or r["params"]["series_restarts"] > 0) for r in bw) and
+      any(r["sample_rounds"] == [1, 2, 3] for r in bw), [(r["size_kb"], r.get("sample_rounds")) for r in bw])
+check("rounds: each latency record has 7..21 samples taken in rounds 1, 2 and 3",
+      lat and all(7 <= len(r["samples"]) <= 21 and sorted(set(r["sample_rounds"])) == [1, 2, 3] and
+                  r["params"]["rounds"] == 3 for r in lat), [(r["size_kb"], r.get("sample_rounds")) for r in lat])
+check("rounds: the plan says 3 rounds, run and planned",
+      d and d["plan"].get("rounds") == 3 and d["plan"].get("planned_rounds") == 3 and
+      "in 3 rounds" in d["plan"].get("timing", ""), d and d["plan"].get("timing"))
+# Round k of every point ends before round k+1 of any point starts: the points are
+# measured side by side over the run, not one after the other.
+late = []
+for a in recs:
+    for b in recs:
+        ra, rb = by_round(a), by_round(b)
+        for k in ra:
+            if k + 1 in rb and max(ra[k]) >= min(rb[k + 1]):
+                late.append("%s %s round %d ends at %.4f, after %s %s round %d at %.4f" % (
+                    a["size_kb"], a["operation"], k, max(ra[k]), b["size_kb"], b["operation"], k + 1, min(rb[k + 1])))
+check("rounds: every point's round k ends before any point's round k+1 (samples interleave across points)",
+      recs and not late, late[:3])
+# The same from the samples alone, whatever their round tags say: bandwidth records
+# without a restart have one sample per round, so sample k of every point ends
+# before sample k+1 of any other.
+plain = [r for r in bw if r["params"]["series_restarts"] == 0]
+late = ["%s sample %d ends after %s sample %d" % (a["size_kb"], k, b["size_kb"], k + 1)
+        for a in plain for b in plain for k in range(2) if a["sample_end_s"][k] >= b["sample_end_s"][k + 1]]
+check("rounds: sample k of every bandwidth point ends before sample k+1 of any other (%d points)" % len(plain),
+      len(plain) >= 2 and not late, late[:3])
+# Records go out when their last sample is in: in plan order, all in the last round.
+check("rounds: records are in plan order (size, then operation)",
+      [(r["size_bytes"], r["operation"]) for r in recs] ==
+      sorted(((r["size_bytes"], r["operation"]) for r in recs), key=lambda x: (x[0], x[1] != "read")))
+
+# --- --target-ci that cannot be met: stops at --max-time and says which figures missed
+p, d = run(["-s", "64", "-o", "read", "-o", "copy", "-r", "2", "--target-ci", "0.01", "--max-time", "2"] + QUICK,
+           "target_missed")
+recs = d["results"] if d else []
+check("--target-ci 0.01 --max-time 2: exits 0 with both records", p.returncode == 0 and len(recs) == 2, p.stderr)
+check("--target-ci: the wide points got more rounds than -r (more samples than 2)",
+      recs and all(len(r["samples"]) > 2 and r["params"]["rounds"] > 2 for r in recs),
+      [(r["operation"], len(r["samples"])) for r in recs])
+check("--target-ci: each record says the target was not met",
+      recs and all(r["params"].get("target_ci_met") is False and r["params"].get("target_ci_pct") == 0.01
+                   for r in recs), [r["params"] for r in recs])
+warn = [line for line in p.stderr.splitlines() if "--target-ci" in line]
+check("--target-ci: one warning line naming the figures that missed (64 KB read, 64 KB copy)",
+      len(warn) == 1 and "2 of 2 figures" in warn[0] and "64 KB read" in warn[0] and "64 KB copy" in warn[0], warn)
+check("--target-ci: the JSON plan names the missed figures too",
+      d and d["plan"].get("target_ci_met_figures") == 0 and d["plan"].get("target_ci_figures") == 2 and
+      "64 KB read" in d["plan"].get("target_ci_missed", "") and d["warnings"] and
+      any("64 KB copy" in w for w in d["warnings"]), d and d["plan"])
+
+# --- a target any interval meets: no extra round, no warning ----------------------
+p, d = run(["-s", "64", "-o", "read", "-r", "3", "--target-ci", "100"] + QUICK, "target_met")
+recs = d["results"] if d else []
+check("--target-ci 100: met after the -r rounds: 3 samples, target_ci_met true, no warning about it",
+      p.returncode == 0 and len(recs) == 1 and len(recs[0]["samples"]) == 3 and
+      recs[0]["params"].get("target_ci_met") is True and d["plan"].get("target_ci_met_figures") == 1 and
+      "--target-ci" not in p.stderr, (p.stderr, recs and recs[0]["params"]))
+
+# --- --max-time alone bounds the rounds (50 rounds take at least 50 x 2 ms) ---------
+p, d = run(["-s", "64", "-o", "read", "-r", "50", "--max-time", "0.05"] + QUICK, "max_time")
+recs = d["results"] if d else []
+check("--max-time 0.05 with -r 50: exits 0, the record has what the rounds gave (fewer than 50, marked incomplete)",
+      p.returncode == 0 and len(recs) == 1 and 1 <= len(recs[0]["samples"]) < 50 and
+      recs[0]["samples_wanted"] == 50 and not recs[0]["complete"], (p.stderr, recs and len(recs[0]["samples"])))
+check("--max-time: a warning says the rounds were cut", "--max-time" in p.stderr, p.stderr)
+
+# --- -t: the points measured so far go out with the samples they have --------------
+p, d = run(["-s", "64", "-o", "read", "-o", "write", "-r", "1000", "-t", "0.5"] + QUICK, "time_limit")
+recs = d["results"] if d else []
+check("-t 0.5 with -r 1000: valid JSON, both points with the samples they got (< 1000, incomplete)",
+      d is not None and not d["complete"] and len(recs) == 2 and
+      all(1 <= len(r["samples"]) < 1000 and not r["complete"] and r["samples_wanted"] == 1000 and
+          r["params"]["rounds"] >= len(r["samples"]) for r in recs), (p.returncode, p.stderr[-300:]))
+
+sys.exit(0 if all(results) else 1)

@@ -1,0 +1,93 @@
+/* The sweep's rounds (plan/round_schedule): the visit order, and which points a
+ * target interval sends back for another round. */
+#include "plan/round_schedule.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Runs the scheduler to the end, each visit adding one sample to the point (a
+ * "sweep" with no measuring), and writes the visits as "r1:0,1 r2:0,1". reset
+ * (point, round): that visit drops the point's samples (a series restart). */
+static void simulate(round_point *pts, size_t n, double target, int reset_point, int reset_round, char *out,
+                     size_t size)
+{
+    size_t visit[16];
+    out[0] = '\0';
+    for (int round = 1; round <= 20; round++) {
+        size_t k = round_next(pts, n, target, visit);
+        if (k == 0)
+            return;
+        snprintf(out + strlen(out), size - strlen(out), "%sr%d:", round > 1 ? " " : "", round);
+        for (size_t v = 0; v < k; v++) {
+            round_point *p = &pts[visit[v]];
+            p->samples = (int)visit[v] == reset_point && round == reset_round ? 1 : p->samples + 1;
+            snprintf(out + strlen(out), size - strlen(out), "%s%zu", v ? "," : "", visit[v]);
+        }
+    }
+}
+
+static round_point point(int needed)
+{
+    round_point p = {0, needed, 0, false, false, -1};
+    return p;
+}
+
+TEST(rounds_visit_every_point_once_per_round_in_plan_order)
+{
+    round_point pts[3] = {point(3), point(3), point(3)};
+    char seq[256];
+    simulate(pts, 3, 0, -1, 0, seq, sizeof seq);
+    /* not 0,0,0,1,1,1,...: the samples of a point are spread over the run */
+    CHECK_STR(seq, "r1:0,1,2 r2:0,1,2 r3:0,1,2");
+    for (int i = 0; i < 3; i++)
+        CHECK_INT(pts[i].samples, 3);
+}
+
+TEST(rounds_a_restarted_point_gets_rounds_of_its_own)
+{
+    round_point pts[3] = {point(2), point(2), point(2)};
+    char seq[256];
+    simulate(pts, 3, 0, 1, 2, seq, sizeof seq); /* point 1's round-2 sample restarts its series */
+    CHECK_STR(seq, "r1:0,1,2 r2:0,1,2 r3:1");
+    CHECK_INT(pts[1].samples, 2);
+}
+
+TEST(rounds_skip_finished_and_capped_points_and_follow_more)
+{
+    round_point pts[3] = {point(1), point(1), point(1)};
+    pts[1].finished = true; /* skipped: no memory */
+    pts[2].more = true;     /* latency's CV rule wants more ... */
+    pts[2].cap = 3;         /* ... up to its maximum */
+    char seq[256];
+    simulate(pts, 3, 0, -1, 0, seq, sizeof seq);
+    CHECK_STR(seq, "r1:0,2 r2:2 r3:2");
+    CHECK_INT(pts[1].samples, 0);
+}
+
+TEST(rounds_target_sends_back_only_the_wide_points)
+{
+    round_point pts[4] = {point(3), point(3), point(3), point(3)};
+    pts[0].samples = pts[1].samples = pts[2].samples = pts[3].samples = 3;
+    pts[0].half_width = 0.01;  /* within 2% */
+    pts[1].half_width = 0.05;  /* wider */
+    pts[2].half_width = 0.02;  /* exactly on it: within */
+    pts[3].half_width = -1;    /* no interval yet: not within */
+    size_t visit[4];
+    CHECK_INT(round_next(pts, 4, 0.02, visit), 2);
+    CHECK_INT(visit[0], 1);
+    CHECK_INT(visit[1], 3);
+    CHECK(round_point_within(&pts[0], 0.02));
+    CHECK(!round_point_within(&pts[1], 0.02));
+    /* without a target the same points are done */
+    CHECK_INT(round_next(pts, 4, 0, visit), 0);
+    /* a point short of its -r samples is visited whatever its interval */
+    pts[0].samples = 2;
+    CHECK_INT(round_next(pts, 4, 0.02, visit), 3);
+    CHECK_INT(visit[0], 0);
+    /* one sample never counts as within, even with a (bogus) zero width */
+    round_point one = point(1);
+    one.samples = 1;
+    one.half_width = 0;
+    CHECK(!round_point_within(&one, 0.5));
+}
