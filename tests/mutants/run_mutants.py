@@ -7,7 +7,9 @@ mutation no longer applies (the code it plants into changed: update the list).
   run_mutants.py [NAME-SUBSTRING]     all mutants, or those whose name contains it
 
 Each mutant: (name, file, the exact text replaced, its replacement, suite). Suites:
-  unit      the unit tests (build/membench-tests)
+  unit      the unit tests (build/membench-tests); "unit:NAME" runs first only the
+            tests whose name contains NAME, and all of them when those pass (the
+            filter saves time, it never lets a mutant survive)
   schema    a small sweep, latency and stream run checked by tests/cli/check_schema.py
   observed  a sweep on --cpus 1,0, a stream and a latency --mem-node 0 run checked by
             tests/cli/check_observed.py (observed CPU and page nodes against the plan)
@@ -26,31 +28,31 @@ import tempfile
 
 MUTANTS = [
     ("sweep bandwidth over the fastest thread's time, not the sample's span",
-     "src/measure/bandwidth.c", "return n > 0 ? last - first : 0;", "return n > 0 ? lo : 0;", "unit"),
+     "src/measure/bandwidth.c", "return n > 0 ? last - first : 0;", "return n > 0 ? lo : 0;", "unit:slowest_thread"),
     ("STREAM rate from the fastest thread of each iteration",
-     "src/measure/stream_run.c", "if (c.times[i][f][k] > slowest)", "if (c.times[i][f][k] < slowest || !i)", "unit"),
+     "src/measure/stream_run.c", "if (c.times[i][f][k] > slowest)", "if (c.times[i][f][k] < slowest || !i)", "unit:slowest_thread"),
     ("latency reported as the mean, not the median",
      "src/core/result.c", "r->metric == METRIC_LATENCY ? r->summary.median", "r->metric == METRIC_LATENCY ? r->summary.mean",
      "schema"),
     ("median interval one order statistic too narrow",
-     "src/util/stats.c", "s->median_low = sorted[j - 1];", "s->median_low = sorted[j];", "unit"),
+     "src/util/stats.c", "s->median_low = sorted[j - 1];", "s->median_low = sorted[j];", "unit:stats_median"),
     ("median interval coverage without the factor 2",
-     "src/util/stats.c", "s->median_level = 1 - 2 * below;", "s->median_level = 1 - below;", "unit"),
+     "src/util/stats.c", "s->median_level = 1 - 2 * below;", "s->median_level = 1 - below;", "unit:stats_median"),
     ("host noise: the full 10th-90th range instead of half of it",
-     "src/measure/noise_probe.c", "/ (2 * v.median_s);", "/ v.median_s;", "unit"),
+     "src/measure/noise_probe.c", "/ (2 * v.median_s);", "/ v.median_s;", "unit:noise_verdict"),
     ("steal read from the wrong /proc/stat column",
-     "src/measure/host_load.c", "*steal = v[7];", "*steal = v[6];", "unit"),
+     "src/measure/host_load.c", "*steal = v[7];", "*steal = v[6];", "unit:host_load"),
     ("latency step accepted although the intervals overlap",
-     "src/measure/cache_estimate.c", "bool apart = p[i].low > p[base].high;", "bool apart = true;", "unit"),
+     "src/measure/cache_estimate.c", "bool apart = p[i].low > p[base].high;", "bool apart = true;", "unit:latency_steps"),
     ("copy kernel stores one vector twice",
-     "src/kernels/kernel_body.h", "KB_STORE(d + i + 2, v2);", "KB_STORE(d + i + 2, v1); (void)v2;", "unit"),
+     "src/kernels/kernel_body.h", "KB_STORE(d + i + 2, v2);", "KB_STORE(d + i + 2, v1); (void)v2;", "unit:sweep_kernel_matches"),
     ("an error message quoting a document keeps its newlines",
-     "src/util/one_line.c", "*p = '?';", "(void)p;", "unit"),
+     "src/util/one_line.c", "*p = '?';", "(void)p;", "unit:json_parse"),
     ("bandwidth verification skipped",
-     "src/measure/bandwidth.c", "team_run(t, job_verify, &c);", "(void)job_verify;", "unit"),
+     "src/measure/bandwidth.c", "team_run(t, job_verify, &c);", "(void)job_verify;", "unit:measure_bandwidth_fills"),
     ("the memory budget from MemTotal instead of MemAvailable",
      "src/platform/platform_linux.c", 'meminfo_bytes(meminfo, "MemAvailable", &avail)',
-     'meminfo_bytes(meminfo, "MemTotal", &avail)', "unit"),
+     'meminfo_bytes(meminfo, "MemTotal", &avail)', "unit:memory_available"),
     ("every thread pinned to thread 0's CPU",
      "src/team/team.c", "platform_pin_self(w->place.ids, w->place.count);",
      "platform_pin_self(t->workers[0].place.ids, t->workers[0].place.count);", "observed"),
@@ -75,10 +77,10 @@ MUTANTS = [
      "    memset(c.arrays.a, 0, bytes); memset(c.arrays.b, 0, bytes); memset(c.arrays.c, 0, bytes);\n"
      "    team_run(t, job_init, &c);", "numa"),
     ("sweep rounds done point by point (each round visits only the first point still wanting samples)",
-     "src/plan/round_schedule.c", "            visit[k++] = i;", "            { visit[k++] = i; break; }", "unit"),
+     "src/plan/round_schedule.c", "            visit[k++] = i;", "            { visit[k++] = i; break; }", "unit:rounds_"),
     ("--target-ci check inverted (points within the target measured again, wide ones left)",
      "src/plan/round_schedule.c", "return target > 0 && !round_point_within(p, target);",
-     "return target > 0 && round_point_within(p, target);", "unit"),
+     "return target > 0 && round_point_within(p, target);", "unit:rounds_"),
     ("sample end times reversed (ends measured from the wrong side of the origin)",
      "src/core/result.c", "r->sample_times[i] = ends[i] - origin;", "r->sample_times[i] = origin - ends[i];", "schema"),
 ]
@@ -105,7 +107,10 @@ def run(cmd, cwd, **kw):
 
 def suite_fails(suite, tree):
     """True when the suite fails (the planted bug is caught)."""
-    if suite == "unit":
+    if suite.startswith("unit"):
+        first = suite.partition(":")[2]
+        if first and run(["./build/membench-tests", first], tree).returncode != 0:
+            return True
         return run(["./build/membench-tests"], tree).returncode != 0
     if suite == "schema":
         docs = []
