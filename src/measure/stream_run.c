@@ -99,6 +99,28 @@ bool stream_validate(const double *a, const double *b, const double *c, size_t n
     return true;
 }
 
+/* Where thread i's chunk of each array is (move_pages on sampled pages). */
+static result_observed chunk_nodes(stream_ctx *c, buffer bufs[3], int i)
+{
+    size_t lo, hi;
+    chunk(c, i, &lo, &hi);
+    result_observed seen = result_observed_unknown();
+    for (int a = 0; a < 3; a++) {
+        double share;
+        int node = buffer_range_node(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), &share);
+        result_observed_add_buffer(&seen, node, share);
+    }
+    return seen;
+}
+
+static bool nodes_known(const result_observed *o)
+{
+    for (int a = 0; a < o->nbuffers; a++)
+        if (o->mem_nodes[a] < 0)
+            return false;
+    return true;
+}
+
 measure_status stream_measure(team *t, const stream_request *rq, result_record out[STREAM_NFUNCS])
 {
     buffer bufs[3];
@@ -126,16 +148,8 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     /* Each thread's chunk of each array: where its first touch put the pages, read
      * now because the kernel's NUMA balancing may move them during the run. */
     seen = calloc((size_t)c.nthreads, sizeof *seen);
-    for (int i = 0; seen && i < c.nthreads; i++) {
-        size_t lo, hi;
-        chunk(&c, i, &lo, &hi);
-        seen[i] = result_observed_unknown();
-        for (int a = 0; a < 3; a++) {
-            double share;
-            int node = buffer_range_node(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), &share);
-            result_observed_add_buffer(&seen[i], node, share);
-        }
-    }
+    for (int i = 0; seen && i < c.nthreads; i++)
+        seen[i] = chunk_nodes(&c, bufs, i);
     team_run(t, job_run, &c);
     if (c.done < 2) {
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
@@ -146,8 +160,13 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
-    for (int i = 0; seen && i < c.nthreads; i++)
+    for (int i = 0; seen && i < c.nthreads; i++) {
+        /* move_pages had no answer for a whole chunk once, in a TCG guest (its
+         * pages in transit, it seems): asked again now, after the run */
+        if (!nodes_known(&seen[i]))
+            seen[i] = chunk_nodes(&c, bufs, i);
         seen[i].cpu = team_observed_cpu(t, i);
+    }
     double rates[STREAM_MAX_NTIMES];
     for (int f = 0; f < STREAM_NFUNCS; f++) {
         double counted = (double)kernel_bytes_counted(rq->kernels->k[f], bytes), total = 0;
