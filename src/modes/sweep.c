@@ -334,21 +334,26 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
 
 /* One visit of a bandwidth point. In round 1 every thread count (-a) is tried
  * and the fastest kept; later rounds use that count. False when the run must stop. */
+/* Says what went wrong in a bandwidth visit with `threads` threads, if anything. */
+static void say_visit(session *s, const sweep_point *p, const kernel *k, int threads, measure_status ms)
+{
+    if (ms == MEASURE_NO_MEMORY)
+        session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped", (unsigned long long)(p->bytes / 1024),
+                     op_name(p->op), threads);
+    else if (ms == MEASURE_WRONG_RESULT)
+        session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
+                      (unsigned long long)(p->bytes / 1024));
+}
+
 static bool visit_bandwidth(session *s, sweep_state *st, sweep_point *p, int round)
 {
     const sweep_options *o = s->opts;
     const kernel *k = p->bytes > st->plan.share[3] ? st->kernels_ram[p->op] : st->kernels[p->op];
     if (p->bw) {
         measure_status ms = bw_point_visit(p->bw, st->teams[p->ci], 1, round, p->keep);
-        if (ms == MEASURE_NO_MEMORY) {
-            session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped",
-                         (unsigned long long)(p->bytes / 1024), op_name(p->op), st->counts[p->ci]);
-            p->finished = true;
-        } else if (ms == MEASURE_WRONG_RESULT) {
-            session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
-                          (unsigned long long)(p->bytes / 1024));
-            p->failed = true;
-        }
+        say_visit(s, p, k, st->counts[p->ci], ms);
+        p->finished = p->finished || ms == MEASURE_NO_MEMORY;
+        p->failed = p->failed || ms == MEASURE_WRONG_RESULT;
         return ms != MEASURE_STOPPED;
     }
     for (int ci = 0; ci < st->ncounts; ci++) {
@@ -364,12 +369,7 @@ static bool visit_bandwidth(session *s, sweep_state *st, sweep_point *p, int rou
         if (!cand)
             return session_error(s, "out of memory"), false;
         measure_status ms = bw_point_visit(cand, t, 1, round, p->keep);
-        if (ms == MEASURE_NO_MEMORY)
-            session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped",
-                         (unsigned long long)(p->bytes / 1024), op_name(p->op), st->counts[ci]);
-        else if (ms == MEASURE_WRONG_RESULT)
-            session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
-                          (unsigned long long)(p->bytes / 1024));
+        say_visit(s, p, k, st->counts[ci], ms);
         if (ms == MEASURE_OK && (!p->bw || bw_point_best_rate(cand) > bw_point_best_rate(p->bw))) {
             bw_point_destroy(p->bw);
             p->bw = cand;
