@@ -212,10 +212,14 @@ static void count_cores_packages(topology *t)
         t->npackages = 1;
 }
 
-/* For a memory-less node, the node with memory at the smallest distance (the
- * kernel's fallback for its allocations); ties and unreadable distances go to the
- * lowest id with memory. The distance file lists one number per online node, in
- * id order, which is the order of t->nodes. */
+/* For a memory-less node, the node the kernel falls back to for its allocations.
+ * The kernel builds each node's fallback list (find_next_best_node in
+ * mm/page_alloc.c) by the smallest distance + 1 for a node numbered below it
+ * + 1 for a node with CPUs ("prefer headless nodes"), the lowest id on ties; so at
+ * equal distance a CPU-less memory node (CXL, HBM) wins over a node with CPUs.
+ * (Its load balancing between equal nodes is not modelled.) Unreadable distances
+ * count as equal. The distance file lists one number per online node, in id
+ * order, which is the order of t->nodes. */
 static int nearest_memory_node(const char *root, const topology *t, size_t i)
 {
     if (t->nodes[i].mem_total > 0)
@@ -230,14 +234,15 @@ static int nearest_memory_node(const char *root, const topology *t, size_t i)
             dist[nd++] = v;
     }
     int best = -1;
-    long best_d = 0;
+    long best_v = 0;
     for (size_t k = 0; k < t->nnodes; k++) {
-        if (t->nodes[k].mem_total == 0)
+        const numa_node *n = &t->nodes[k];
+        if (n->mem_total == 0)
             continue;
-        long d = nd == t->nnodes ? dist[k] : 0;
-        if (best < 0 || d < best_d) {
-            best = t->nodes[k].id;
-            best_d = d;
+        long v = (nd == t->nnodes ? dist[k] : 0) + (n->id < t->nodes[i].id) + (n->cpus.count > 0);
+        if (best < 0 || v < best_v) {
+            best = n->id;
+            best_v = v;
         }
     }
     return best >= 0 ? best : t->nodes[i].id;

@@ -45,7 +45,6 @@ def problems(doc, mem_node=None, stderr="", nodes_may_be_unknown=False):
     places = doc.get("placement", {})
     pinned = places.get("pinned", False)
     place_cpus = [cpu_set(t["cpus"]) for t in places.get("threads", [])]
-    memoryless = {n.get("id") for n in doc.get("topology", {}).get("numa_nodes", []) if n.get("memory_bytes") == 0}
     records = [r for r in doc.get("results", []) if r.get("mode") in OBSERVING_MODES]
     if not records:
         found.append("no record of a mode that observes its threads")
@@ -65,14 +64,6 @@ def problems(doc, mem_node=None, stderr="", nodes_may_be_unknown=False):
             elif pinned and t["cpu"] >= 0 and r.get("threads") == 1 and cpu != t["cpu"]:
                 found.append("%s: the single thread ran on CPU %d, planned %d" % (what, cpu, t["cpu"]))
             want = mem_node if mem_node is not None else t.get("memory_node", -1)
-            if r.get("mode") == "stream" and t.get("node") in memoryless:
-                # STREAM binds nothing: a memory-less node's pages go where the kernel's
-                # fallback puts them (find_next_best_node prefers a CPU-less node as near
-                # as the others, which the plan's nearest-node rule does not): any node
-                # with memory, not the plan's
-                want = None
-                if any(m is not None and m in memoryless for m in t.get("observed_memory_nodes", [])):
-                    found.append("%s: thread %d's pages on a node without memory" % (what, i))
             nodes = t.get("observed_memory_nodes", [])
             problem = None
             if not nodes:

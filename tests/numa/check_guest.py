@@ -89,7 +89,7 @@ check("topology: node 2 has no memory, nodes 0, 1 and the CPU-less 3 do",
       len(nodes) == 4 and nodes[2].get("memory_bytes") == 0
       and all(nodes[i].get("memory_bytes", 0) > 0 for i in (0, 1, 3)), str(nodes))
 check("topology: memory-less node named with where its memory comes from",
-      any("NUMA node 2 has CPUs but no memory: its threads' memory comes from node 0" in w
+      any("NUMA node 2 has CPUs but no memory: its threads' memory comes from node 3" in w
           for w in (r["json"] or {}).get("warnings", [])), str((r["json"] or {}).get("warnings")))
 
 # --- the binary is the guest's architecture, with its kernels and counter
@@ -120,8 +120,9 @@ exits("spread_all", 0, r)
 check("all CPUs: spread over nodes 0,1,2 then again",
       [t["node"] for t in threads(r)] == [0, 1, 2, 0, 1, 2] and [t["cpus"] for t in threads(r)] == ["0", "2", "4", "1", "3", "5"],
       str(threads(r)))
-check("all CPUs: threads of the memory-less node get node 0's memory",
-      [t.get("memory_node") for t in threads(r)] == [0, 1, 0, 0, 1, 0], str(threads(r)))
+check("all CPUs: threads of the memory-less node get the CPU-less node 3's memory (the kernel's fallback: all at "
+      "distance 20, a node without CPUs first)",
+      [t.get("memory_node") for t in threads(r)] == [0, 1, 3, 0, 1, 3], str(threads(r)))
 check("all CPUs: every buffer on its thread's memory node", fractions(r) and all(f == 1 for f in fractions(r)),
       str(fractions(r)) + " " + r["err"])
 check("all CPUs: no locality warning", "own NUMA node" not in r["err"], r["err"])
@@ -221,8 +222,8 @@ check("latency-matrix 100 MiB: the measured cells' pages are on their nodes", lm
 
 r = run("lm_every")
 exits("lm_every", 0, r)
-check("latency-matrix --every-cpu: a row per CPU 0-5, memory on its node (node 2's CPUs: node 0)",
-      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0), (0, 1, 0), (1, 2, 1), (1, 3, 1), (2, 4, 0), (2, 5, 0)],
+check("latency-matrix --every-cpu: a row per CPU 0-5, memory on its node (node 2's CPUs: node 3)",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0), (0, 1, 0), (1, 2, 1), (1, 3, 1), (2, 4, 3), (2, 5, 3)],
       str([lm_cell(x) for x in lm_results(r)]))
 check("latency-matrix --every-cpu: every CPU verified, every page on its node, the slowest CPU named",
       lm_results(r) and lm_verified(r) and (r["json"] or {}).get("analysis", {}).get("slowest_cpu") in range(6),
@@ -249,10 +250,10 @@ def tr_results(r):
 r = run("tr_peak")
 exits("tr_peak", 0, r)
 res = tr_results(r)
-check("peak-bandwidth: a traffic thread on each CPU 0-5, memory on its node (node 2's CPUs: a node with memory)",
+check("peak-bandwidth: a traffic thread on each CPU 0-5, memory on its node (node 2's CPUs: node 3)",
       [x["operation"] for x in res] == ["R", "W5"] and
       all([t["cpu"] for t in x["placement"]] == [0, 1, 2, 3, 4, 5] and
-          all(t["memory_node"] == t["node"] if t["node"] in (0, 1) else t["memory_node"] in (0, 1, 3)
+          all(t["memory_node"] == (t["node"] if t["node"] in (0, 1) else 3)
               for t in x["placement"]) for x in res), str([x["placement"] for x in res])[:600])
 check("peak-bandwidth: every buffer's pages on its thread's memory node, every pin verified",
       res and all(x["node_local_fraction"] == 1 and x["pins_verified"] == 6 for x in res),
@@ -344,8 +345,8 @@ check("mlc --idle_latency -c 0 -i 2: memory on CPU 2's node (1), chased from CPU
       [lm_cell(x) for x in lm_results(r)] == [(0, 0, 1)] and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
 r = run("mlc_idle_i_memless")
 exits("mlc_idle_i_memless", 0, r)
-check("mlc --idle_latency -i 4: CPU 4's node has no memory: its memory node (0)",
-      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0)] and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
+check("mlc --idle_latency -i 4: CPU 4's node has no memory: its memory node (3)",
+      [lm_cell(x) for x in lm_results(r)] == [(0, 0, 3)] and lm_verified(r), str([lm_cell(x) for x in lm_results(r)]))
 r = run("mlc_bwm")
 exits("mlc_bwm", 0, r)
 cols, rows = mlc_matrix(r["out"])

@@ -132,6 +132,30 @@ const char *fixture_memoryless_node(void)
     return root;
 }
 
+const char *fixture_headless_tie(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-5\n");
+    for (int cpu = 0; cpu < 6; cpu++) {
+        char self[16];
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_topology(root, cpu, cpu % 2, cpu / 2, self);
+        cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
+    }
+    node(root, 0, "0-1", 16LL << 20);
+    node(root, 1, "2-3", 0);          /* CPUs, no memory */
+    node(root, 2, "4-5", 16LL << 20);
+    node(root, 3, "", 8LL << 20);     /* memory, no CPUs */
+    node(root, 4, "", 0);             /* neither */
+    test_write_file(root, "devices/system/node/node0/distance", "10 20 30 30 20\n");
+    test_write_file(root, "devices/system/node/node1/distance", "20 10 20 30 30\n");
+    test_write_file(root, "devices/system/node/node2/distance", "30 20 10 30 20\n");
+    test_write_file(root, "devices/system/node/node3/distance", "30 30 30 10 20\n");
+    test_write_file(root, "devices/system/node/node4/distance", "20 30 20 20 10\n");
+    pages(root, "always madvise [never]\n");
+    return root;
+}
+
 const char *fixture_many_cpus(void)
 {
     const char *root = test_tempdir();

@@ -17,6 +17,7 @@ const char *fixture_two_socket_smt(void);   /* 16 CPUs: 2 pkg x 4 cores x 2 SMT,
 const char *fixture_arm_no_l3(void);        /* 4 CPUs, L1 64K, L2 1M, no L3 */
 const char *fixture_vm_odd_caches(void);    /* 2 CPUs, no topology/ and no node/, L3 105 MiB */
 const char *fixture_memoryless_node(void);  /* 4 CPUs, node1 has CPUs 2-3 and no memory */
+const char *fixture_headless_tie(void);    /* 6 CPUs, 5 nodes: memory-less nodes 1 and 4 with ties */
 const char *fixture_many_cpus(void);        /* 256 CPUs, 2 nodes of 128, no SMT */
 
 

@@ -124,6 +124,21 @@ TEST(topology_memoryless_node_is_reported)
     topology_free(&t);
 }
 
+/* The kernel's fallback for a memory-less node (find_next_best_node): at equal
+ * distance a node with no CPUs beats one with CPUs, a node numbered above beats
+ * one below; the lowest id wins the rest. */
+TEST(topology_memoryless_node_falls_back_like_the_kernel)
+{
+    topology t;
+    CHECK(topology_load(fixture_headless_tie(), NULL, &t));
+    CHECK_INT(t.nnodes, 5);
+    CHECK_INT(topology_memory_node(&t, 1), 2); /* 20 to 0 and 2: 2 is above it */
+    CHECK_INT(topology_memory_node(&t, 4), 3); /* 20 to 0, 2 and 3: CPU-less 3 wins */
+    CHECK_INT(topology_memory_node(&t, 0), 0);
+    CHECK_INT(topology_memory_node(&t, 2), 2);
+    topology_free(&t);
+}
+
 TEST(topology_empty_tree_fails_cleanly)
 {
     topology t;
