@@ -18,6 +18,18 @@ const char *record_param_text(const loaded_record *r, const char *key)
     return json_get_text(json_get_object(r->json, "params"), key);
 }
 
+/* A median's whisker: the record's own summary.median_interval (over time batches
+ * of its samples, which the samples alone do not show); recomputed from the
+ * samples, as independent, for a document without one. */
+static chart_whisker record_median_interval(const loaded_record *r)
+{
+    const json_value *mi = json_get_object(json_get_object(r->json, "summary"), "median_interval");
+    chart_whisker w;
+    if (json_get_number(mi, "low", &w.low) && json_get_number(mi, "high", &w.high) && w.low <= w.high)
+        return w;
+    return chart_whisker_median_ci(r->samples, r->nsamples);
+}
+
 /* Grows *items (of size each) to hold one more than *count; false when out of memory. */
 static bool grow(void *items, size_t *cap, size_t count, size_t size)
 {
@@ -44,8 +56,9 @@ static const line_chart line_templates[LINE_CHARTS] = {
 
 static const char whisker_caption[] =
     "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
-    "the largest raw sample. Latency (the median): its whisker is a distribution-free 95% confidence interval of "
-    "the median from the order statistics (the smallest to the largest sample when there are under 6). A whisker "
+    "the largest raw sample. Latency (the median): its whisker is the run's distribution-free interval of the "
+    "median, from the order statistics of the medians of time batches of its samples (one per round, at most 10; "
+    "the smallest to the largest of them when there are under 6). A whisker "
     "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole.";
 
 /* The line chart a record belongs on, or -1. */
@@ -93,7 +106,7 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
     s->points = p;
     p = &p[s->count++];
     /* a median gets the interval of a median; a best sample the range it was the best of */
-    chart_whisker w = strcmp(r->metric, "latency") == 0 ? chart_whisker_median_ci(r->samples, r->nsamples)
+    chart_whisker w = strcmp(r->metric, "latency") == 0 ? record_median_interval(r)
                                                          : chart_whisker_of(r->samples, r->nsamples);
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))

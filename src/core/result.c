@@ -62,6 +62,16 @@ void result_pages_text(const result_record *r, char *buf, size_t size)
     }
 }
 
+/* The summary's median interval over time batches of the samples (rounds when
+ * known): see stats_batch_interval for why not over the samples themselves. */
+static void batch_interval(result_record *r, const int *rounds)
+{
+    size_t ends[STATS_MAX_BATCHES];
+    size_t k = stats_time_batches((size_t)r->nsamples, rounds, STATS_MAX_BATCHES, ends);
+    if (k > 0 && r->summary.n == (size_t)r->nsamples)
+        stats_batch_interval(r->samples, ends, k, &r->summary);
+}
+
 bool result_set_samples(result_record *r, const double *samples, int n)
 {
     free(r->samples);
@@ -76,6 +86,7 @@ bool result_set_samples(result_record *r, const double *samples, int n)
     memcpy(r->samples, samples, sizeof *r->samples * (size_t)n);
     r->nsamples = n;
     r->summary = stats_compute(samples, (size_t)n);
+    batch_interval(r, NULL);
     return true;
 }
 
@@ -163,6 +174,8 @@ bool result_set_sample_rounds(result_record *r, const int *rounds, const double 
     memcpy(r->sample_rounds, rounds, sizeof *r->sample_rounds * (size_t)n);
     for (int i = 0; i < n; i++)
         r->sample_times[i] = ends[i] - origin;
+    if (n == r->nsamples)
+        batch_interval(r, rounds);
     return true;
 }
 

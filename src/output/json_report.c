@@ -68,14 +68,16 @@ static void write_summary(json_writer *j, const sample_stats *s)
     json_number(j, "mean", s->mean);
     json_number(j, "stddev", s->stddev);
     json_number(j, "cv", s->cv);
-    if (s->n < 2) {
+    if (!(s->median_level > 0)) { /* under 2 samples, or all in one time batch */
         json_null(j, "median_interval");
     } else {
         json_object_begin(j, "median_interval");
         json_number(j, "low", s->median_low);
         json_number(j, "high", s->median_high);
         json_number(j, "level", s->median_level);
-        json_string(j, "method", "order statistics");
+        json_string(j, "method", "order statistics of batch medians");
+        /* no batching (samples independent): every sample its own batch */
+        json_int(j, "batches", (long long)(s->median_batches ? s->median_batches : s->n));
         json_object_end(j);
     }
     json_object_end(j);

@@ -1,6 +1,7 @@
 #include "util/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,4 +79,53 @@ sample_stats stats_compute(const double *values, size_t n)
     median_interval(sorted, n, &s);
     free(sorted);
     return s;
+}
+
+size_t stats_time_batches(size_t n, const int *rounds, size_t max, size_t *batch_end)
+{
+    if (n == 0 || max == 0)
+        return 0;
+    size_t groups = 1;
+    for (size_t i = 1; rounds && i < n; i++)
+        groups += rounds[i] != rounds[i - 1];
+    if (groups == 1)
+        rounds = NULL; /* one round (or none known): runs of consecutive samples */
+    if (!rounds)
+        groups = n; /* every sample its own group */
+    size_t k = groups < max ? groups : max;
+    /* Group g goes to batch g * k / groups: consecutive groups, merged evenly. */
+    size_t g = 0, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && (rounds ? rounds[i] != rounds[i - 1] : true))
+            g++;
+        size_t want = g * k / groups;
+        if (want != b)
+            batch_end[b++] = i;
+    }
+    batch_end[b++] = n;
+    return b;
+}
+
+void stats_batch_interval(const double *values, const size_t *batch_end, size_t k, sample_stats *s)
+{
+    s->median_low = s->median_high = s->median_level = 0;
+    s->median_batches = k;
+    double *medians = k ? malloc(k * sizeof *medians) : NULL;
+    if (!medians)
+        return;
+    size_t start = 0;
+    for (size_t b = 0; b < k; b++) {
+        sample_stats one = stats_compute(values + start, batch_end[b] - start);
+        medians[b] = one.median;
+        start = batch_end[b];
+    }
+    double *sorted = stats_sorted_copy(medians, k);
+    sample_stats over = {0};
+    if (sorted)
+        median_interval(sorted, k, &over);
+    s->median_low = over.median_low;
+    s->median_high = over.median_high;
+    s->median_level = over.median_level;
+    free(sorted);
+    free(medians);
 }

@@ -16,12 +16,39 @@ typedef struct {
      * at least 95%; with n <= 5 none does, and [min, max] is given with its
      * smaller coverage in median_level. n < 2: no interval (level 0). */
     double median_low, median_high, median_level;
+    /* 0: the interval above treats every sample as independent. k > 0: it was
+     * taken over the medians of k batches of samples (stats_batch_interval). */
+    size_t median_batches;
 } sample_stats;
 
 #define STATS_MEDIAN_LEVEL 0.95
 
 /* Coverage of [x(j), x(n+1-j)] as an interval of the median (1 <= j <= n/2). */
 double stats_median_coverage(size_t n, size_t j);
+
+/* Most batches stats_time_batches makes: 10 batch medians give a 97.9% interval
+ * (the 2nd to the 9th), and batches stay long enough to hold a host's slow phase. */
+#define STATS_MAX_BATCHES 10
+
+/* Cuts n samples, in the order they were taken, into at most max batches of
+ * consecutive samples: at the changes of round when rounds (one per sample, or
+ * NULL) are given, consecutive rounds merged evenly when there are more than max;
+ * else (no rounds, or all from one) near-equal runs of samples (one a batch when
+ * n <= max). batch_end[i] is
+ * one past the last sample of batch i (room for max). Returns the number of
+ * batches (0 when n is 0). */
+size_t stats_time_batches(size_t n, const int *rounds, size_t max, size_t *batch_end);
+
+/* Replaces s's median interval by one that does not need independent samples.
+ * A noisy host's slow phases last seconds, so samples taken back to back move
+ * together and an interval over them claims far more than it holds (BENCHMARKS:
+ * "Calibration"). So the samples (in the order taken) are cut into k batches,
+ * each batch's median taken, and the order-statistics interval above is taken
+ * over the k batch medians, with its level for k: the batch medians are
+ * independent when a batch outlasts the host's phases, and each is as likely
+ * above the median as below it. k < 2: no interval. The median itself and the
+ * other fields stay those of all the samples. */
+void stats_batch_interval(const double *values, const size_t *batch_end, size_t k, sample_stats *s);
 
 /* A sorted copy of values (ascending), to free; NULL when n is 0 or memory runs out. */
 double *stats_sorted_copy(const double *values, size_t n);

@@ -179,16 +179,21 @@ def label(name):
     return os.path.basename(name)
 
 
-samples = {}  # (run, operation, size, value) -> the record's raw samples
+samples = {}  # (run, operation, size, value) -> the record (its raw samples and summary)
 
 
-def whisker(kind, xs):
-    """What the page promises: bandwidth (best sample) min to max; latency (median)
-    the distribution-free 95% interval of the median, x(j)..x(n+1-j) with the largest
-    j such that P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
-    xs = sorted(xs)
+def whisker(kind, r):
+    """What the page promises: bandwidth (best sample) min to max of the samples;
+    latency (median) the record's summary.median_interval (checked against its samples'
+    time batches by tests/cli/check_schema.py), or without one the distribution-free
+    95% interval of the samples, x(j)..x(n+1-j) with the largest j such that
+    P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
+    xs = sorted(r["samples"])
     if kind == "bandwidth":
         return (xs[0], xs[-1])
+    mi = r.get("summary", {}).get("median_interval")
+    if mi:
+        return (mi["low"], mi["high"])
     n, j, tail = len(xs), 1, 0.0
     for i in range(n // 2):
         tail += math.comb(n, i) / 2 ** n
@@ -207,7 +212,7 @@ def expected(names):
             if kind:
                 lines.setdefault(kind, {}).setdefault((label(n), r["operation"]), []).append(
                     (r["size_bytes"], r["value"]))
-                samples[(label(n), r["operation"], r["size_bytes"], r["value"])] = r["samples"]
+                samples[(label(n), r["operation"], r["size_bytes"], r["value"])] = r
             elif r["mode"] in HEAT:
                 heats.append((label(n), r))
             elif r["mode"] == "stream":
@@ -241,7 +246,7 @@ def check_page(title, names, root, rc, errors):
             whiskers = [(float(w.attrs["data-low"]), float(w.attrs["data-high"])) for w in g.find("line", cls="whisker")]
             want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
             check("%s: %s chart, %s %s: a whisker per point: %s" % (
-                  title, kind, key[0], key[1], "median's 95%% order-statistics interval" if kind != "bandwidth"
+                  title, kind, key[0], key[1], "the record's median interval" if kind != "bandwidth"
                   else "smallest to largest sample"), whiskers == want, (whiskers, want))
         labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
         check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),

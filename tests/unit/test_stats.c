@@ -1,4 +1,5 @@
 #include "util/stats.h"
+#include "core/result.h"
 #include "test.h"
 
 TEST(stats_odd_and_even_median)
@@ -75,4 +76,87 @@ TEST(stats_median_interval_from_order_statistics)
     CHECK_NEAR(s.median_level, 0.5, 1e-12);
     s = ranks(1);
     CHECK_NEAR(s.median_level, 0, 0); /* one sample: no interval */
+}
+
+TEST(stats_time_batches_follow_rounds_and_merge_evenly)
+{
+    size_t end[STATS_MAX_BATCHES];
+    int rounds[] = {1, 1, 2, 2, 2, 3};
+    CHECK_INT(stats_time_batches(6, rounds, STATS_MAX_BATCHES, end), 3);
+    CHECK_INT(end[0], 2);
+    CHECK_INT(end[1], 5);
+    CHECK_INT(end[2], 6);
+    /* 25 rounds of one sample, at most 10 batches: round g goes to batch g*10/25 */
+    int many[25];
+    for (int i = 0; i < 25; i++)
+        many[i] = i + 1;
+    CHECK_INT(stats_time_batches(25, many, STATS_MAX_BATCHES, end), 10);
+    const size_t want[] = {3, 5, 8, 10, 13, 15, 18, 20, 23, 25};
+    for (int b = 0; b < 10; b++)
+        CHECK_INT(end[b], want[b]);
+    /* no rounds: near-equal runs of consecutive samples; one a batch up to the cap */
+    CHECK_INT(stats_time_batches(21, NULL, STATS_MAX_BATCHES, end), 10);
+    CHECK_INT(end[0], 3);
+    CHECK_INT(end[9], 21);
+    CHECK_INT(stats_time_batches(3, NULL, STATS_MAX_BATCHES, end), 3);
+    CHECK_INT(end[0], 1);
+    CHECK_INT(stats_time_batches(0, NULL, STATS_MAX_BATCHES, end), 0);
+}
+
+/* A host that drifts during the run: 100 samples rising 1..100. As independent
+ * samples their median interval is the 40th to the 61st (+-10%); the medians of
+ * ten time batches say what the drift really leaves known: 15.5 to 85.5. */
+TEST(stats_batch_interval_widens_for_a_drifting_host)
+{
+    double v[100];
+    for (int i = 0; i < 100; i++)
+        v[i] = i + 1;
+    sample_stats s = stats_compute(v, 100);
+    CHECK_NEAR(s.median_low, 40, 0);
+    CHECK_NEAR(s.median_high, 61, 0);
+    size_t end[STATS_MAX_BATCHES];
+    size_t k = stats_time_batches(100, NULL, STATS_MAX_BATCHES, end);
+    CHECK_INT(k, 10);
+    stats_batch_interval(v, end, k, &s);
+    CHECK_NEAR(s.median_low, 15.5, 0);
+    CHECK_NEAR(s.median_high, 85.5, 0);
+    CHECK_NEAR(s.median_level, 0.978515625, 1e-12); /* 10 batch medians: the 2nd to the 9th */
+    CHECK_INT(s.median_batches, 10);
+    CHECK_NEAR(s.median, 50.5, 0); /* the headline stays all samples' median */
+    /* one batch: no interval */
+    size_t all = 100;
+    stats_batch_interval(v, &all, 1, &s);
+    CHECK_NEAR(s.median_level, 0, 0);
+}
+
+/* A record's interval is over its rounds when it has them: a point visited in
+ * three rounds has three batch medians, whatever the samples per visit. */
+TEST(result_interval_batches_by_round)
+{
+    result_record r;
+    result_init(&r, "sweep", "latency", METRIC_LATENCY);
+    const double samples[] = {10, 11, 30, 31, 12, 13};
+    CHECK(result_set_samples(&r, samples, 6));
+    CHECK_NEAR(r.summary.median_low, 10, 0); /* six batches of one: [min, max] */
+    CHECK_NEAR(r.summary.median_high, 31, 0);
+    CHECK_NEAR(r.summary.median_level, 0.96875, 1e-12);
+    const int rounds[] = {1, 1, 2, 2, 3, 3};
+    const double ends[] = {1, 2, 3, 4, 5, 6};
+    CHECK(result_set_sample_rounds(&r, rounds, ends, 0, 6));
+    CHECK_INT(r.summary.median_batches, 3);
+    CHECK_NEAR(r.summary.median_low, 10.5, 0);
+    CHECK_NEAR(r.summary.median_high, 30.5, 0);
+    CHECK_NEAR(r.summary.median_level, 0.75, 1e-12);
+    CHECK_NEAR(r.summary.median, 12.5, 0);
+    result_free(&r);
+}
+
+/* Every sample from one round (-r 1): runs of consecutive samples, as without rounds. */
+TEST(stats_time_batches_one_round_is_no_rounds)
+{
+    size_t end[STATS_MAX_BATCHES];
+    int same[] = {1, 1, 1, 1};
+    CHECK_INT(stats_time_batches(4, same, STATS_MAX_BATCHES, end), 4);
+    CHECK_INT(end[0], 1);
+    CHECK_INT(end[3], 4);
 }
