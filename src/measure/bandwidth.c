@@ -14,6 +14,11 @@
 /* Times a series of samples may start over with more passes (each restart
  * at least 10% longer), so a host that keeps speeding up cannot stall a point. */
 #define MAX_RESTARTS 5
+/* The pass count is calibrated for samples this much longer than min_sample_s, so
+ * a host that is a little faster at a later visit still gives full-length samples:
+ * calibrated to min_sample_s exactly, a quarter of the default sweep's points
+ * restarted (BENCHMARKS: "Calibration"). */
+#define CALIBRATE_HEADROOM 1.25
 
 typedef struct {
     buffer src, dst;
@@ -367,25 +372,26 @@ static measure_status open_buffers(bw_point *p, team *t, job_ctx *c)
 }
 
 /* The first visit calibrates: one pass (also the first warm-up), then full-length
- * warm-up samples whose times refine the pass count until one lasts min_sample_s.
+ * warm-up samples whose times refine the pass count until one lasts
+ * min_sample_s x CALIBRATE_HEADROOM.
  * Later visits run one full-length warm-up (the caches hold other points' data by
  * then). All are discarded. False when stopped. */
 static bool warm_up(bw_point *p, team *t, job_ctx *c)
 {
-    double min_s = p->rq.min_sample_s;
+    double aim = p->rq.min_sample_s * CALIBRATE_HEADROOM;
     if (p->passes == 0) {
         c->passes = 1;
         double one = run_sample(t, c, p->n, NULL, NULL);
         if (one < 0)
             return false;
-        c->passes = passes_for(one, min_s);
+        c->passes = passes_for(one, aim);
         for (;;) {
             double warm = run_sample(t, c, p->n, NULL, NULL);
             if (warm < 0)
                 return false;
-            if (warm >= min_s || c->passes == MAX_PASSES)
+            if (warm >= aim || c->passes == MAX_PASSES)
                 break;
-            c->passes = longer_passes(c->passes, warm, min_s);
+            c->passes = longer_passes(c->passes, warm, aim);
         }
         p->passes = c->passes;
         return true;
@@ -410,15 +416,16 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
         if (slow < 0)
             break;
         /* Every kept sample lasts min_sample_s: one that comes in shorter (the
-         * host sped up after the warm-up) restarts the series with more passes,
-         * so all samples still have the same length. The samples of earlier
-         * visits are dropped too and taken again now: a point gets no extra
-         * visits, so every run of a plan has the same steps (membench-mpi). */
+         * host sped up more than the calibration's headroom) restarts the series
+         * with more passes, so all samples still have the same length. The
+         * samples of earlier visits are dropped and this visit takes its own
+         * count again: the dropped ones come back in later rounds, spread in time
+         * like the others (taken all at once here, they would be one batch of the
+         * median interval; membench-mpi's ranks meet whatever their step counts). */
         if (slow < p->rq.min_sample_s && c.passes < MAX_PASSES && p->restarts < MAX_RESTARTS) {
-            c.passes = longer_passes(c.passes, slow, p->rq.min_sample_s);
+            c.passes = longer_passes(c.passes, slow, p->rq.min_sample_s * CALIBRATE_HEADROOM);
             p->passes = c.passes;
             p->restarts++;
-            count = p->nsamples - got + count;
             p->nsamples = 0;
             got = 0;
             continue;
