@@ -22,10 +22,18 @@ cd "$(dirname "$0")/.."
 make -s membench >/dev/null
 mkdir -p build
 cc -std=c11 -O2 -o build/plain_chase bench/plain_chase.c
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+# CALIB_DIR=DIR keeps every run's JSON there for a later look (else a temporary directory).
+if [ -n "${CALIB_DIR:-}" ]; then
+    OUT=$CALIB_DIR
+    mkdir -p "$OUT"
+else
+    OUT=$(mktemp -d)
+    trap 'rm -rf "$OUT"' EXIT
+fi
 have_likwid=$(command -v likwid-bench >/dev/null && echo 1 || echo 0)
-for round in $(seq 1 "$ROUNDS"); do
+# CALIB_ANALYSE_ONLY=1 with CALIB_DIR: only the analysis, of the runs kept there.
+[ -n "${CALIB_ANALYSE_ONLY:-}" ] && ROUNDS_TO_RUN=0 || ROUNDS_TO_RUN=$ROUNDS
+for round in $(seq 1 "$ROUNDS_TO_RUN"); do
     ./membench --json "$OUT/default-$round.json" >/dev/null 2>&1
     ./membench -r 2 --json "$OUT/reference-$round.json" >/dev/null 2>&1
     if [ "$have_likwid" = 1 ]; then
@@ -67,6 +75,11 @@ for key in sorted(pooled, key=lambda k: (k[0], k[1])):
           spread([r['summary']['median'] for r in rs])))
 print('all points: %d of %d intervals held the reference median (%.0f%%)' % (covered_total, runs_total,
       100 * covered_total / max(runs_total, 1)))
+
+bw = [r for d in defaults for r in d.values() if r['metric'] == 'bandwidth']
+print('bandwidth records: %d, %d restarted their series, %d with every sample from one round' % (
+    len(bw), sum(r['params'].get('series_restarts', 0) > 0 for r in bw),
+    sum(len(set(r.get('sample_rounds') or [0])) == 1 for r in bw)))
 
 def peer(name, path):
     if not os.path.exists(path):
