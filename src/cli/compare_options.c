@@ -25,7 +25,8 @@ const option_table compare_option_table = {
     "Compares two runs' JSON (--json of any measuring mode), figure by figure:\n"
     "A, B (medians of the raw samples), B/A, and a verdict - faster, slower or\n"
     "no difference within noise - from a bootstrap 95% interval of the ratio of\n"
-    "medians (fixed seed: the same files give the same answer). Exit status 0,\n"
+    "medians over each run's time batches (its rounds; fixed seed: the same files\n"
+    "give the same answer). Exit status 0,\n"
     "1 when --threshold is exceeded, 2 for bad input or runs that differ.\n"
     "\n",
     NULL,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/one_line.h"
+#include "util/stats.h"
 
 /* Options that only decide where and how the output goes: two runs that differ
  * in them measured the same thing. */
@@ -156,12 +157,33 @@ static double median_of(const loaded_record *r)
     return m;
 }
 
+/* The medians of the record's time batches (its rounds, as its summary's median
+ * interval takes them): samples taken back to back on a noisy host move together,
+ * and a bootstrap of them as independent finds differences that the next run does
+ * not have. Returns how many (0: out of memory). */
+static size_t batch_medians(const loaded_record *r, double *out)
+{
+    size_t end[STATS_MAX_BATCHES];
+    size_t k = stats_time_batches(r->nsamples, r->sample_rounds, STATS_MAX_BATCHES, end);
+    for (size_t b = 0, start = 0; b < k; start = end[b++]) {
+        sample_stats st = stats_compute(r->samples + start, end[b] - start);
+        if (st.n == 0)
+            return 0;
+        out[b] = st.median;
+    }
+    return k;
+}
+
 static void judge(compare_row *row, double threshold_pct)
 {
     const loaded_record *a = row->a, *b = row->b;
     row->a_median = median_of(a);
     row->b_median = median_of(b);
-    row->ratio = bootstrap_median_ratio(a->samples, a->nsamples, b->samples, b->nsamples, BOOTSTRAP_SEED);
+    double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
+    size_t na = batch_medians(a, ma), nb = batch_medians(b, mb);
+    row->ratio = na && nb ? bootstrap_median_ratio(ma, na, mb, nb, BOOTSTRAP_SEED) : (ratio_interval){0};
+    if (row->a_median > 0)
+        row->ratio.ratio = row->b_median / row->a_median; /* the figures shown: all samples' medians */
     bool higher = compare_higher_is_better(a);
     row->verdict = compare_judge(&row->ratio, higher);
     row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;

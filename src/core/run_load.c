@@ -96,6 +96,21 @@ static bool load_record(const json_value *v, size_t i, loaded_record *r, char *e
             return snprintf(err, errlen, "%s: samples[%zu] is not a number above 0", where, k), false;
         r->samples[k] = s->items[k].number;
     }
+    /* Optional (schema 2 sweeps): the time batches of compare's verdict. A list that
+     * does not give one whole round per sample is ignored, not refused. */
+    const json_value *rounds = json_get_array(v, "sample_rounds");
+    if (rounds && rounds->count == s->count) {
+        r->sample_rounds = malloc(s->count * sizeof *r->sample_rounds);
+        for (size_t k = 0; r->sample_rounds && k < s->count; k++) {
+            double x = rounds->items[k].number;
+            if (rounds->items[k].type != JV_NUMBER || !(x >= 0 && x <= 1e9) || x != (double)(int)x) {
+                free(r->sample_rounds);
+                r->sample_rounds = NULL;
+                break;
+            }
+            r->sample_rounds[k] = (int)x;
+        }
+    }
     return true;
 }
 
@@ -177,8 +192,10 @@ bool run_load(const char *path, size_t limit, loaded_run *run, char *err, size_t
 
 void run_free(loaded_run *run)
 {
-    for (size_t i = 0; i < run->count; i++)
+    for (size_t i = 0; i < run->count; i++) {
         free(run->records[i].samples);
+        free(run->records[i].sample_rounds);
+    }
     free(run->records);
     json_value_free(&run->doc);
     memset(run, 0, sizeof *run);

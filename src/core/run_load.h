@@ -24,6 +24,7 @@ typedef struct {
     double value;     /* what the run reported (bandwidth: best; latency: median) */
     double *samples;  /* every raw sample */
     size_t nsamples;
+    int *sample_rounds; /* the round of each sample, or NULL (absent, or not one a sample) */
     bool complete;
     const json_value *json; /* the whole record (params, placement, kernel) */
 } loaded_record;

@@ -359,3 +359,45 @@ TEST(compare_gate_needs_a_verdict)
     run_free(&a);
     run_free(&b);
 }
+
+/* A run whose host moved in its last round: A's ten samples sit at 100-101 in
+ * rounds 1 and 2 and at 160 in round 3, B's at 120-121 throughout. As ten
+ * independent samples B is clearly faster (A's median 100.5, a resample's median
+ * reaches 160 only when half its draws hit the one 160); over the rounds' medians
+ * (100.5, 100, 160 against 120-121) a resample's median is A's 160 round a quarter
+ * of the time: no difference within noise. */
+TEST(compare_judges_over_rounds_not_samples)
+{
+    const double va[] = {100, 101, 100, 101, 100, 101, 100, 101, 100, 160};
+    const int round_of[] = {1, 1, 1, 1, 2, 2, 2, 2, 2, 3};
+    char ra[2048], rb[2048], sa[512] = "", sb[512] = "", rounds[256] = "";
+    for (int i = 0; i < 10; i++) {
+        snprintf(sa + strlen(sa), sizeof sa - strlen(sa), "%s%g", i ? "," : "", va[i]);
+        snprintf(sb + strlen(sb), sizeof sb - strlen(sb), "%s%g", i ? "," : "", 120.0 + i % 2);
+        snprintf(rounds + strlen(rounds), sizeof rounds - strlen(rounds), "%s%d", i ? "," : "", round_of[i]);
+    }
+    const char *fmt = "{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"value\":160,"
+                      "\"size_bytes\":65536,\"threads\":1,\"placement\":[{\"thread\":0,\"cpu\":0,\"node\":0,"
+                      "\"memory_node\":0}],\"samples\":[%s]%s%s%s,\"complete\":true}";
+    for (int with_rounds = 0; with_rounds < 2; with_rounds++) {
+        const char *open = with_rounds ? ",\"sample_rounds\":[" : "", *list = with_rounds ? rounds : "",
+                   *close = with_rounds ? "]" : "";
+        snprintf(ra, sizeof ra, fmt, sa, open, list, close);
+        snprintf(rb, sizeof rb, fmt, sb, open, list, close);
+        loaded_run a, b;
+        char err[256];
+        CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+        CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
+        CHECK(!with_rounds || (a.count == 1 && a.records[0].sample_rounds && a.records[0].sample_rounds[9] == 3));
+        compare_report rep;
+        CHECK(compare_runs(&a, &b, 5, &rep));
+        CHECK_INT(rep.count, 1);
+        if (rep.count == 1) {
+            CHECK_INT(rep.rows[0].verdict, with_rounds ? VERDICT_SAME : VERDICT_FASTER);
+            CHECK_NEAR(rep.rows[0].ratio.ratio, 120.5 / 100.5, 1e-12); /* all samples' medians either way */
+        }
+        compare_report_free(&rep);
+        run_free(&a);
+        run_free(&b);
+    }
+}
