@@ -14,14 +14,14 @@
 #define OPTION_TARGET_CI(type, field, rounds_flag)                                                                    \
     {.long_name = "target-ci", .value_name = "PCT", .kind = OPT_DOUBLE, .key = "target_ci_pct",                      \
      .offset = offsetof(type, field), .min = 0.01, .max = 100, .bad = "must be a percentage from 0.01 to 100",      \
-     .help = "After the " rounds_flag " rounds, more rounds of the points whose median interval\nis wider than "   \
-             "+-PCT %, until all are within it or --max-time is reached"}
+     .help = "After the " rounds_flag " rounds, more rounds of the points\nwhose median interval is wider "      \
+             "than +-PCT %,\nuntil all are within it or --max-time is reached"}
 
 #define OPTION_MAX_TIME(type, field)                                                                                  \
     {.long_name = "max-time", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "max_time_s",                     \
      .offset = offsetof(type, field), .min = 0.01, .max = 1e9, .bad = "must be a number of seconds above 0",        \
-     .help = "No new round starts after this many seconds (default with --target-ci:\n60; a round under way "      \
-             "finishes)"}
+     .help = "No new round starts after this many seconds\n(default with --target-ci: 60; a round under "      \
+             "way\nfinishes)"}
 
 /* The rule between the two: --target-ci alone gets the default --max-time. */
 static inline void target_options_check(double target_ci_pct, double *max_time_s)
