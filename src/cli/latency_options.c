@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli_errors.h"
+#include "cli/target_options.h"
 #include "util/parse_number.h"
 
 #define F(field) offsetof(latency_options, field)
@@ -43,6 +44,12 @@ static const option_spec specs[] = {
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
      .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
      .help = "Duration of one sample (default 20); 7-21 samples,\nuntil CV < 5%"},
+    {.long_name = "rounds", .value_name = "N", .kind = OPT_INT, .key = "rounds", .offset = F(rounds), .min = 1,
+     .max = LATENCY_MAX_ROUNDS, .bad = "must be a whole number from 1 to 21",
+     .help = "Visit every size N times, in plan order, its samples\nspread over the visits (default 3; 1: each "
+             "size's\nsamples back to back)"},
+    OPTION_TARGET_CI(latency_options, target_ci_pct, "--rounds"),
+    OPTION_MAX_TIME(latency_options, max_time_s),
     {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),
      .given = OPTION_GIVEN(latency_options, cpu_given), .min = 0, .max = CPU_LIST_MAX_ID, .bad = "not a CPU number",
      .help = "CPU to run on (default: the first usable)"},
@@ -82,6 +89,7 @@ void latency_options_defaults(void *opts)
     o->sample_ms = 20;
     o->cpu = -1;
     o->mem_node = -1;
+    o->rounds = 3;
 }
 
 parse_result latency_options_check(void *opts, char *err, size_t errlen)
@@ -100,5 +108,6 @@ parse_result latency_options_check(void *opts, char *err, size_t errlen)
                         (unsigned long long)o->stride, (unsigned long long)(o->max_bytes >> 10));
     if (o->mem_policy_given && !o->mem_node_given)
         return cli_fail(err, errlen, "--mem-policy needs --mem-node: without it memory is the CPU's own node");
+    target_options_check(o->target_ci_pct, &o->max_time_s);
     return PARSE_OK;
 }

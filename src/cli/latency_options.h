@@ -9,6 +9,8 @@
 #include "cli/options.h"
 #include "kernels/chase.h"
 
+#define LATENCY_MAX_ROUNDS 21 /* one sample per visit at most: the CV rule's 21 samples */
+
 typedef enum { MEM_POLICY_BIND, MEM_POLICY_PREFERRED } latency_mem_policy;
 
 typedef struct {
@@ -27,6 +29,9 @@ typedef struct {
     int mem_policy;      /* latency_mem_policy for --mem-node */
     bool mem_policy_given;
     bool csv;
+    int rounds;          /* --rounds: visits every size gets, spread over the run */
+    double target_ci_pct; /* --target-ci: more rounds until every median interval is within ±this %; 0 = none */
+    double max_time_s;   /* --max-time: no round starts after this many seconds; 0 = none */
 } latency_options;
 
 extern const option_table latency_option_table;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli_errors.h"
+#include "cli/target_options.h"
 #include "kernels/operation.h"
 
 #define F(field) offsetof(sweep_options, field)
@@ -70,14 +71,8 @@ static const option_spec specs[] = {
      .help = "Duration of one latency sample (default: 20)"},
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the latency chase order (default: 1)"},
-    {.long_name = "target-ci", .value_name = "PCT", .kind = OPT_DOUBLE, .key = "target_ci_pct", .offset = F(target_ci_pct),
-     .min = 0.01, .max = 100, .bad = "must be a percentage from 0.01 to 100",
-     .help = "After the -r rounds, more rounds of the points whose median interval\nis wider than +-PCT %, "
-             "until all are within it or --max-time is reached"},
-    {.long_name = "max-time", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "max_time_s", .offset = F(max_time_s),
-     .min = 0.01, .max = 1e9, .bad = "must be a number of seconds above 0",
-     .help = "No new round starts after this many seconds (default with --target-ci:\n60; a round under way "
-             "finishes; -t cuts at once)"},
+    OPTION_TARGET_CI(sweep_options, target_ci_pct, "-r"),
+    OPTION_MAX_TIME(sweep_options, max_time_s),
     OPTION_END,
 };
 
@@ -120,7 +115,6 @@ parse_result sweep_options_check(void *opts, char *err, size_t errlen)
         return cli_fail(err, errlen, "-a and -p conflict: -a tries thread counts itself");
     if (o->full && o->single_size_kb)
         return cli_fail(err, errlen, "-f and -s conflict: -s tests one size, -f adds sizes up to the memory limit");
-    if (o->target_ci_pct > 0 && o->max_time_s == 0)
-        o->max_time_s = TARGET_CI_DEFAULT_MAX_TIME_S;
+    target_options_check(o->target_ci_pct, &o->max_time_s);
     return PARSE_OK;
 }

@@ -9,7 +9,6 @@
 #include "cli/options.h"
 
 #define MAX_TRIES 1000
-#define TARGET_CI_DEFAULT_MAX_TIME_S 60 /* --max-time when --target-ci comes alone */
 #define MAX_SIZE_KB (1ULL << 40) /* 1 PiB: anything larger is a typo */
 
 typedef struct {

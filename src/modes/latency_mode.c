@@ -1,7 +1,8 @@
 /* `membench latency`: a latency curve on one pinned thread, and the cache sizes it
  * implies set against the reported ones. Plan: CPU, memory node and policy, pages,
- * chase layout and the sizes; run: one point per size; analysis: the steps of the
- * curve and the reported-vs-measured cache levels. */
+ * chase layout, the sizes and which keep their chains between rounds; run: every
+ * size once per round (modes/round_loop), its samples spread over the rounds;
+ * analysis: the steps of the curve and the reported-vs-measured cache levels. */
 #include "modes/latency_mode.h"
 
 #include <math.h>
@@ -11,17 +12,31 @@
 #include "cli/latency_options.h"
 #include "measure/cache_estimate.h"
 #include "measure/cache_levels.h"
+#include "measure/clock.h"
 #include "measure/latency.h"
 #include "measure/ref_counter.h"
 #include "memory/page_policy.h"
+#include "modes/round_loop.h"
 #include "output/latency_sink.h"
 #include "platform/platform.h"
+#include "plan/round_schedule.h"
 
 #define MAX_POINTS 1024
 #define MIN_SAMPLES 7
 #define MAX_SAMPLES 21
 #define CV_TARGET 0.05
 #define MAX_CHECKED_LEVELS 4 /* cache levels set against the curve: L1..L4 */
+
+/* One size across the rounds. */
+typedef struct {
+    uint64_t bytes;
+    chase_point *lat; /* chain (when kept), step count, samples */
+    round_point sched;
+    int visits;
+    bool keep;     /* chain kept between rounds (else linked again, same seed, at each visit) */
+    bool finished; /* could not allocate: no more visits */
+    bool done;     /* wants no more samples (or the run stopped): its record is due */
+} curve_point;
 
 typedef struct {
     page_request pages;
@@ -33,6 +48,11 @@ typedef struct {
     uint64_t sizes[MAX_POINTS];
     size_t nsizes;
     size_t skipped;      /* points that could not be allocated */
+    uint64_t budget;     /* what may be allocated (session_memory_budget) */
+    curve_point points[MAX_POINTS]; /* one per size */
+    team *team;          /* the one chasing thread */
+    double start;        /* clock_now() when the rounds began */
+    size_t next_emit;    /* records go out in size order: the first point not emitted */
 } latency_state;
 
 
@@ -98,6 +118,7 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
+    st->budget = budget;
     if (o->max_bytes == 0) {
         int top = topology_max_cache_level(&s->topo);
         o->max_bytes = 2 * topology_cache_level(&s->topo, top >= 1 ? top : 3).size;
@@ -161,9 +182,37 @@ static int latency_plan(session *s)
         params_number(p, "counter_hz", hz);
     else
         params_null(p, "counter_hz");
+    /* Linking a chain costs more than chasing it: chains are kept between rounds
+     * while they fit in the keep limit, smallest first; larger ones are linked
+     * again, with the same seed and so the same layout, at each visit. */
+    uint64_t kept = 0, limit = round_keep_limit(st->budget);
+    int per = round_samples_per_visit(MIN_SAMPLES, o->rounds);
     param_table *sizes = section_table(&s->info.plan, "sizes");
-    for (size_t i = 0; i < st->nsizes; i++)
-        params_int(table_add_row(sizes), "size_bytes", (long long)st->sizes[i]);
+    for (size_t i = 0; i < st->nsizes; i++) {
+        curve_point *pt = &st->points[i];
+        pt->bytes = st->sizes[i];
+        pt->keep = o->rounds > 1 && kept + pt->bytes <= limit;
+        kept += pt->keep ? pt->bytes : 0;
+        pt->sched.needed = o->rounds * per;
+        pt->sched.cap = o->target_ci_pct > 0 ? 0 : MAX_SAMPLES;
+        pt->sched.half_width = -1;
+        param_list *row = table_add_row(sizes);
+        params_int(row, "size_bytes", (long long)st->sizes[i]);
+        params_bool(row, "chain_kept", pt->keep);
+    }
+    params_int(p, "planned_rounds", o->rounds);
+    if (o->rounds == 1)
+        params_textf(p, "timing", "%g ms per sample, 1 round: each size's samples back to back, %d to %d until CV < "
+                                  "%.0f%%%s",
+                     o->sample_ms, MIN_SAMPLES, MAX_SAMPLES, CV_TARGET * 100,
+                     o->target_ci_pct > 0 ? ", then more rounds until --target-ci or --max-time" : "");
+    else
+        params_textf(p, "timing", "%g ms per sample, %d per visit, in %d rounds (each round visits every size once, "
+                                  "in plan order), then more rounds of %d for sizes whose CV is not below %.0f%% "
+                                  "(at most %d samples)%s; chains kept between rounds up to %llu MiB in all",
+                     o->sample_ms, per, o->rounds, per, CV_TARGET * 100, MAX_SAMPLES,
+                     o->target_ci_pct > 0 ? " and for --target-ci until --max-time" : "",
+                     (unsigned long long)(limit >> 20));
     return 0;
 }
 
@@ -173,40 +222,150 @@ static void latency_open_sinks(session *s)
     session_add_sink(s, latency_sink_create(s->env.out, s->env.err, o->csv));
 }
 
+static latency_request request_for(const latency_state *st, const latency_options *o, uint64_t bytes)
+{
+    bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
+    latency_request rq = {bytes,     st->layout,    o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
+                          CV_TARGET, st->pages,     st->huge_size,         st->node,    strict};
+    if (o->order == CHASE_PAGE_LOCAL && bytes < st->page_bytes)
+        rq.layout.page_bytes = bytes; /* smaller than a page: random within it */
+    return rq;
+}
+
+/* The point's record from its samples so far; false when it has none. */
+static bool point_record(session *s, const latency_state *st, const curve_point *p, result_record *r)
+{
+    const latency_options *o = s->opts;
+    result_init(r, "latency", "latency", METRIC_LATENCY);
+    if (!p->lat || !chase_point_fill(p->lat, st->team, r) || !chase_point_fill_rounds(p->lat, st->start, r) ||
+        r->nsamples == 0) {
+        result_free(r);
+        return false;
+    }
+    int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
+    result_set_placement(r, &(result_thread){st->cpu, cpu_node, st->node}, 1);
+    r->samples_wanted = p->sched.needed;
+    r->complete = r->complete && r->nsamples >= p->sched.needed;
+    params_int(&r->params, "rounds", p->visits);
+    if (o->target_ci_pct > 0) {
+        params_number(&r->params, "target_ci_pct", o->target_ci_pct);
+        params_bool(&r->params, "target_ci_met", round_point_within(&p->sched, o->target_ci_pct / 100));
+    }
+    return true;
+}
+
+/* Samples this visit takes: with one round, all of them back to back until the
+ * CV rule is met (0); else the minimum spread over the rounds, and as many in
+ * each later round (never past the CV rule's cap unless --target-ci asks). */
+static int samples_this_visit(const latency_options *o, const curve_point *p, int round)
+{
+    if (o->rounds == 1 && round == 1)
+        return 0;
+    int per = round_samples_per_visit(MIN_SAMPLES, o->rounds);
+    int room = MAX_SAMPLES - chase_point_samples(p->lat);
+    if (o->target_ci_pct <= 0 && round > o->rounds && room < per)
+        return room > 1 ? room : 1;
+    return per;
+}
+
+static const round_point *curve_schedule(void *ctx, size_t i)
+{
+    return &((latency_state *)ctx)->points[i].sched;
+}
+
+static bool curve_visit(session *s, void *ctx, size_t i, int round)
+{
+    latency_state *st = ctx;
+    const latency_options *o = s->opts;
+    curve_point *p = &st->points[i];
+    if (!p->lat) {
+        latency_request rq = request_for(st, o, p->bytes);
+        p->lat = chase_point_create(&rq);
+        if (!p->lat) {
+            p->finished = p->sched.finished = true;
+            return session_error(s, "out of memory"), false;
+        }
+    }
+    measure_status ms = chase_point_visit(p->lat, st->team, samples_this_visit(o, p, round), round, p->keep);
+    p->visits++;
+    if (ms == MEASURE_NO_MEMORY) {
+        bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
+        int had = chase_point_samples(p->lat);
+        if (had == 0) {
+            st->skipped++;
+            session_warn(s, "%llu KiB: could not allocate%s; skipped", (unsigned long long)(p->bytes >> 10),
+                         strict ? " on the bound node" : "");
+        } else {
+            session_warn(s, "%llu KiB: could not allocate again in round %d%s; reported with the %d samples it had",
+                         (unsigned long long)(p->bytes >> 10), round, strict ? " on the bound node" : "", had);
+        }
+        p->finished = true;
+    }
+    /* the scheduler's view of the point, from its samples */
+    round_point *rp = &p->sched;
+    rp->finished = p->finished || p->done;
+    rp->more = chase_point_wants_more(p->lat);
+    rp->samples = 0;
+    rp->half_width = -1;
+    result_record r;
+    if (point_record(s, st, p, &r)) {
+        rp->samples = r.nsamples;
+        rp->half_width = round_half_width(&r.summary);
+        result_free(&r);
+    }
+    return ms != MEASURE_STOPPED;
+}
+
+/* A point is done: the records of every done point from the first not yet out go
+ * out, so the curve streams out in size order however the rounds ended. */
+static void curve_finish(session *s, void *ctx, size_t i)
+{
+    latency_state *st = ctx;
+    st->points[i].done = st->points[i].sched.finished = true;
+    while (st->next_emit < st->nsizes && st->points[st->next_emit].done) {
+        result_record r;
+        if (point_record(s, st, &st->points[st->next_emit], &r)) {
+            session_emit(s, &r);
+            result_free(&r);
+        }
+        st->next_emit++;
+    }
+}
+
+static void curve_point_name(void *ctx, size_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu KiB", (unsigned long long)(((latency_state *)ctx)->points[i].bytes >> 10));
+}
+
+/* Every size once per round, in plan order (modes/round_loop); a size's record
+ * goes out when it wants no more samples, or with what it has when the run stops. */
 static void latency_run(session *s)
 {
     latency_state *st = s->state;
     const latency_options *o = s->opts;
     team_place tp = {{&st->cpu, 1}};
-    team *t = session_start_team(s, &tp, 1);
-    if (!t)
+    st->team = session_start_team(s, &tp, 1);
+    if (!st->team)
         return; /* said */
-    bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
-    for (size_t i = 0; i < st->nsizes && !session_stopped(s); i++) {
-        latency_request rq = {st->sizes[i], st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                              CV_TARGET,    st->pages,  st->huge_size,          st->node,    strict};
-        if (o->order == CHASE_PAGE_LOCAL && st->sizes[i] < st->page_bytes)
-            rq.layout.page_bytes = st->sizes[i]; /* smaller than a page: random within it */
-        result_record r;
-        result_init(&r, "latency", "latency", METRIC_LATENCY);
-        session_step_begin(s);
-        measure_status ms = measure_latency(t, &rq, &r);
-        if (ms == MEASURE_NO_MEMORY) {
-            st->skipped++;
-            session_warn(s, "%llu KiB: could not allocate%s; skipped", (unsigned long long)(st->sizes[i] >> 10),
-                         strict ? " on the bound node" : "");
-        } else if (ms == MEASURE_OK) {
-            int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
-            result_set_placement(&r, &(result_thread){st->cpu, cpu_node, st->node}, 1);
-            session_emit(s, &r);
-        }
-        result_free(&r);
-        if (ms == MEASURE_STOPPED)
-            break;
+    round_loop l = {st, st->nsizes, o->target_ci_pct / 100, o->max_time_s,
+                    curve_schedule, curve_visit, curve_finish, curve_point_name};
+    st->start = clock_now();
+    round_loop_result res = round_loop_run(s, &l, st->start);
+    if (!res.stopped) {
+        char asked[32];
+        snprintf(asked, sizeof asked, "--rounds %d", o->rounds);
+        round_loop_report(s, &l, &res, asked, o->target_ci_pct);
     }
-    team_destroy(t);
     if (s->results.n == 0 && st->skipped > 0)
         session_error(s, "no buffer size could be allocated: nothing was measured");
+}
+
+static void latency_release(session *s)
+{
+    latency_state *st = s->state;
+    for (size_t i = 0; i < st->nsizes; i++)
+        chase_point_destroy(st->points[i].lat);
+    team_destroy(st->team);
 }
 
 /* Reported levels 1..top (at most MAX_CHECKED_LEVELS) against the measured steps;
@@ -316,4 +475,5 @@ const mode_def latency_mode = {
     .open_sinks = latency_open_sinks,
     .run = latency_run,
     .analyse = latency_analyse,
+    .release = latency_release,
 };

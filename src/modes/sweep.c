@@ -16,6 +16,7 @@
 #include "output/csv_sink.h"
 #include "output/table_sink.h"
 #include "plan/placement.h"
+#include "modes/round_loop.h"
 #include "plan/round_schedule.h"
 #include "plan/sweep_plan.h"
 
@@ -24,10 +25,6 @@
 #define LATENCY_MAX_SAMPLES 21
 #define LATENCY_CV_TARGET 0.05
 #define MAX_THREAD_COUNTS 32
-
-/* Buffers kept between rounds: this many bytes in all for bandwidth points, as
- * many for latency chains (each an eighth of the memory budget, if less). */
-#define KEEP_LIMIT (128ULL << 20)
 
 /* One size x operation across the rounds. */
 typedef struct {
@@ -59,7 +56,6 @@ typedef struct {
     int rounds;          /* rounds run */
     uint64_t budget;     /* what may be allocated (session_memory_budget) */
     double start;        /* clock_now() when the rounds began */
-    bool out_of_time;    /* --max-time stopped rounds that were still wanted */
 } sweep_state;
 
 static int buffers_needed(unsigned ops_mask)
@@ -416,13 +412,9 @@ static void update_schedule(session *s, const sweep_state *st, sweep_point *p)
     rp->half_width = -1;
     rp->samples = 0;
     result_record r;
-    if (point_record(s, st, p, &r)) {
+    if (!p->failed && point_record(s, st, p, &r)) { /* a failed point has no figure */
         rp->samples = r.nsamples;
-        const sample_stats *ss = &r.summary;
-        if (ss->median_level > 0 && ss->median > 0) {
-            double up = ss->median_high - ss->median, down = ss->median - ss->median_low;
-            rp->half_width = (up > down ? up : down) / ss->median;
-        }
+        rp->half_width = round_half_width(&r.summary);
         result_free(&r);
     }
 }
@@ -441,9 +433,9 @@ static void emit_point(session *s, const sweep_state *st, sweep_point *p)
 
 /* One point per size and operation, in plan order. Bandwidth buffers are kept
  * between rounds for points within the threads' last-level cache share, up to
- * KEEP_LIMIT in all: allocating and first-touching them again would cost more
+ * round_keep_limit() in all: allocating and first-touching them again would cost more
  * than measuring them. Larger points allocate again in every round. Latency
- * chains are kept at any size, up to another KEEP_LIMIT. */
+ * chains are kept at any size, up to another round_keep_limit(). */
 static bool make_points(session *s, sweep_state *st)
 {
     const sweep_options *o = s->opts;
@@ -451,9 +443,7 @@ static bool make_points(session *s, sweep_state *st)
     st->points = calloc(st->plan.n * OP_COUNT + 1, sizeof *st->points);
     if (!st->points)
         return false;
-    uint64_t kept = 0, kept_chains = 0, limit = KEEP_LIMIT;
-    if (st->budget / 8 < limit)
-        limit = st->budget / 8;
+    uint64_t kept = 0, kept_chains = 0, limit = round_keep_limit(st->budget);
     int threads = st->counts[st->ncounts - 1];
     for (size_t i = 0; i < st->plan.n; i++)
         for (int op = 0; op < OP_COUNT; op++) {
@@ -480,57 +470,35 @@ static bool make_points(session *s, sweep_state *st)
     return true;
 }
 
-/* With --target-ci: which figures got within the target and which did not. */
-static void report_target(session *s, const sweep_state *st)
+/* The sweep's points as round_loop sees them. */
+static const round_point *sweep_schedule(void *ctx, size_t i)
 {
-    const sweep_options *o = s->opts;
-    size_t short_points = 0;
-    for (size_t i = 0; i < st->npoints; i++)
-        if (!st->points[i].failed && st->points[i].sched.samples > 0 &&
-            st->points[i].sched.samples < st->points[i].sched.needed)
-            short_points++;
-    if (st->out_of_time && short_points)
-        session_warn(s, "--max-time %g s: rounds stopped after %d; %zu point(s) have fewer samples than -r %d asks",
-                     o->max_time_s, st->rounds, short_points, o->tries);
-    if (o->target_ci_pct <= 0)
-        return;
-    char missed[1024] = "";
-    size_t nmissed = 0, ntotal = 0, shown = 0;
-    for (size_t i = 0; i < st->npoints; i++) {
-        const sweep_point *p = &st->points[i];
-        if (p->failed || p->sched.samples == 0)
-            continue;
-        ntotal++;
-        if (round_point_within(&p->sched, o->target_ci_pct / 100))
-            continue;
-        nmissed++;
-        size_t len = strlen(missed);
-        if (len < sizeof missed - 64) {
-            char pm[32];
-            if (p->sched.half_width >= 0)
-                snprintf(pm, sizeof pm, "\xc2\xb1%.1f%%", 100 * p->sched.half_width);
-            else
-                snprintf(pm, sizeof pm, "no interval");
-            snprintf(missed + len, sizeof missed - len, "%s%llu KB %s (%s)", len ? ", " : "",
-                     (unsigned long long)(p->bytes / 1024), op_name(p->op), pm);
-            shown++;
-        }
-    }
-    if (nmissed > shown)
-        snprintf(missed + strlen(missed), sizeof missed - strlen(missed), ", and %zu more", nmissed - shown);
-    param_list *v = &s->info.plan.values;
-    params_int(v, "target_ci_figures", (long long)ntotal);
-    params_int(v, "target_ci_met_figures", (long long)(ntotal - nmissed));
-    params_text(v, "target_ci_missed", nmissed ? missed : "");
-    if (nmissed)
-        session_warn(s, "--target-ci %g: %zu of %zu figures not within \xc2\xb1%g%% when --max-time %g s ran out: %s",
-                     o->target_ci_pct, nmissed, ntotal, o->target_ci_pct, o->max_time_s, missed);
-    else if (ntotal)
-        session_progress(s, "--target-ci %g: all %zu figures within \xc2\xb1%g%%", o->target_ci_pct, ntotal,
-                         o->target_ci_pct);
+    return &((sweep_state *)ctx)->points[i].sched;
 }
 
-/* The sweep in rounds (plan/round_schedule): each round visits every point that
+static bool sweep_visit(session *s, void *ctx, size_t i, int round)
+{
+    sweep_state *st = ctx;
+    sweep_point *p = &st->points[i];
+    bool go_on = p->op == OP_LATENCY ? visit_latency(s, st, p, round) : visit_bandwidth(s, st, p, round);
+    p->visits++;
+    update_schedule(s, st, p);
+    return go_on;
+}
+
+static void sweep_finish(session *s, void *ctx, size_t i)
+{
+    sweep_state *st = ctx;
+    emit_point(s, st, &st->points[i]);
+}
+
+static void sweep_point_name(void *ctx, size_t i, char *buf, size_t len)
+{
+    const sweep_point *p = &((sweep_state *)ctx)->points[i];
+    snprintf(buf, len, "%llu KB %s", (unsigned long long)(p->bytes / 1024), op_name(p->op));
+}
+
+/* The sweep in rounds (modes/round_loop): each round visits every point that
  * still wants samples once, in plan order; a point's record goes out when its
  * last sample is in. A stop emits what every point has so far. */
 static void sweep_run(session *s)
@@ -541,50 +509,16 @@ static void sweep_run(session *s)
         session_error(s, "out of memory");
         return;
     }
-    size_t *visit = calloc(st->npoints + 1, sizeof *visit);
-    round_point *rps = calloc(st->npoints + 1, sizeof *rps);
-    if (!visit || !rps) {
-        free(visit);
-        free(rps);
-        session_error(s, "out of memory");
-        return;
-    }
-    double target = o->target_ci_pct / 100;
+    round_loop l = {st, st->npoints, o->target_ci_pct / 100, o->max_time_s,
+                    sweep_schedule, sweep_visit, sweep_finish, sweep_point_name};
     st->start = clock_now();
-    int round = 0;
-    bool go_on = true;
-    while (go_on && !session_stopped(s)) {
-        for (size_t i = 0; i < st->npoints; i++)
-            rps[i] = st->points[i].sched;
-        size_t n = round_next(rps, st->npoints, target, visit);
-        if (n == 0)
-            break;
-        if (round > 0 && o->max_time_s > 0 && clock_now() - st->start >= o->max_time_s) {
-            st->out_of_time = true;
-            break;
-        }
-        round++;
-        for (size_t v = 0; v < n && go_on && !session_stopped(s); v++) {
-            sweep_point *p = &st->points[visit[v]];
-            session_progress(s, "round %d: [%zu/%zu] %llu KB %s ...", round, v + 1, n,
-                             (unsigned long long)(p->bytes / 1024), op_name(p->op));
-            session_step_begin(s);
-            go_on = p->op == OP_LATENCY ? visit_latency(s, st, p, round) : visit_bandwidth(s, st, p, round);
-            p->visits++;
-            update_schedule(s, st, p);
-            if (!round_point_wants(&p->sched, target))
-                emit_point(s, st, p);
-        }
+    round_loop_result res = round_loop_run(s, &l, st->start);
+    st->rounds = res.rounds;
+    if (!res.stopped) {
+        char asked[32];
+        snprintf(asked, sizeof asked, "-r %d", o->tries);
+        round_loop_report(s, &l, &res, asked, o->target_ci_pct);
     }
-    st->rounds = round;
-    params_int(&s->info.plan.values, "rounds", round);
-    for (size_t i = 0; i < st->npoints; i++)
-        if (!st->points[i].emitted)
-            emit_point(s, st, &st->points[i]);
-    if (go_on && !session_stopped(s))
-        report_target(s, st);
-    free(visit);
-    free(rps);
 }
 
 static void sweep_release(session *s)

@@ -22,3 +22,24 @@ size_t round_next(const round_point *points, size_t n, double target, size_t *vi
             visit[k++] = i;
     return k;
 }
+
+uint64_t round_keep_limit(uint64_t budget)
+{
+    return budget / 8 < ROUND_KEEP_LIMIT ? budget / 8 : ROUND_KEEP_LIMIT;
+}
+
+double round_half_width(const sample_stats *s)
+{
+    if (s->median_level <= 0 || s->median <= 0)
+        return -1;
+    double up = s->median_high - s->median, down = s->median - s->median_low;
+    return (up > down ? up : down) / s->median;
+}
+
+int round_samples_per_visit(int min_samples, int rounds)
+{
+    if (rounds < 1)
+        rounds = 1;
+    int k = (min_samples + rounds - 1) / rounds;
+    return k > 1 ? k : 1;
+}

@@ -10,6 +10,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "util/stats.h"
+
+/* Buffers and chains kept between rounds: at most this many bytes of each kind
+ * in all (or an eighth of the memory budget, if less); the rest are allocated
+ * again at every visit. */
+#define ROUND_KEEP_LIMIT (128ULL << 20)
 
 typedef struct {
     int samples;       /* samples the point has now */
@@ -29,5 +37,16 @@ bool round_point_within(const round_point *p, double target);
 /* The points to visit next round, in plan order: their indices go to visit (room
  * for n). Returns how many; 0 when the sweep is done. */
 size_t round_next(const round_point *points, size_t n, double target, size_t *visit);
+
+/* What may be kept between rounds: ROUND_KEEP_LIMIT, or budget / 8 if less. */
+uint64_t round_keep_limit(uint64_t budget);
+
+/* The median interval's larger side as a fraction of the median (round_point's
+ * half_width); -1 when there is no interval. */
+double round_half_width(const sample_stats *s);
+
+/* Latency samples per visit when a point's minimum is spread over `rounds`
+ * visits: ceil(min_samples / rounds), at least 1. */
+int round_samples_per_visit(int min_samples, int rounds);
 
 #endif

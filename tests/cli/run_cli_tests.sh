@@ -839,6 +839,9 @@ tap_from check_traffic.py
 # --- the sweep's rounds, --target-ci and --max-time (issue 14) ----------------------
 tap_from check_rounds.py
 
+# --- membench latency's rounds, --target-ci and --max-time (issue 14) ----------------
+tap_from check_latency_rounds.py
+
 # --- mlc: MLC's command line and layout on the native modes -------------------------
 tap_from check_mlc.py
 

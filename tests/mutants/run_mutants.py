@@ -16,6 +16,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   faulty    build/membench-faulty with a corrupting copy (sweep) and triad (STREAM)
             kernel: each run must fail and STREAM must never say "Solution Validates"
   poll      tests/cli/poll_json.py: every read of --json during a 2 s run parses
+  latrounds tests/cli/check_latency_rounds.py: membench latency's rounds, --rounds 1,
+            --target-ci, --max-time and Ctrl-C (about 5 s)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -88,6 +90,15 @@ MUTANTS = [
     ("--target-ci check inverted (points within the target measured again, wide ones left)",
      "src/plan/round_schedule.c", "return target > 0 && !round_point_within(p, target);",
      "return target > 0 && round_point_within(p, target);", "unit:rounds_"),
+    ("membench latency point by point again (each size's samples in its first visit)",
+     "src/modes/latency_mode.c", "    if (o->rounds == 1 && round == 1)\n        return 0;",
+     "    if (round >= 1)\n        return 0;", "latrounds"),
+    ("the step hook (MPI's barrier) once per point instead of once per visit",
+     "src/modes/round_loop.c", "            session_step_begin(s);", "            if (res.rounds == 1) session_step_begin(s);",
+     "unit:session_step_hook"),
+    ("membench latency's target_ci_met inverted",
+     "src/modes/latency_mode.c", 'params_bool(&r->params, "target_ci_met", round_point_within(',
+     'params_bool(&r->params, "target_ci_met", !round_point_within(', "latrounds"),
     ("sample end times reversed (ends measured from the wrong side of the origin)",
      "src/core/result.c", "r->sample_times[i] = ends[i] - origin;", "r->sample_times[i] = origin - ends[i];", "schema"),
 ]
@@ -147,6 +158,8 @@ def suite_fails(suite, tree):
     if suite == "poll":
         return run([sys.executable, "tests/cli/poll_json.py", os.path.join(tree, "poll.json"), "./membench",
                     "-o", "read", "-o", "write", "-r", "2", "--sample-ms", "2", "-t", "2"], tree).returncode != 0
+    if suite == "latrounds":
+        return run([sys.executable, "tests/cli/check_latency_rounds.py", "./membench", tree], tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -173,7 +186,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

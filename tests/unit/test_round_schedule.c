@@ -91,3 +91,36 @@ TEST(rounds_target_sends_back_only_the_wide_points)
     one.half_width = 0;
     CHECK(!round_point_within(&one, 0.5));
 }
+
+/* membench latency's rounds: the minimum of 7 samples spread over --rounds visits,
+ * so N rounds always give at least 7 and each round visits every point. */
+TEST(rounds_samples_per_visit_spread_the_minimum)
+{
+    CHECK_INT(round_samples_per_visit(7, 1), 7);
+    CHECK_INT(round_samples_per_visit(7, 2), 4);
+    CHECK_INT(round_samples_per_visit(7, 3), 3); /* 9 after 3 rounds, not 6 */
+    CHECK_INT(round_samples_per_visit(7, 7), 1);
+    CHECK_INT(round_samples_per_visit(7, 21), 1);
+    for (int n = 1; n <= 21; n++)
+        CHECK(n * round_samples_per_visit(7, n) >= 7 && round_samples_per_visit(7, n) <= 7);
+}
+
+TEST(rounds_half_width_is_the_larger_side_over_the_median)
+{
+    sample_stats s = {0};
+    s.median = 10;
+    s.median_low = 9;
+    s.median_high = 12.5;
+    s.median_level = 0.95;
+    CHECK_NEAR(round_half_width(&s), 0.25, 1e-12);
+    s.median_low = 7;
+    CHECK_NEAR(round_half_width(&s), 0.3, 1e-12);
+    s.median_level = 0; /* one sample: no interval */
+    CHECK_NEAR(round_half_width(&s), -1, 0);
+}
+
+TEST(rounds_keep_limit_is_128_mib_or_an_eighth_of_the_budget)
+{
+    CHECK_INT((long long)round_keep_limit(8ULL << 30), (long long)(128ULL << 20));
+    CHECK_INT((long long)round_keep_limit(512ULL << 20), (long long)(64ULL << 20));
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Command-line checks of membench latency's rounds (issue 14): every size is
+visited once per round, in plan order, so a slow phase of the host costs every
+size a few samples instead of wrecking a few sizes; --rounds 1 takes each size's
+samples back to back as before; --target-ci adds rounds until --max-time and names
+the sizes that missed; Ctrl-C keeps what was measured. Prints TAP lines for
+run_cli_tests.sh; asserts no timing beyond what --sample-ms and --max-time bound.
+
+  check_latency_rounds.py MEMBENCH TMPDIR"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+BIN, TMP = sys.argv[1:3]
+results = []
+
+
+def check(name, cond, detail=""):
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:400])
+
+
+def run(args, name):
+    path = os.path.join(TMP, name + ".json")
+    p = subprocess.run([BIN, "latency"] + args + ["--json", path], capture_output=True, text=True, timeout=300)
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError):
+        doc = None
+    return p, doc
+
+
+def by_round(r):
+    """{round: [end times]} of one record."""
+    out = {}
+    for k, t in zip(r["sample_rounds"], r["sample_end_s"]):
+        out.setdefault(k, []).append(t)
+    return out
+
+
+def planned_sizes(d):
+    return [row["size_bytes"] for row in d["plan"]["sizes"]] if d else []
+
+
+# --- --rounds 3: each size once per round, 3 samples per visit ---------------------
+p, d = run(["--min", "4K", "--max", "64K", "--rounds", "3", "--sample-ms", "1"], "lat_rounds")
+recs = d["results"] if d else []
+sizes = planned_sizes(d)
+check("rounds 3: exits 0 with one record per planned size (%d), in size order" % len(recs),
+      p.returncode == 0 and len(sizes) >= 4 and [r["size_bytes"] for r in recs] == sizes, p.stderr)
+check("rounds 3: every size's first 9 samples are 3 from each of rounds 1, 2, 3; at least 3 visits",
+      recs and all(r["sample_rounds"][:9] == [1, 1, 1, 2, 2, 2, 3, 3, 3] and r["params"]["rounds"] >= 3 and
+                   r["params"]["rounds"] == max(r["sample_rounds"]) for r in recs),
+      [(r["size_bytes"], r["sample_rounds"]) for r in recs])
+check("rounds 3: 9 to 21 samples per size (the CV rule's extra rounds add 3 at a time), 9 wanted, complete",
+      recs and all(9 <= len(r["samples"]) <= 21 and len(r["samples"]) % 3 == 0 and r["samples_wanted"] == 9 and
+                   r["complete"] for r in recs), [(r["size_bytes"], len(r["samples"])) for r in recs])
+# The rounds' promise: every size's visit in round k ends before any size's visit in
+# round k+1: the sizes are measured side by side over the run, not one after another.
+late = []
+for a in recs:
+    for b in recs:
+        ra, rb = by_round(a), by_round(b)
+        for k in ra:
+            if k + 1 in rb and max(ra[k]) >= min(rb[k + 1]):
+                late.append("%d round %d ends at %.4f, after %d round %d at %.4f" % (
+                    a["size_bytes"], k, max(ra[k]), b["size_bytes"], k + 1, min(rb[k + 1])))
+check("rounds 3: every size's round k ends before any size's round k+1 (visits interleave)", recs and not late,
+      late[:3])
+check("rounds 3: the plan says 3 rounds planned, how many ran, and which chains are kept",
+      d and d["plan"].get("planned_rounds") == 3 and d["plan"].get("rounds") == max(r["params"]["rounds"] for r in recs)
+      and "in 3 rounds" in d["plan"].get("timing", "") and all(row.get("chain_kept") is True for row in d["plan"]["sizes"]),
+      d and (d["plan"].get("timing"), d["plan"].get("rounds")))
+check("rounds 3: the analysis reads every size's final record (converged + not converged = sizes)",
+      d and d["analysis"]["points_converged"] + d["analysis"]["points_not_converged"] == len(sizes) and
+      d["analysis"]["points_converged"] == sum(1 for r in recs if r["converged"]), d and d["analysis"])
+
+# --- --rounds 1: today's order, each size's samples back to back -------------------
+p, d = run(["--min", "4K", "--max", "32K", "--rounds", "1", "--sample-ms", "1"], "lat_rounds1")
+recs = d["results"] if d else []
+check("rounds 1: exits 0, one visit per size (7..21 samples, all in round 1), plan says 1 round",
+      p.returncode == 0 and recs and len(recs) == len(planned_sizes(d)) and
+      all(7 <= len(r["samples"]) <= 21 and set(r["sample_rounds"]) == {1} and r["params"]["rounds"] == 1
+          for r in recs) and d["plan"].get("rounds") == 1 and d["plan"].get("planned_rounds") == 1,
+      (p.stderr, [(r["size_bytes"], r.get("sample_rounds")) for r in recs]))
+late = ["%d ends at %.4f, after %d starts" % (a["size_bytes"], max(a["sample_end_s"]), b["size_bytes"])
+        for a, b in zip(recs, recs[1:]) if max(a["sample_end_s"]) >= min(b["sample_end_s"])]
+check("rounds 1: point by point: every sample of a size ends before the next size's first", recs and not late,
+      late[:3])
+
+# --- --target-ci that cannot be met: rounds until --max-time, the sizes named -------
+p, d = run(["--min", "4K", "--max", "16K", "--sample-ms", "1", "--target-ci", "0.01", "--max-time", "1"],
+           "lat_target_missed")
+recs = d["results"] if d else []
+sizes = planned_sizes(d)
+check("--target-ci 0.01 --max-time 1: exits 0 with a record per size", p.returncode == 0 and len(recs) == len(sizes)
+      and len(sizes) >= 2, p.stderr)
+check("--target-ci: rounds go on past --rounds and the CV rule's 21 samples",
+      recs and d["plan"]["rounds"] > 7 and all(len(r["samples"]) > 21 and r["params"]["rounds"] > 7 for r in recs),
+      [(r["size_bytes"], len(r["samples"]), r["params"]["rounds"]) for r in recs])
+# No round starts after --max-time: the last sample ends within one round of it
+# (a round here is 4 sizes x 3 samples of 1 ms; 2 s leaves room for a loaded host).
+ends = [t for r in recs for t in r["sample_end_s"]]
+check("--target-ci: rounds stop near --max-time 1 (last sample ends by 3 s, after 0.5 s)",
+      ends and 0.5 < max(ends) < 3, ends and max(ends))
+check("--target-ci: each record says the target was not met, and the target",
+      recs and all(r["params"].get("target_ci_met") is False and r["params"].get("target_ci_pct") == 0.01
+                   for r in recs), [r["params"] for r in recs])
+warn = [line for line in p.stderr.splitlines() if "--target-ci" in line]
+names = ["%d KiB" % (s >> 10) for s in sizes]
+check("--target-ci: one warning line naming every size that missed (%s)" % ", ".join(names),
+      len(warn) == 1 and ("%d of %d figures" % (len(sizes), len(sizes))) in warn[0] and
+      all(n + " (" in warn[0] for n in names), warn)
+check("--target-ci: the JSON plan counts and names the missed sizes",
+      d and d["plan"].get("target_ci_figures") == len(sizes) and d["plan"].get("target_ci_met_figures") == 0 and
+      all(n in d["plan"].get("target_ci_missed", "") for n in names), d and d["plan"])
+
+# --- a target any interval meets: no extra round for it, no warning -----------------
+p, d = run(["--min", "4K", "--max", "8K", "--sample-ms", "1", "--rounds", "3", "--target-ci", "100"], "lat_target_met")
+recs = d["results"] if d else []
+check("--target-ci 100: met: target_ci_met true on every size, all figures met, no warning about it",
+      p.returncode == 0 and recs and all(r["params"].get("target_ci_met") is True for r in recs) and
+      d["plan"].get("target_ci_met_figures") == len(recs) and "--target-ci" not in p.stderr,
+      (p.stderr, [r["params"] for r in recs]))
+
+# --- --max-time alone bounds the rounds ----------------------------------------------
+p, d = run(["--min", "4K", "--max", "64K", "--sample-ms", "1", "--rounds", "21", "--max-time", "0.02"], "lat_max_time")
+recs = d["results"] if d else []
+check("--max-time 0.02 with --rounds 21: exits 0, sizes with what the rounds gave (< 21 wanted, incomplete)",
+      p.returncode == 0 and recs and all(1 <= len(r["samples"]) < 21 and r["samples_wanted"] == 21 and
+                                         not r["complete"] for r in recs),
+      (p.stderr, [(r["size_bytes"], len(r["samples"])) for r in recs]))
+check("--max-time: a warning says the rounds were cut and names --rounds 21",
+      "--max-time" in p.stderr and "--rounds 21" in p.stderr, p.stderr)
+
+# --- Ctrl-C: the sizes measured so far go out, incomplete; the JSON stays valid -----
+path = os.path.join(TMP, "lat_interrupted.json")
+proc = subprocess.Popen([BIN, "latency", "--min", "4K", "--max", "64K", "--sample-ms", "5", "--rounds", "21",
+                         "--json", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(1.0)
+proc.send_signal(signal.SIGINT)
+out, err = proc.communicate(timeout=60)
+try:
+    d = json.load(open(path))
+except (OSError, ValueError):
+    d = None
+recs = d["results"] if d else []
+check("Ctrl-C in the rounds: exit 130, valid JSON marked incomplete, sizes in order with the samples they had",
+      proc.returncode == 130 and d is not None and d["complete"] is False and recs and
+      [r["size_bytes"] for r in recs] == planned_sizes(d)[:len(recs)] and
+      all(1 <= len(r["samples"]) < 21 and not r["complete"] and r["samples_wanted"] == 21 for r in recs),
+      (proc.returncode, err[-300:], [(r["size_bytes"], len(r["samples"])) for r in recs]))
+
+sys.exit(0 if all(results) else 1)
