@@ -124,36 +124,45 @@ void cpuinfo_model(const char *info, char *buf, size_t size)
     snprintf(buf, size, "unknown");
 }
 
+/* One "cacheN : level=... type=... scope=... size=...K line_size=..." line. */
+static bool cache_line(const char *text, cpuinfo_cache *out)
+{
+    int idx;
+    const char *colon = strchr(text, ':'), *p;
+    if (sscanf(text, "cache%d", &idx) != 1 || !colon)
+        return false;
+    char type[32] = "", scope[32] = "";
+    int level = 0, line = 0;
+    unsigned long long kb = 0;
+    if ((p = strstr(colon, "level=")))
+        level = atoi(p + 6);
+    if ((p = strstr(colon, "type=")))
+        sscanf(p + 5, "%31[A-Za-z]", type);
+    if ((p = strstr(colon, "scope=")))
+        sscanf(p + 6, "%31[A-Za-z]", scope);
+    if ((p = strstr(colon, " size="))) /* not line_size= */
+        kb = strtoull(p + 6, NULL, 10);
+    if ((p = strstr(colon, "line_size=")))
+        line = atoi(p + 10);
+    if (level <= 0 || kb == 0 || kb >= (1ULL << 40))
+        return false;
+    *out = (cpuinfo_cache){level, strcmp(type, "Instruction") != 0, strcmp(scope, "Shared") == 0, kb * 1024ULL,
+                           line > 0 && line <= 4096 ? line : 0};
+    return true;
+}
+
 size_t cpuinfo_caches(const char *info, cpuinfo_cache *out, size_t max)
 {
     size_t n = 0;
     for (const char *line = info; line && *line && n < max;) {
         const char *next = strchr(line, '\n');
-        char text[256], type[32] = "", scope[32] = "";
-        int idx, level = 0, lsz = 0;
-        unsigned long long kb = 0;
+        char text[256];
         size_t len = next ? (size_t)(next - line) : strlen(line);
         if (len >= sizeof text)
             len = sizeof text - 1;
         memcpy(text, line, len);
         text[len] = '\0';
-        const char *colon = strchr(text, ':');
-        if (sscanf(text, "cache%d", &idx) == 1 && colon) {
-            const char *p;
-            if ((p = strstr(colon, "level=")))
-                level = atoi(p + 6);
-            if ((p = strstr(colon, "type=")))
-                sscanf(p + 5, "%31[A-Za-z]", type);
-            if ((p = strstr(colon, "scope=")))
-                sscanf(p + 6, "%31[A-Za-z]", scope);
-            if ((p = strstr(colon, " size="))) /* not line_size= */
-                kb = strtoull(p + 6, NULL, 10);
-            if ((p = strstr(colon, "line_size=")))
-                lsz = atoi(p + 10);
-            if (level > 0 && kb > 0 && kb < (1ULL << 40))
-                out[n++] = (cpuinfo_cache){level, strcmp(type, "Instruction") != 0, strcmp(scope, "Shared") == 0,
-                                           kb * 1024ULL, lsz > 0 && lsz <= 4096 ? lsz : 0};
-        }
+        n += cache_line(text, &out[n]);
         line = next ? next + 1 : NULL;
     }
     return n;
