@@ -346,8 +346,10 @@ static bool load_topology(session *s)
         platform_usable_cpus(&usable);
     s->have_topo = topology_load(s->env.sysfs_root, usable.count ? &usable : NULL, &s->topo);
     cpu_list_free(&usable);
-    if (s->have_topo && s->env.live)
+    if (s->have_topo && s->env.live) {
+        topology_add_live_cpuinfo_caches(&s->topo);
         topology_crosscheck_cpuid(&s->topo);
+    }
     return s->have_topo;
 }
 

@@ -87,8 +87,10 @@ static void run(session *s)
         s->status = 1;
         return;
     }
-    if (live)
+    if (live) {
+        topology_add_live_cpuinfo_caches(&t);
         topology_crosscheck_cpuid(&t);
+    }
     /* Warnings go to stderr, as in every mode; stdout is the report (JSON: in it). */
     if (!o->json)
         topology_report_warnings(s->env.err, "membench topology: ", &t);

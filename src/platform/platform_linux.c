@@ -2,6 +2,7 @@
 #include "platform/platform.h"
 
 #include "platform/cgroup_paths.h"
+#include "platform/cpuinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -338,51 +339,16 @@ static void copy_or_unknown(char *buf, size_t size, const char *value)
     snprintf(buf, size, "%s", value && *value ? value : "unknown");
 }
 
-/* The value of the first "key : value" line of /proc/cpuinfo text; false if none. */
-static bool cpuinfo_value(const char *info, const char *key, char *out, size_t size)
-{
-    size_t klen = strlen(key);
-    for (const char *line = info; line && *line;) {
-        const char *next = strchr(line, '\n');
-        if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == '\t' || line[klen] == ':')) {
-            const char *colon = strchr(line, ':');
-            if (colon && (!next || colon < next)) {
-                colon++;
-                while (*colon == ' ')
-                    colon++;
-                size_t len = next ? (size_t)(next - colon) : strlen(colon);
-                if (len >= size)
-                    len = size - 1;
-                memcpy(out, colon, len);
-                out[len] = '\0';
-                return true;
-            }
-        }
-        line = next ? next + 1 : NULL;
-    }
-    return false;
-}
-
 void platform_cpu_model(char *buf, size_t size)
 {
-    enum { INFO_BYTES = 1 << 16 };
+    /* The start of the file is enough (a machine with many CPUs has megabytes):
+     * every model line comes early, POWER's machine lines after a few per CPU. */
+    enum { INFO_BYTES = 1 << 18 };
     char *info = malloc(INFO_BYTES); /* not static: callable from any thread or session */
-    const char *keys[] = {"model name", "Model", "cpu model", "cpu", NULL};
-    bool found = false;
-    if (info && platform_read_text("/proc/cpuinfo", info, INFO_BYTES)) {
-        for (int k = 0; keys[k] && !found; k++)
-            found = cpuinfo_value(info, keys[k], buf, size);
-        /* arm64 names no model: its implementer and part numbers identify the core. */
-        char impl[32], part[32];
-        if (!found && cpuinfo_value(info, "CPU implementer", impl, sizeof impl) &&
-            cpuinfo_value(info, "CPU part", part, sizeof part)) {
-            snprintf(buf, size, "arm64 CPU implementer %s part %s", impl, part);
-            found = true;
-        }
-    }
+    if (info && !platform_read_text("/proc/cpuinfo", info, INFO_BYTES))
+        info[0] = '\0';
+    cpuinfo_model(info, buf, size); /* "unknown" without the file */
     free(info);
-    if (!found)
-        copy_or_unknown(buf, size, NULL);
 }
 
 void platform_kernel(char *buf, size_t size)

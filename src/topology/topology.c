@@ -165,6 +165,7 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
     }
     t->ncpus = online.count;
     bool missing_topology = false;
+    size_t npackage_unknown = 0;
     for (size_t i = 0; i < online.count; i++) {
         cpu_info *c = &t->cpus[i];
         char rel[256];
@@ -174,7 +175,15 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
         c->core_id = read_id(t, root, rel, c->id, "core");
         snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/topology/physical_package_id", c->id);
         c->package_id = read_id(t, root, rel, c->id, "package");
-        if (c->core_id < 0 || c->package_id < 0)
+        /* -1 written out is the kernel saying "no package": PowerVM guests (no chip
+         * id in the device tree) and some arm64 firmware. The cores still count
+         * from thread_siblings_list; only the package count is unknown. */
+        long said;
+        if (c->package_id < 0 && read_long(root, rel, &said) && said == -1)
+            npackage_unknown++;
+        else if (c->package_id < 0)
+            missing_topology = true;
+        if (c->core_id < 0)
             missing_topology = true;
         /* SMT rank: position among the online CPUs of the same core (thread_siblings_list).
          * A sibling that is not online does not count: each core's first online CPU
@@ -191,6 +200,9 @@ static void load_cpus(const char *root, const cpu_list *fallback, topology *t)
     }
     if (missing_topology)
         topology_warn(t, "core/package ids missing for some CPUs: each such CPU counted as its own core");
+    if (npackage_unknown > 0)
+        topology_warn(t, "physical package id -1 (not known to the kernel, as on PowerVM) on %zu of %zu CPUs: "
+                         "counted as one package", npackage_unknown, online.count);
     cpu_list_free(&online);
 }
 

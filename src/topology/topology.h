@@ -95,6 +95,13 @@ int topology_memory_node(const topology *t, int node);
 uint64_t topology_huge_page_size(const topology *t);
 int topology_max_cache_level(const topology *t);
 
+/* Adds the data caches of levels sysfs does not show from /proc/cpuinfo text
+ * ("cacheN : level=3 ... scope=Shared size=262144K ...", s390x): a shared one as one
+ * instance of every CPU, a private one per CPU; each said in a warning. The live
+ * variant reads /proc/cpuinfo (for a live "/sys" only). */
+void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo);
+void topology_add_live_cpuinfo_caches(topology *t);
+
 /* Compares sysfs cache sizes with CPUID (x86-64 only; no-op elsewhere). */
 void topology_crosscheck_cpuid(topology *t);
 

@@ -101,6 +101,18 @@ MUTANTS = [
      'params_bool(&r->params, "target_ci_met", !round_point_within(', "latrounds"),
     ("sample end times reversed (ends measured from the wrong side of the origin)",
      "src/core/result.c", "r->sample_times[i] = ends[i] - origin;", "r->sample_times[i] = origin - ends[i];", "schema"),
+    ("cpuinfo key matched when another word follows it (s390x 'cpu number : 0' as the model)",
+     "src/platform/cpuinfo.c", "if (*p != ':' || (next && p > next))",
+     "if ((*p != ':' && p == line + klen) || (next && p > next))", "unit:cpuinfo"),
+    ("physical package id -1 (PowerVM) taken as missing topology",
+     "src/topology/topology.c", "if (c->package_id < 0 && read_long(root, rel, &said) && said == -1)",
+     "if (false && read_long(root, rel, &said) && said == -1)", "unit:topology_power9"),
+    ("cache line size read from the wrong sysfs file (POWER's 128 B, s390x's 256 B lost)",
+     "src/topology/topology.c", "cache/index%d/coherency_line_size", "cache/index%d/ways_of_associativity",
+     "unit:topology_"),
+    ("s390x shared L3/L4 from /proc/cpuinfo not added",
+     "src/topology/cpuinfo_caches.c", "if (!c[k].data || has_level(t, c[k].level))",
+     "if (c[k].data || has_level(t, c[k].level))", "unit:topology_s390x"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)

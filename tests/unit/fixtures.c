@@ -224,3 +224,135 @@ size_t fixture_latency_steps(const uint64_t *sizes, const double *lat, size_t n,
         p[i] = (latency_point){sizes[i], lat[i], lat[i], lat[i]};
     return find_latency_steps(p, n < 64 ? n : 64, steps);
 }
+
+/* A cache index as the kernel writes it, with the line size it reports. */
+static void cpu_cache_line(const char *root, int cpu, int index, int level, const char *type, const char *size,
+                           int line, const char *shared)
+{
+    char v[64];
+    cpu_cache(root, cpu, index, level, type, size, shared);
+    snprintf(v, sizeof v, "%d\n", line);
+    put(root, v, "devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", cpu, index);
+}
+
+static void huge_dirs(const char *root, const char *const *kb_sizes, const char *thp, const char *pmd_bytes)
+{
+    char rel[128];
+    for (; *kb_sizes; kb_sizes++) {
+        snprintf(rel, sizeof rel, "kernel/mm/hugepages/hugepages-%skB/nr_hugepages", *kb_sizes);
+        test_write_file(root, rel, "0\n");
+    }
+    test_write_file(root, "kernel/mm/transparent_hugepage/enabled", thp);
+    test_write_file(root, "kernel/mm/transparent_hugepage/hpage_pmd_size", pmd_bytes);
+}
+
+/* An arm64 server of the AWS Graviton2 kind (Neoverse N1, ACPI PPTT firmware):
+ * 64 cores without SMT, each with a 64K L1d and a private 1M L2, one 32M system
+ * level cache shared by all (sysfs index3), package 0, one node; Linux 5.16+
+ * adds cluster_cpus_list, which membench does not need. 4K base pages give
+ * hugetlb sizes 64K (contiguous PTEs), 2M, 32M (contiguous PMDs) and 1G. */
+const char *fixture_arm64_n1_server(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-63\n");
+    for (int cpu = 0; cpu < 64; cpu++) {
+        char self[16];
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_topology(root, cpu, cpu, 0, self);
+        put(root, "0-63\n", "devices/system/cpu/cpu%d/topology/core_siblings_list%.0d", cpu, 0);
+        snprintf(self, sizeof self, "%d\n", cpu);
+        put(root, self, "devices/system/cpu/cpu%d/topology/cluster_cpus_list%.0d", cpu, 0);
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_cache(root, cpu, 0, 1, "Data", "64K", self);
+        cpu_cache(root, cpu, 1, 1, "Instruction", "64K", self);
+        cpu_cache(root, cpu, 2, 2, "Unified", "1024K", self);
+        cpu_cache(root, cpu, 3, 3, "Unified", "32768K", "0-63");
+    }
+    node(root, 0, "0-63", 128LL << 20);
+    static const char *const sizes[] = {"64", "2048", "32768", "1048576", NULL};
+    huge_dirs(root, sizes, "always [madvise] never\n", "2097152\n");
+    return root;
+}
+
+/* A POWER9 PowerVM LPAR (pseries, hash MMU, SMT8 "big cores"): 4 cores of 8
+ * threads, 2 on each of two nodes numbered 0 and 8 (node ids follow the firmware's
+ * domains, not a count). PowerVM shows no chip id, so physical_package_id is -1;
+ * core_id is the core's first hardware thread (0, 8, ...). Each SMT4 half of a big
+ * core has its own L1 (threads 0,2,4,6 and 1,3,5,7); L2 512K and L3 10M are per
+ * core pair, i.e. per big core. Lines are 128 B. 64K base pages: hugetlb 16M and
+ * 16G, THP's PMD page 16M. */
+const char *fixture_power9_lpar(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-31\n");
+    for (int cpu = 0; cpu < 32; cpu++) {
+        int core = cpu / 8 * 8, half = cpu % 2;
+        char sib[16], l1[32];
+        snprintf(sib, sizeof sib, "%d-%d", core, core + 7);
+        snprintf(l1, sizeof l1, "%d,%d,%d,%d", core + half, core + half + 2, core + half + 4, core + half + 6);
+        cpu_topology(root, cpu, core, -1, sib);
+        cpu_cache_line(root, cpu, 0, 1, "Data", "32K", 128, l1);
+        cpu_cache_line(root, cpu, 1, 1, "Instruction", "32K", 128, l1);
+        cpu_cache_line(root, cpu, 2, 2, "Unified", "512K", 128, sib);
+        cpu_cache_line(root, cpu, 3, 3, "Unified", "10240K", 128, sib);
+    }
+    node(root, 0, "0-15", 64LL << 20);
+    node(root, 8, "16-31", 96LL << 20);
+    test_write_file(root, "devices/system/node/node0/distance", "10 40\n");
+    test_write_file(root, "devices/system/node/node8/distance", "40 10\n");
+    static const char *const sizes[] = {"16384", "16777216", NULL};
+    huge_dirs(root, sizes, "[always] madvise never\n", "16777216\n");
+    return root;
+}
+
+/* An IBM z15 LPAR (machine 8561) with SMT2: 4 cores of 2 threads on two chips
+ * (socket ids 1 and 2, as s390 numbers its containers), one book and one drawer,
+ * one NUMA node. The s390 kernel puts only private caches in sysfs, each as the
+ * CPU's own (L1d 128K, L1i 128K, L2d 4M, L2i 4M, 256 B lines); the shared L3
+ * (256M per chip) and L4 (960M per drawer) are only in /proc/cpuinfo, below.
+ * hugetlb pages are 1M (and 2G with EDAT2), THP's PMD page 1M. */
+const char *fixture_s390x_z15_lpar(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-7\n");
+    for (int cpu = 0; cpu < 8; cpu++) {
+        int core = cpu / 2, socket = 1 + cpu / 4;
+        char self[16], sib[16];
+        snprintf(self, sizeof self, "%d", cpu);
+        snprintf(sib, sizeof sib, "%d-%d", core * 2, core * 2 + 1);
+        cpu_topology(root, cpu, core, socket, sib);
+        put(root, "1\n", "devices/system/cpu/cpu%d/topology/book_id%.0d", cpu, 0);
+        put(root, "1\n", "devices/system/cpu/cpu%d/topology/drawer_id%.0d", cpu, 0);
+        put(root, "0-7\n", "devices/system/cpu/cpu%d/topology/book_siblings_list%.0d", cpu, 0);
+        put(root, "0-7\n", "devices/system/cpu/cpu%d/topology/drawer_siblings_list%.0d", cpu, 0);
+        cpu_cache_line(root, cpu, 0, 1, "Data", "128K", 256, self);
+        cpu_cache_line(root, cpu, 1, 1, "Instruction", "128K", 256, self);
+        cpu_cache_line(root, cpu, 2, 2, "Data", "4096K", 256, self);
+        cpu_cache_line(root, cpu, 3, 2, "Instruction", "4096K", 256, self);
+    }
+    node(root, 0, "0-7", 32LL << 20);
+    static const char *const sizes[] = {"1024", "2097152", NULL};
+    huge_dirs(root, sizes, "always [madvise] never\n", "1048576\n");
+    return root;
+}
+
+const char fixture_s390x_z15_cpuinfo[] =
+    "vendor_id       : IBM/S390\n"
+    "# processors    : 8\n"
+    "bogomips per cpu: 3241.00\n"
+    "max thread id   : 1\n"
+    "features\t: esan3 zarch stfle msa ldisp eimm dfp edat etf3eh highgprs te vx vxd vxe gs vxe2 vxp sort dflt\n"
+    "cache0          : level=1 type=Data scope=Private size=128K line_size=256 associativity=8\n"
+    "cache1          : level=1 type=Instruction scope=Private size=128K line_size=256 associativity=8\n"
+    "cache2          : level=2 type=Data scope=Private size=4096K line_size=256 associativity=8\n"
+    "cache3          : level=2 type=Instruction scope=Private size=4096K line_size=256 associativity=8\n"
+    "cache4          : level=3 type=Unified scope=Shared size=262144K line_size=256 associativity=32\n"
+    "cache5          : level=4 type=Unified scope=Shared size=983040K line_size=256 associativity=60\n"
+    "processor 0: version = 00,  identification = 1B2C28,  machine = 8561\n"
+    "\n"
+    "cpu number      : 0\n"
+    "physical id     : 1\n"
+    "core id         : 0\n"
+    "book id         : 1\n"
+    "drawer id       : 1\n"
+    "machine         : 8561\n";

@@ -36,4 +36,12 @@ bool fixture_four_gib(uint64_t *bytes, char *why, size_t whylen);
  * interval (low == high == its latency). At most 64 points. */
 size_t fixture_latency_steps(const uint64_t *sizes, const double *lat, size_t n, latency_step *steps);
 
+/* Real machines of other architectures, as their kernels lay out sysfs (each
+ * fixture's comment says which machine it stands for). */
+const char *fixture_arm64_n1_server(void);  /* 64 Neoverse N1 cores, no SMT, SLC 32M shared, 1 node */
+const char *fixture_power9_lpar(void);      /* 32 CPUs: 4 SMT8 cores, package -1, nodes 0 and 8, 128 B lines */
+const char *fixture_s390x_z15_lpar(void);   /* 8 CPUs: 4 SMT2 cores, 256 B lines, L1/L2 only in sysfs */
+/* /proc/cpuinfo of the z15 LPAR above (its shared L3 and L4 are only there). */
+extern const char fixture_s390x_z15_cpuinfo[];
+
 #endif

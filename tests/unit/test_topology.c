@@ -4,6 +4,7 @@
 
 #include "fixtures.h"
 #include "output/topology_report.h"
+#include "plan/traffic_plan.h"
 #include "platform/arch.h"
 #include "test.h"
 #include "topology/topology.h"
@@ -301,5 +302,230 @@ TEST(topology_report_sorts_any_cache_level)
     const char *lo = strstr(text, "  L-2147483648 "), *one = strstr(text, "  L1 "), *hi = strstr(text, "  L2147483647 ");
     CHECK(lo && one && hi && lo < one && one < hi);
     free(text);
+    topology_free(&t);
+}
+
+/* The user-facing text of `membench topology` for a tree (stdout part). */
+static char *report_text(const topology *t)
+{
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    topology_report_text(f, t);
+    fclose(f);
+    return text;
+}
+
+static size_t count_level(const topology *t, int level)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->ncaches; i++)
+        n += t->caches[i].level == level;
+    return n;
+}
+
+/* What sharing the instance of `level` holding cpu has, as a list ("0,2,4,6"). */
+static const char *shared_text(const topology *t, int level, int cpu)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "none");
+    for (size_t i = 0; i < t->ncaches; i++)
+        if (t->caches[i].level == level && cpu_list_contains(&t->caches[i].shared, cpu))
+            cpu_list_format(t->caches[i].shared.ids, t->caches[i].shared.count, buf, sizeof buf);
+    return buf;
+}
+
+TEST(topology_arm64_n1_server)
+{
+    topology t;
+    CHECK(topology_load(fixture_once(fixture_arm64_n1_server), NULL, &t));
+    CHECK_INT(t.ncpus, 64);
+    CHECK_INT(t.ncores, 64); /* no SMT */
+    CHECK_INT(topology_cpu(&t, 63)->smt_rank, 0);
+    CHECK_INT(t.npackages, 1);
+    CHECK_INT(t.nnodes, 1);
+    CHECK_INT(t.nodes[0].mem_total, 128ULL << 30);
+    CHECK_INT(topology_cache_level(&t, 1).size, 64 << 10);
+    CHECK_INT(topology_cache_level(&t, 2).size, 1 << 20);
+    CHECK_INT(topology_cache_level(&t, 3).size, 32 << 20);
+    CHECK_INT(topology_cache_level(&t, 3).line_size, 64);
+    CHECK_INT(count_level(&t, 1), 64);
+    CHECK_INT(count_level(&t, 2), 64);
+    CHECK_INT(count_level(&t, 3), 1);
+    CHECK_STR(shared_text(&t, 2, 5), "5");
+    CHECK_STR(shared_text(&t, 3, 5), "0-63");
+    /* the LLC: one 32M SLC; 4 threads on it get a quarter each */
+    CHECK_INT(topology_max_cache_level(&t), 3);
+    CHECK_INT(traffic_llc_total(&t), 32 << 20);
+    int four[] = {0, 16, 32, 48};
+    CHECK_INT(topology_cache_sharers(&t, 3, 0, four, 4), 4);
+    CHECK_INT(topology_cache_sharers(&t, 2, 0, four, 4), 1);
+    CHECK_INT(t.nhuge_sizes, 4);
+    CHECK_INT(t.huge_sizes[0], 64 << 10);
+    CHECK_INT(t.huge_sizes[1], 2 << 20);
+    CHECK_INT(t.huge_sizes[2], 32 << 20);
+    CHECK_INT(t.huge_sizes[3], 1 << 30);
+    CHECK_INT(topology_huge_page_size(&t), 2 << 20);
+    CHECK_INT(t.nwarnings, 0);
+    char *text = report_text(&t);
+    CHECK_CONTAINS(text, "CPUs: 64 online, 64 usable (0-63), 64 cores, 1 package(s)\n");
+    CHECK_CONTAINS(text, "  L3 unified     32 MiB  line 64 B  x1  (first shared by CPUs 0-63)\n");
+    CHECK_CONTAINS(text, "Huge page sizes: 64 KiB 2 MiB 32 MiB 1 GiB\n");
+    free(text);
+    topology_free(&t);
+}
+
+/* arm64 caches from a device tree that gives levels and types but no sizes (QEMU
+ * "virt", many boards): nothing is invented, the defaults are said, and the line
+ * size falls back to the architecture's. */
+TEST(topology_arm64_device_tree_without_sizes)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-1\n");
+    char rel[128];
+    static const char *const types[] = {"Data", "Instruction", "Unified"};
+    static const int levels[] = {1, 1, 2};
+    for (int cpu = 0; cpu < 2; cpu++)
+        for (int i = 0; i < 3; i++) {
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/level", cpu, i);
+            test_write_file(root, rel, levels[i] == 1 ? "1\n" : "2\n");
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/type", cpu, i);
+            test_write_file(root, rel, types[i]);
+            snprintf(rel, sizeof rel, "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, i);
+            test_write_file(root, rel, i == 2 ? "0-1\n" : cpu ? "1\n" : "0\n");
+        }
+    topology t;
+    CHECK(topology_load(root, NULL, &t));
+    CHECK_INT(t.ncaches, 0);
+    CHECK_INT(topology_max_cache_level(&t), 0);
+    CHECK(topology_cache_level(&t, 2).defaulted);
+    CHECK_INT(topology_cache_level(&t, 2).size, 256 << 10);
+    CHECK_INT(topology_cache_level(&t, 1).line_size, arch_cache_line_bytes());
+    CHECK(has_warning(&t, "cache index0 (L1): size unreadable on CPU(s) 0-1, ignored"));
+    CHECK(has_warning(&t, "cache index2 (L2): size unreadable on CPU(s) 0-1, ignored"));
+    CHECK(!has_warning(&t, "index1")); /* instruction caches are not looked at */
+    CHECK_INT(traffic_llc_total(&t), 8 << 20); /* the default L3 */
+    topology_free(&t);
+}
+
+TEST(topology_power9_lpar)
+{
+    topology t;
+    CHECK(topology_load(fixture_once(fixture_power9_lpar), NULL, &t));
+    CHECK_INT(t.ncpus, 32);
+    CHECK_INT(t.ncores, 4); /* SMT8 */
+    CHECK_INT(topology_cpu(&t, 13)->smt_rank, 5);
+    CHECK_INT(topology_cpu(&t, 13)->core_id, 8);
+    CHECK_INT(topology_cpu(&t, 13)->package_id, -1);
+    /* package -1 everywhere: one package, said once, and not "ids missing" */
+    CHECK_INT(t.npackages, 1);
+    CHECK(has_warning(&t, "physical package id -1 (not known to the kernel, as on PowerVM) on 32 of 32 CPUs: "
+                          "counted as one package"));
+    CHECK(!has_warning(&t, "ids missing"));
+    /* nodes 0 and 8 */
+    CHECK_INT(t.nnodes, 2);
+    CHECK_INT(t.nodes[1].id, 8);
+    CHECK_INT(topology_cpu(&t, 16)->node, 8);
+    CHECK_INT(topology_cpu(&t, 15)->node, 0);
+    CHECK_INT(topology_node(&t, 8)->mem_total, 96ULL << 30);
+    CHECK_INT(topology_memory_node(&t, 8), 8);
+    CHECK(topology_node(&t, 1) == NULL);
+    /* 128-byte lines at every level */
+    CHECK_INT(topology_cache_level(&t, 1).line_size, 128);
+    CHECK_INT(topology_cache_level(&t, 3).line_size, 128);
+    CHECK_INT(topology_cache_level(&t, 1).size, 32 << 10);
+    CHECK_INT(topology_cache_level(&t, 2).size, 512 << 10);
+    CHECK_INT(topology_cache_level(&t, 3).size, 10 << 20);
+    CHECK_STR(shared_text(&t, 1, 13), "9,11,13,15");
+    CHECK_STR(shared_text(&t, 3, 13), "8-15");
+    CHECK_INT(count_level(&t, 1), 8);
+    CHECK_INT(count_level(&t, 3), 4);
+    CHECK_INT(traffic_llc_total(&t), 40 << 20);
+    int cpus[] = {8, 9, 10, 16};
+    CHECK_INT(topology_cache_sharers(&t, 1, 8, cpus, 4), 2);
+    CHECK_INT(topology_cache_sharers(&t, 3, 8, cpus, 4), 3);
+    /* 64K base pages: 16M and 16G hugetlb, 16M THP */
+    CHECK_INT(t.nhuge_sizes, 2);
+    CHECK_INT(t.huge_sizes[0], 16 << 20);
+    CHECK_INT(t.huge_sizes[1], 16ULL << 30);
+    CHECK_INT(topology_huge_page_size(&t), 16 << 20);
+    CHECK_INT(t.nwarnings, 1);
+    char *text = report_text(&t);
+    CHECK_CONTAINS(text, "CPUs: 32 online, 32 usable (0-31), 4 cores, 1 package(s)\n");
+    CHECK_CONTAINS(text, "  node 8: CPUs 16-31, memory 96 GiB\n");
+    CHECK_CONTAINS(text, "  L1 data        32 KiB  line 128 B  x8  (first shared by CPUs 0,2,4,6)\n");
+    CHECK_CONTAINS(text, "Huge page sizes: 16 MiB 16 GiB\nTHP: always (16 MiB pages)\n");
+    free(text);
+    topology_free(&t);
+}
+
+TEST(topology_s390x_z15_lpar)
+{
+    topology t;
+    CHECK(topology_load(fixture_once(fixture_s390x_z15_lpar), NULL, &t));
+    CHECK_INT(t.ncpus, 8);
+    CHECK_INT(t.ncores, 4);
+    CHECK_INT(topology_cpu(&t, 7)->smt_rank, 1);
+    CHECK_INT(t.npackages, 2); /* socket ids 1 and 2 */
+    CHECK_INT(t.nnodes, 1);
+    CHECK_INT(topology_cache_level(&t, 1).size, 128 << 10);
+    CHECK_INT(topology_cache_level(&t, 1).line_size, 256);
+    CHECK_INT(topology_cache_level(&t, 2).size, 4 << 20);
+    CHECK_INT(topology_cache_level(&t, 2).line_size, 256);
+    CHECK_STR(shared_text(&t, 2, 3), "3");
+    CHECK_INT(count_level(&t, 2), 8); /* the data L2s; instruction halves are not listed */
+    CHECK_INT(t.nhuge_sizes, 2);
+    CHECK_INT(t.huge_sizes[0], 1 << 20);
+    CHECK_INT(t.huge_sizes[1], 2ULL << 30);
+    CHECK_INT(topology_huge_page_size(&t), 1 << 20);
+    /* sysfs alone: no L3, the default is said */
+    CHECK(topology_cache_level(&t, 3).defaulted);
+    CHECK(has_warning(&t, "no L3 cache reported"));
+    CHECK_INT(topology_cache_level(&t, 3).line_size, 256); /* the L1's line, not the default 64 */
+    /* /proc/cpuinfo adds the shared L3 and L4 */
+    topology_add_cpuinfo_caches(&t, fixture_s390x_z15_cpuinfo);
+    CHECK(!topology_cache_level(&t, 3).defaulted);
+    CHECK_INT(topology_cache_level(&t, 3).size, 256 << 20);
+    CHECK_INT(topology_cache_level(&t, 3).line_size, 256);
+    CHECK_INT(topology_max_cache_level(&t), 4);
+    CHECK_INT(traffic_llc_total(&t), 960ULL << 20);
+    CHECK_STR(shared_text(&t, 4, 5), "0-7");
+    CHECK_INT(count_level(&t, 1), 8); /* sysfs levels untouched */
+    CHECK_INT(count_level(&t, 2), 8);
+    CHECK(!has_warning(&t, "no L3 cache reported"));
+    CHECK(has_warning(&t, "L3 (256 MiB, shared) is not in sysfs: taken from /proc/cpuinfo as shared by all 8 CPUs"));
+    CHECK(has_warning(&t, "L4 (960 MiB, shared) is not in sysfs"));
+    char *text = report_text(&t);
+    CHECK_CONTAINS(text, "CPUs: 8 online, 8 usable (0-7), 4 cores, 2 package(s)\n");
+    CHECK_CONTAINS(text, "  L1 data       128 KiB  line 256 B  x8  (first shared by CPUs 0)\n");
+    CHECK_CONTAINS(text, "  L4 unified    960 MiB  line 256 B  x1  (first shared by CPUs 0-7)\n");
+    CHECK_CONTAINS(text, "Huge page sizes: 1 MiB 2 GiB\nTHP: madvise (1 MiB pages)\n");
+    free(text);
+    topology_free(&t);
+}
+
+/* A machine whose sysfs has every level adds nothing from cpuinfo; a private cache
+ * sysfs lacks is one per CPU. */
+TEST(topology_cpuinfo_caches_only_fill_gaps)
+{
+    topology t;
+    CHECK(topology_load(fixture_two_socket_smt(), NULL, &t));
+    size_t before = t.ncaches;
+    topology_add_cpuinfo_caches(&t, fixture_s390x_z15_cpuinfo);
+    CHECK_INT(t.ncaches, before + 1); /* only the L4 */
+    CHECK_INT(topology_cache_level(&t, 3).size, 32 << 20);
+    topology_add_cpuinfo_caches(&t, NULL);
+    CHECK_INT(t.ncaches, before + 1);
+    topology_free(&t);
+    CHECK(topology_load(test_tempdir(), NULL, &t) == false);
+    cpu_list two;
+    CHECK(cpu_list_parse("0-1", &two));
+    CHECK(topology_load(test_tempdir(), &two, &t));
+    topology_add_cpuinfo_caches(&t, "cache0 : level=1 type=Data scope=Private size=128K line_size=256 associativity=8\n");
+    CHECK_INT(count_level(&t, 1), 2);
+    CHECK_STR(shared_text(&t, 1, 1), "1");
+    CHECK_INT(topology_cache_level(&t, 1).line_size, 256);
+    CHECK(has_warning(&t, "L1 (128 KiB, private) is not in sysfs: taken from /proc/cpuinfo, one per CPU"));
+    cpu_list_free(&two);
     topology_free(&t);
 }
