@@ -182,8 +182,15 @@ static void judge(compare_row *row, double threshold_pct)
     double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
     size_t na = batch_medians(a, ma), nb = batch_medians(b, mb);
     row->ratio = na && nb ? bootstrap_median_ratio(ma, na, mb, nb, BOOTSTRAP_SEED) : (ratio_interval){0};
-    if (row->a_median > 0)
-        row->ratio.ratio = row->b_median / row->a_median; /* the figures shown: all samples' medians */
+    /* The ratio shown is of all samples' medians (the A and B columns); the batches'
+     * bootstrap gives the interval's width around it, so the interval holds it. */
+    double shown = row->a_median > 0 ? row->b_median / row->a_median : 0;
+    if (row->ratio.told && row->ratio.ratio > 0 && shown > 0) {
+        double down = row->ratio.low / row->ratio.ratio, up = row->ratio.high / row->ratio.ratio;
+        row->ratio.low = shown * (down < 1 ? down : 1);
+        row->ratio.high = shown * (up > 1 ? up : 1);
+    }
+    row->ratio.ratio = shown;
     bool higher = compare_higher_is_better(a);
     row->verdict = compare_judge(&row->ratio, higher);
     row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;
