@@ -287,7 +287,7 @@ const char *fixture_power9_lpar(void)
     test_write_file(root, "devices/system/cpu/online", "0-31\n");
     for (int cpu = 0; cpu < 32; cpu++) {
         int core = cpu / 8 * 8, half = cpu % 2;
-        char sib[16], l1[32];
+        char sib[32], l1[64];
         snprintf(sib, sizeof sib, "%d-%d", core, core + 7);
         snprintf(l1, sizeof l1, "%d,%d,%d,%d", core + half, core + half + 2, core + half + 4, core + half + 6);
         cpu_topology(root, cpu, core, -1, sib);
@@ -317,7 +317,7 @@ const char *fixture_s390x_z15_lpar(void)
     test_write_file(root, "devices/system/cpu/online", "0-7\n");
     for (int cpu = 0; cpu < 8; cpu++) {
         int core = cpu / 2, socket = 1 + cpu / 4;
-        char self[16], sib[16];
+        char self[16], sib[32];
         snprintf(self, sizeof self, "%d", cpu);
         snprintf(sib, sizeof sib, "%d-%d", core * 2, core * 2 + 1);
         cpu_topology(root, cpu, core, socket, sib);
