@@ -38,6 +38,7 @@ typedef struct {
     bool keep;       /* buffers kept between rounds */
     bool finished;   /* skipped (no memory) or nothing measured: no more visits */
     bool failed;     /* wrong data: never reported */
+    bool done;       /* wants no more visits; its record goes out in plan order */
     bool emitted;
 } sweep_point;
 
@@ -53,6 +54,7 @@ typedef struct {
     team *latency_team;
     sweep_point *points; /* every size x operation, in plan order */
     size_t npoints;
+    size_t next_emit; /* the first point whose record is not out yet */
     int rounds;          /* rounds run */
     uint64_t budget;     /* what may be allocated (session_memory_budget) */
     double start;        /* clock_now() when the rounds began */
@@ -486,10 +488,15 @@ static bool sweep_visit(session *s, void *ctx, size_t i, int round)
     return go_on;
 }
 
+/* A point is done: every done point from the first not yet out goes out, so the
+ * records (and the CSV rows) keep plan order, size then operation, as sc-membench's
+ * do, even when a restarted point finishes rounds after the points behind it. */
 static void sweep_finish(session *s, void *ctx, size_t i)
 {
     sweep_state *st = ctx;
-    emit_point(s, st, &st->points[i]);
+    st->points[i].done = st->points[i].sched.finished = true;
+    while (st->next_emit < st->npoints && st->points[st->next_emit].done)
+        emit_point(s, st, &st->points[st->next_emit++]);
 }
 
 static void sweep_point_name(void *ctx, size_t i, char *buf, size_t len)
