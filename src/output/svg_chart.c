@@ -123,9 +123,11 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         markup_text(f, run);
         fputs(" ", f);
         markup_text(f, s->operation);
-        fprintf(f, " at %s: %.6g %s (samples %.6g to %.6g)</title></circle>\n",
+        fprintf(f, " at %s: %.6g ",
                 c->x_log2 ? chart_tick_label(p->x, true, label, sizeof label) : (snprintf(label, sizeof label, "%.6g MB/s", p->x), label),
-                p->y, p->rec->unit, p->low, p->high);
+                p->y);
+        markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
+        fprintf(f, " (samples %.6g to %.6g)</title></circle>\n", p->low, p->high);
     }
     fputs("</g>\n", f);
 }
