@@ -1,6 +1,7 @@
 /* The CPU model and the s390x cache lines from /proc/cpuinfo as each architecture
  * writes it (texts shortened from real machines: the key layout is what counts). */
 #include "platform/cpuinfo.h"
+#include "fixtures.h"
 #include "test.h"
 
 static const char *model(const char *info)
@@ -82,14 +83,7 @@ TEST(cpuinfo_model_unknown)
 
 TEST(cpuinfo_caches_s390x)
 {
-    const char *z15 = "vendor_id       : IBM/S390\n"
-                      "cache0          : level=1 type=Data scope=Private size=128K line_size=256 associativity=8\n"
-                      "cache1          : level=1 type=Instruction scope=Private size=128K line_size=256 associativity=8\n"
-                      "cache2          : level=2 type=Data scope=Private size=4096K line_size=256 associativity=8\n"
-                      "cache3          : level=2 type=Instruction scope=Private size=4096K line_size=256 associativity=8\n"
-                      "cache4          : level=3 type=Unified scope=Shared size=262144K line_size=256 associativity=32\n"
-                      "cache5          : level=4 type=Unified scope=Shared size=983040K line_size=256 associativity=60\n"
-                      "processor 0: version = 00,  identification = 1B2C28,  machine = 8561\n";
+    const char *z15 = fixture_s390x_z15_cpuinfo; /* the z15 LPAR's, with its shared L3 and L4 */
     cpuinfo_cache c[8];
     CHECK_INT(cpuinfo_caches(z15, c, 8), 6);
     CHECK_INT(c[1].data, 0);
