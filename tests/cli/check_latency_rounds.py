@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 
+from round_records import by_round, run_json
+
 BIN, TMP = sys.argv[1:3]
 results = []
 
@@ -26,21 +28,7 @@ def check(name, cond, detail=""):
 
 
 def run(args, name):
-    path = os.path.join(TMP, name + ".json")
-    p = subprocess.run([BIN, "latency"] + args + ["--json", path], capture_output=True, text=True, timeout=300)
-    try:
-        doc = json.load(open(path))
-    except (OSError, ValueError):
-        doc = None
-    return p, doc
-
-
-def by_round(r):
-    """{round: [end times]} of one record."""
-    out = {}
-    for k, t in zip(r["sample_rounds"], r["sample_end_s"]):
-        out.setdefault(k, []).append(t)
-    return out
+    return run_json([BIN, "latency"] + args, TMP, name)
 
 
 def planned_sizes(d):

@@ -6,10 +6,9 @@ says which figures missed; -t keeps what was measured. Prints TAP lines for
 run_cli_tests.sh; never asserts a timing (the bounds below follow from --sample-ms).
 
   check_rounds.py MEMBENCH TMPDIR"""
-import json
-import os
-import subprocess
 import sys
+
+from round_records import by_round, run_json
 
 BIN, TMP = sys.argv[1:3]
 QUICK = ["--sample-ms", "1", "--latency-sample-ms", "1"]
@@ -24,21 +23,7 @@ def check(name, cond, detail=""):
 
 
 def run(args, name):
-    path = os.path.join(TMP, name + ".json")
-    p = subprocess.run([BIN] + args + ["--json", path], capture_output=True, text=True, timeout=300)
-    try:
-        doc = json.load(open(path))
-    except (OSError, ValueError):
-        doc = None
-    return p, doc
-
-
-def by_round(r):
-    """{round: [end times]} of one record."""
-    out = {}
-    for k, t in zip(r["sample_rounds"], r["sample_end_s"]):
-        out.setdefault(k, []).append(t)
-    return out
+    return run_json([BIN] + args, TMP, name)
 
 
 # --- a sweep of every size, two operations, -r 3 ----------------------------------
