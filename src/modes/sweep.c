@@ -136,6 +136,22 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     return 0;
 }
 
+/* Latency samples per visit: the minimum spread evenly over the -r rounds, so a
+ * slow phase of the host costs a point a few samples, never most of them. */
+static int latency_per_visit(const sweep_options *o)
+{
+    return round_samples_per_visit(LATENCY_MIN_SAMPLES, o->tries);
+}
+
+/* Samples a latency point needs: the -r visits' worth (at least the minimum), so
+ * every latency point is visited in each of the -r rounds; points whose CV rule is
+ * not met by then get further rounds (round_point.more), up to the cap. */
+static int latency_needed(const sweep_options *o)
+{
+    int k = latency_per_visit(o) * o->tries;
+    return k > LATENCY_MIN_SAMPLES ? k : LATENCY_MIN_SAMPLES;
+}
+
 /* What was planned, for -v and JSON. */
 static void describe_plan(session *s, const sweep_state *st, const sweep_options *o)
 {
@@ -168,9 +184,14 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
                  o->sample_ms, o->tries, o->tries, o->target_ci_pct > 0 ? ", then more until --target-ci or --max-time" : "");
     params_int(&p->values, "planned_rounds", o->tries);
     if (o->ops_mask & OP_MASK(OP_LATENCY))
-        params_textf(&p->values, "latency", "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d",
+        params_textf(&p->values, "latency",
+                     "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d; %g ms per sample, %d per "
+                     "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s)",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
-                     st->place.places[0].cpu);
+                     st->place.places[0].cpu, o->latency_sample_ms, latency_per_visit(o), latency_needed(o),
+                     latency_per_visit(o), LATENCY_CV_TARGET * 100,
+                     o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES,
+                     o->target_ci_pct > 0 ? "; --target-ci: until met or --max-time" : "");
     param_table *k = section_table(p, "kernels");
     for (int op = 0; op < OP_COUNT; op++) {
         if (!st->kernels[op])
@@ -283,21 +304,6 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
     return lr;
 }
 
-/* Latency samples per visit before the last of the -r rounds: few enough that
- * the point still wants that last visit (see latency_needed). */
-static int latency_per_visit(const sweep_options *o)
-{
-    int k = LATENCY_MIN_SAMPLES / o->tries;
-    return k > 1 ? k : 1;
-}
-
-/* Samples a latency point needs: (tries - 1) visits of latency_per_visit stay
- * below it, so every latency point is visited in each of the -r rounds. */
-static int latency_needed(const sweep_options *o)
-{
-    return o->tries > LATENCY_MIN_SAMPLES ? o->tries : LATENCY_MIN_SAMPLES;
-}
-
 /* One visit of a latency point; false when the run must stop. */
 static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round)
 {
@@ -317,11 +323,12 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
             return session_error(s, "out of memory"), false;
         }
     }
-    /* The last of the -r rounds takes samples until the CV rule is met (at least
-     * LATENCY_MIN_SAMPLES in all, at most LATENCY_MAX_SAMPLES): so a point gets
-     * -r visits like every other, and every run of a plan has the same steps.
-     * Rounds after those (--target-ci) add latency_per_visit each. */
-    int count = round == o->tries ? 0 : latency_per_visit(o);
+    /* Every visit takes latency_per_visit samples (fewer when the cap is nearer):
+     * the CV rule's extra samples come in later rounds, spread like the others. */
+    int count = latency_per_visit(o);
+    int room = p->sched.cap > 0 ? p->sched.cap - chase_point_samples(p->lat) : count;
+    if (room < count)
+        count = room > 1 ? room : 1;
     measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep);
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
@@ -395,6 +402,10 @@ static bool point_record(session *s, const sweep_state *st, const sweep_point *p
         return false;
     }
     r->size_bytes = p->bytes;
+    if (latency) { /* wanted: the -r visits' worth, not only the CV rule's minimum */
+        r->samples_wanted = p->sched.needed;
+        r->complete = r->complete && r->nsamples >= p->sched.needed;
+    }
     session_record_placement(&st->place, latency ? 1 : st->counts[p->ci], r);
     params_int(&r->params, "rounds", p->visits);
     const sweep_options *o = s->opts;

@@ -47,13 +47,23 @@ check("rounds: each bandwidth record has its -r 3 samples, one from each of roun
                   (r["params"]["series_restarts"] > 0 and r["sample_rounds"] == sorted(set(r["sample_rounds"])) and
                    r["sample_rounds"][-1] >= 3)) for r in bw) and
       any(r["sample_rounds"] == [1, 2, 3] for r in bw), [(r["size_kb"], r.get("sample_rounds")) for r in bw])
-check("rounds: each latency record has 7..21 samples taken in rounds 1, 2 and 3",
-      lat and all(7 <= len(r["samples"]) <= 21 and sorted(set(r["sample_rounds"])) == [1, 2, 3] and
-                  3 <= r["params"]["rounds"] <= run_rounds for r in lat), [(r["size_kb"], r.get("sample_rounds")) for r in lat])
-check("rounds: the plan says 3 rounds planned, and 3 run (more only as a restarted point's retakes needed)",
+# Latency: ceil(7 / 3) = 3 samples a visit in every round, and a point whose CV is
+# not yet below 5% after the -r rounds gets further rounds of 3, never a burst.
+lat_rounds = [r.get("sample_rounds", []) for r in lat]
+check("rounds: each latency record has 9..21 samples, 3 a round, in consecutive rounds from 1 to at least 3 "
+      "(samples_wanted 9)",
+      lat and all(9 <= len(r["samples"]) <= 21 and r["samples_wanted"] == 9 and
+                  sorted(set(rs)) == list(range(1, max(rs) + 1)) and max(rs) >= 3 and
+                  all(rs.count(k) == 3 for k in set(rs) if k < max(rs)) and 1 <= rs.count(max(rs)) <= 3 and
+                  max(rs) <= r["params"]["rounds"] <= run_rounds for r, rs in zip(lat, lat_rounds)),
+      [(r["size_kb"], r.get("sample_rounds"), r.get("samples_wanted")) for r in lat])
+check("rounds: the plan says 3 rounds planned, and 3 run (more only as a restarted point's retakes or a latency "
+      "point's CV needed)",
       d and d["plan"].get("planned_rounds") == 3 and "in 3 rounds" in d["plan"].get("timing", "") and
-      run_rounds == max([3] + [r["sample_rounds"][-1] for r in restarted]),
-      d and (d["plan"].get("timing"), run_rounds, [(r["size_kb"], r["sample_rounds"]) for r in restarted]))
+      "3 per visit" in d["plan"].get("latency", "") and
+      run_rounds == max([3] + [r["sample_rounds"][-1] for r in restarted + lat]),
+      d and (d["plan"].get("timing"), d["plan"].get("latency"), run_rounds,
+             [(r["size_kb"], r["sample_rounds"]) for r in restarted + lat]))
 # Round k of every point ends before round k+1 of any point starts: the points are
 # measured side by side over the run, not one after the other.
 late = []

@@ -18,6 +18,7 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   poll      tests/cli/poll_json.py: every read of --json during a 2 s run parses
   latrounds tests/cli/check_latency_rounds.py: membench latency's rounds, --rounds 1,
             --target-ci, --max-time and Ctrl-C (about 5 s)
+  rounds    tests/cli/check_rounds.py: the sweep's rounds, --target-ci, --max-time, -t
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -29,6 +30,9 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("sweep latency takes its CV samples back to back in the last of the -r rounds",
+     "src/modes/sweep.c", "    int count = latency_per_visit(o);\n",
+     "    int count = round == o->tries ? 0 : latency_per_visit(o);\n", "rounds"),
     ("sweep bandwidth over the fastest thread's time, not the sample's span",
      "src/measure/bandwidth.c", "return n > 0 ? last - first : 0;", "return n > 0 ? lo : 0;", "unit:slowest_thread"),
     ("STREAM rate from the fastest thread of each iteration",
@@ -172,6 +176,10 @@ def suite_fails(suite, tree):
                     "-o", "read", "-o", "write", "-r", "2", "--sample-ms", "2", "-t", "2"], tree).returncode != 0
     if suite == "latrounds":
         return run([sys.executable, "tests/cli/check_latency_rounds.py", "./membench", tree], tree).returncode != 0
+    if suite == "rounds":
+        os.makedirs(os.path.join(tree, "rounds"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_rounds.py", "./membench", os.path.join(tree, "rounds")],
+                   tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -198,7 +206,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

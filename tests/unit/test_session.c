@@ -594,9 +594,11 @@ TEST(session_step_hook_runs_before_each_measured_step)
     CHECK_INT(run_steps(&l, NULL, "-s", "16", "-o", "read", "-o", "copy", "-o", "latency", "-r", "1", "--sample-ms", "1",
                         "--latency-sample-ms", "1", NULL),
               0);
-    CHECK_INT((long long)l.calls, 3);
-    for (size_t i = 0; i < 3; i++)
-        CHECK_INT((long long)l.records_at[i], (long long)i); /* before the point's record, after the last one's */
+    /* read, copy, latency in round 1; the latency point alone in any later round its
+     * CV rule asks for (run_steps holds calls to the records' rounds) */
+    CHECK(l.calls >= 3 && l.calls <= 16);
+    for (size_t i = 0; i < l.calls && i < 16; i++) /* before the point's record, after the last one's */
+        CHECK_INT((long long)l.records_at[i], (long long)(i < 2 ? i : 2));
     CHECK_INT(run_steps(&l, "latency", "--min", "4K", "--max", "16K", "--sample-ms", "1", "--rounds", "1", "--csv",
                         NULL),
               0);
