@@ -99,26 +99,56 @@ bool stream_validate(const double *a, const double *b, const double *c, size_t n
     return true;
 }
 
-/* Where thread i's chunk of each array is (move_pages on sampled pages). */
-static result_observed chunk_nodes(stream_ctx *c, buffer bufs[3], int i)
+/* Sampled pages of one thread's chunk of each array, and their nodes. */
+typedef struct {
+    const void *addrs[3][BUFFER_RANGE_SAMPLES];
+    int nodes[3][BUFFER_RANGE_SAMPLES];
+    size_t n[3];
+} chunk_pages;
+
+/* Where thread i's chunk of each array is, right after the first touch. */
+static void chunk_sample(const stream_ctx *c, const buffer bufs[3], int i, chunk_pages *cp)
 {
     size_t lo, hi;
     chunk(c, i, &lo, &hi);
+    for (int a = 0; a < 3; a++) {
+        cp->n[a] = buffer_range_pages(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), cp->addrs[a],
+                                      BUFFER_RANGE_SAMPLES);
+        page_nodes_query(cp->addrs[a], cp->nodes[a], cp->n[a]);
+    }
+}
+
+/* After the run, the pages that had no answer are asked again: NUMA balancing had
+ * unmapped them (a 6.1 kernel's move_pages then says nothing), and the run's own
+ * accesses have mapped them back. A page that did answer keeps its first answer:
+ * balancing may have moved it since, toward the thread, which would hide a first
+ * touch from the wrong thread. */
+static void chunk_ask_again(chunk_pages *cp)
+{
+    for (int a = 0; a < 3; a++) {
+        const void *addrs[BUFFER_RANGE_SAMPLES];
+        int nodes[BUFFER_RANGE_SAMPLES] = {0};
+        size_t at[BUFFER_RANGE_SAMPLES], n = 0;
+        for (size_t k = 0; k < cp->n[a]; k++)
+            if (cp->nodes[a][k] < 0) {
+                at[n] = k;
+                addrs[n++] = cp->addrs[a][k];
+            }
+        page_nodes_query(addrs, nodes, n);
+        for (size_t k = 0; k < n; k++)
+            cp->nodes[a][at[k]] = nodes[k];
+    }
+}
+
+static result_observed chunk_observed(const chunk_pages *cp)
+{
     result_observed seen = result_observed_unknown();
     for (int a = 0; a < 3; a++) {
         double share;
-        int node = buffer_range_node(&bufs[a], lo * sizeof(double), (hi - lo) * sizeof(double), &share);
+        int node = page_nodes_verdict(cp->nodes[a], cp->n[a], &share);
         result_observed_add_buffer(&seen, node, share);
     }
     return seen;
-}
-
-static bool nodes_known(const result_observed *o)
-{
-    for (int a = 0; a < o->nbuffers; a++)
-        if (o->mem_nodes[a] < 0)
-            return false;
-    return true;
 }
 
 measure_status stream_measure(team *t, const stream_request *rq, result_record out[STREAM_NFUNCS])
@@ -133,6 +163,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     c.times = calloc((size_t)c.nthreads, sizeof *c.times);
     measure_status status = MEASURE_OK;
     result_observed *seen = NULL;
+    chunk_pages *pages = NULL;
     if (allocated < 3 || !c.times) {
         status = MEASURE_NO_MEMORY;
         goto done;
@@ -148,8 +179,9 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     /* Each thread's chunk of each array: where its first touch put the pages, read
      * now because the kernel's NUMA balancing may move them during the run. */
     seen = calloc((size_t)c.nthreads, sizeof *seen);
-    for (int i = 0; seen && i < c.nthreads; i++)
-        seen[i] = chunk_nodes(&c, bufs, i);
+    pages = calloc((size_t)c.nthreads, sizeof *pages);
+    for (int i = 0; seen && pages && i < c.nthreads; i++)
+        chunk_sample(&c, bufs, i, &pages[i]);
     team_run(t, job_run, &c);
     if (c.done < 2) {
         status = MEASURE_STOPPED; /* nothing left once iteration 0 is excluded */
@@ -160,11 +192,9 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
     char validation[256];
     bool validated = stream_validate(c.arrays.a, c.arrays.b, c.arrays.c, rq->n, c.done, validation,
                                      sizeof validation);
-    for (int i = 0; seen && i < c.nthreads; i++) {
-        /* move_pages had no answer for a whole chunk once, in a TCG guest (its
-         * pages in transit, it seems): asked again now, after the run */
-        if (!nodes_known(&seen[i]))
-            seen[i] = chunk_nodes(&c, bufs, i);
+    for (int i = 0; seen && pages && i < c.nthreads; i++) {
+        chunk_ask_again(&pages[i]);
+        seen[i] = chunk_observed(&pages[i]);
         seen[i].cpu = team_observed_cpu(t, i);
     }
     double rates[STREAM_MAX_NTIMES];
@@ -196,7 +226,7 @@ measure_status stream_measure(team *t, const stream_request *rq, result_record o
         params_int(&r->params, "iterations_done", c.done);
         for (int i = 0; i < c.nthreads; i++)
             r->pins_verified += team_pin_verified(t, i);
-        if (seen)
+        if (seen && pages)
             result_set_observed(r, seen, c.nthreads);
     }
     if (!validated)
@@ -205,6 +235,7 @@ done:
     for (int i = 0; i < allocated; i++)
         buffer_free(&bufs[i]);
     free(seen);
+    free(pages);
     free(c.times);
     return status;
 }

@@ -159,26 +159,49 @@ bool buffer_fill(buffer *b, uint64_t seed)
     return true;
 }
 
-int buffer_range_node(const buffer *b, size_t off, size_t len, double *share)
+size_t buffer_range_pages(const buffer *b, size_t off, size_t len, const void **addrs, size_t max)
 {
-    enum { SAMPLES = 64 };
-    const void *addrs[SAMPLES];
-    int nodes[SAMPLES];
-    *share = -1;
-    if (!b->ptr || len == 0 || off >= b->len)
-        return -1;
+    if (!b->ptr || len == 0 || off >= b->len || max == 0)
+        return 0;
     if (len > b->len - off)
         len = b->len - off;
-    size_t pages = len / SMALL_PAGE ? len / SMALL_PAGE : 1;
-    size_t n = pages < SAMPLES ? pages : SAMPLES;
+    uintptr_t base = (uintptr_t)b->ptr + off;
+    uintptr_t first = align_up(base, SMALL_PAGE), end = (base + len) & ~(uintptr_t)(SMALL_PAGE - 1);
+    if (end <= first) { /* no whole (4 KiB) page inside: the one holding the start */
+        addrs[0] = (const void *)(base & ~(uintptr_t)(SMALL_PAGE - 1));
+        return 1;
+    }
+    size_t pages = (end - first) / SMALL_PAGE;
+    size_t n = pages < max ? pages : max;
     for (size_t i = 0; i < n; i++)
-        addrs[i] = (const char *)b->ptr + off + (pages * i / n) * SMALL_PAGE;
-    if (!platform_page_nodes(0, addrs, nodes, n))
-        return -1;
+        addrs[i] = (const void *)(first + (pages * i / n) * SMALL_PAGE);
+    return n;
+}
+
+void page_nodes_query(const void *const *addrs, int *nodes, size_t n)
+{
+    if (n > 0 && !platform_page_nodes(0, addrs, nodes, n))
+        for (size_t i = 0; i < n; i++)
+            nodes[i] = -1;
+}
+
+int buffer_range_node(const buffer *b, size_t off, size_t len, double *share)
+{
+    const void *addrs[BUFFER_RANGE_SAMPLES];
+    int nodes[BUFFER_RANGE_SAMPLES] = {0};
+    size_t n = buffer_range_pages(b, off, len, addrs, BUFFER_RANGE_SAMPLES);
+    page_nodes_query(addrs, nodes, n);
+    return page_nodes_verdict(nodes, n, share);
+}
+
+int page_nodes_verdict(const int *nodes, size_t n, double *share)
+{
     size_t count, known;
     int best = page_nodes_majority(nodes, n, &count, &known);
-    if (best >= 0)
-        *share = (double)count / (double)n;
+    *share = -1;
+    if (best < 0 || 2 * known < n)
+        return -1; /* most pages did not answer: a few cannot speak for the range */
+    *share = (double)count / (double)n;
     return best;
 }
 

@@ -56,9 +56,24 @@ void buffer_inspect(buffer *b);
  * huge_coverage stays -1 when smaps cannot be read. */
 void buffer_inspect_all(buffer *const *bufs, size_t n);
 
+/* Pages sampled from a range: at most this many. */
+#define BUFFER_RANGE_SAMPLES 64
+/* Up to max page addresses spread evenly over the whole pages inside [off, off+len)
+ * of b (a page the range shares with a neighbour's was first touched by whichever
+ * came first, so it says nothing about this range); the page holding off when no
+ * page is whole. Returns how many. */
+size_t buffer_range_pages(const buffer *b, size_t off, size_t len, const void **addrs, size_t max);
+/* nodes[i]: the node of the page at addrs[i] (move_pages), -1 when unknown. */
+void page_nodes_query(const void *const *addrs, int *nodes, size_t n);
 /* The node most sampled pages of [off, off+len) of b are on (move_pages), with their
- * share in *share; -1 when unknown. For a part of a buffer (STREAM's chunks). */
+ * share of the samples in *share; -1 when unknown. For a part of a buffer (STREAM's
+ * chunks). */
 int buffer_range_node(const buffer *b, size_t off, size_t len, double *share);
+/* The node most of nodes[0..n) name and its share of n, or -1 (share -1) when fewer
+ * than half of them are known: move_pages has no answer for a page the kernel's NUMA
+ * balancing has just unmapped (some kernels, e.g. 6.1), and a few pages that did
+ * answer cannot speak for the rest. */
+int page_nodes_verdict(const int *nodes, size_t n, double *share);
 /* Only node and node_fraction (move_pages on sampled pages; no smaps read). */
 void buffer_inspect_nodes(buffer *b);
 /* The node most entries of nodes[0..n) name (-1: unknown; ids of 64 and up are not

@@ -77,10 +77,12 @@ def problems(doc, mem_node=None, stderr="", nodes_may_be_unknown=False):
             elif problem:
                 found.append(problem)
         # STREAM binds nothing, so a thread's first touch spills to another node when
-        # its own is short of free memory (the NUMA guests' nodes are small), and
-        # move_pages once could not tell a thread's chunk at all: one thread off its
-        # node and up to half unknown are let pass. A first touch from the wrong
-        # thread (the main one) moves most threads' chunks and still fails.
+        # its own is short of free memory (the NUMA guests' nodes are small), and a
+        # chunk whose pages mostly had no answer from move_pages (NUMA balancing
+        # unmaps them; a 6.1 kernel then says nothing) before and after the run is
+        # unknown: one thread off its node and up to half unknown are let pass. A
+        # first touch from the wrong thread (the main one) moves most threads' chunks
+        # and still fails.
         off = [p for p, unknown in stream_off if not unknown]
         unknown = [p for p, unknown in stream_off if unknown]
         if len(off) > 1 or 2 * len(unknown) > max(r.get("threads", 1), 1) or (off and unknown):

@@ -48,6 +48,53 @@ TEST(buffer_huge_request_small_buffer_stays_normal)
     buffer_free(&b);
 }
 
+/* STREAM's chunks: the page a chunk shares with its neighbour (first touched by
+ * whichever thread came first) is never sampled; only whole pages inside are. */
+TEST(buffer_range_samples_whole_pages_inside_the_range)
+{
+    buffer b = {0};
+    b.ptr = (void *)(uintptr_t)0x100000; /* never touched: addresses only */
+    b.len = 64 << 20;
+    const void *a[BUFFER_RANGE_SAMPLES];
+    /* 3 pages and a bit, from mid-page: the whole pages are 1, 2 and 3 */
+    size_t n = buffer_range_pages(&b, 100, 4 * 4096 - 100 + 10, a, BUFFER_RANGE_SAMPLES);
+    CHECK_INT((long long)n, 3);
+    CHECK(a[0] == (const void *)(uintptr_t)(0x100000 + 4096));
+    CHECK(a[2] == (const void *)(uintptr_t)(0x100000 + 3 * 4096));
+    /* a range inside one page: that page */
+    n = buffer_range_pages(&b, 5000, 100, a, BUFFER_RANGE_SAMPLES);
+    CHECK_INT((long long)n, 1);
+    CHECK(a[0] == (const void *)(uintptr_t)(0x100000 + 4096));
+    /* a big range: at most the maximum, spread to its last whole page, none outside */
+    size_t off = 4096 * 10 + 8, len = 4096 * 1000;
+    n = buffer_range_pages(&b, off, len, a, BUFFER_RANGE_SAMPLES);
+    CHECK_INT((long long)n, BUFFER_RANGE_SAMPLES);
+    uintptr_t lo = 0x100000 + off, hi = lo + len;
+    for (size_t i = 0; i < n; i++)
+        CHECK((uintptr_t)a[i] >= lo && (uintptr_t)a[i] + 4096 <= hi && (uintptr_t)a[i] % 4096 == 0);
+    CHECK((uintptr_t)a[n - 1] > lo + len / 2); /* spread, not bunched at the start */
+    CHECK_INT((long long)buffer_range_pages(&b, b.len, 10, a, BUFFER_RANGE_SAMPLES), 0);
+}
+
+/* A few pages that answered cannot speak for a range most of whose pages did not
+ * (NUMA balancing unmaps pages and 6.1's move_pages then says nothing). */
+TEST(page_nodes_verdict_needs_most_pages_known)
+{
+    double share;
+    int half[8] = {1, 1, 0, 1, -1, -1, -1, -1};
+    CHECK_INT(page_nodes_verdict(half, 8, &share), 1);
+    CHECK(share == 3.0 / 8); /* of the samples, not of the known ones */
+    int few[8] = {0, 0, -1, -1, -1, -1, -1, 1};
+    CHECK_INT(page_nodes_verdict(few, 8, &share), -1);
+    CHECK(share == -1);
+    int none[3] = {-1, -1, -1};
+    CHECK_INT(page_nodes_verdict(none, 3, &share), -1);
+    CHECK_INT(page_nodes_verdict(none, 0, &share), -1);
+    int node3[4] = {3, 3, 3, 2};
+    CHECK_INT(page_nodes_verdict(node3, 4, &share), 3);
+    CHECK(share == 0.75);
+}
+
 TEST(memory_budget_leaves_a_margin)
 {
     CHECK_INT(memory_budget_from(0), 0);
