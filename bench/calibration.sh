@@ -2,6 +2,7 @@
 # Are membench's intervals honest, and is it steadier than its peers on this host?
 #
 #   bench/calibration.sh [ROUNDS]        (default 20)
+#   CALIB_ARGS="-r 7" bench/calibration.sh   the runs judged take these options too
 #
 # ROUNDS rounds, each: one default run (`membench --json`), one slice of the
 # reference (`membench -r 2 --json`: the same points, two more samples each; the
@@ -34,7 +35,8 @@ have_likwid=$(command -v likwid-bench >/dev/null && echo 1 || echo 0)
 # CALIB_ANALYSE_ONLY=1 with CALIB_DIR: only the analysis, of the runs kept there.
 [ -n "${CALIB_ANALYSE_ONLY:-}" ] && ROUNDS_TO_RUN=0 || ROUNDS_TO_RUN=$ROUNDS
 for round in $(seq 1 "$ROUNDS_TO_RUN"); do
-    ./membench --json "$OUT/default-$round.json" >/dev/null 2>&1
+    # shellcheck disable=SC2086 # CALIB_ARGS: options, split on purpose
+    ./membench ${CALIB_ARGS:-} --json "$OUT/default-$round.json" >/dev/null 2>&1
     ./membench -r 2 --json "$OUT/reference-$round.json" >/dev/null 2>&1
     if [ "$have_likwid" = 1 ]; then
         likwid-bench -t load_avx -w S0:1GB:2 2>/dev/null | awk -v r="$round" '/^MByte\/s/ {print r, $2}' >>"$OUT/likwid"
