@@ -31,8 +31,17 @@ measure_status measure_latency(team *t, const latency_request *rq, result_record
 
 /* The same measurement spread over visits (the sweep's rounds): a point keeps its
  * step count and samples between visits, and its chain when asked to. Each visit
- * runs a discarded chase first: a full sample on the first, a quarter after. */
+ * runs a discarded chase first (chase_warmup_steps), then more quarters of a
+ * sample while the chase still gets faster. */
 typedef struct chase_point chase_point;
+
+/* Steps of a visit's discarded chase, for a sample of `steps` over a chain of
+ * `nodes`: a full sample on the first visit; on later ones a quarter, but at least
+ * one whole traversal (at most a sample): the other points have evicted the chain,
+ * and a chain that fits in the caches is only back in them once every node has
+ * been loaded again. A quarter was less than one traversal when the step count had
+ * been calibrated on a cold chain: the next sample then paid for the rest. */
+uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, bool first_visit);
 
 chase_point *chase_point_create(const latency_request *rq);
 /* count more samples tagged with `round` (0: until the CV rule is met); the chain

@@ -3,6 +3,7 @@
 
 #include "cli/latency_options.h"
 #include "measure/cache_estimate.h"
+#include "measure/latency.h"
 #include "memory/page_policy.h"
 #include "modes/latency_mode.h"
 #include "fixtures.h"
@@ -142,4 +143,15 @@ TEST(latency_options_parse_and_refuse)
     CHECK_INT(lparse(&o, err, "--mem-policy", "preferred", (char *)NULL), PARSE_ERROR);
     CHECK_CONTAINS(err, "--mem-policy needs --mem-node");
     options_free(&o);
+}
+
+/* A later visit's discarded chase: a quarter of a sample, but at least one whole
+ * traversal (the chain is back in the caches only then), never more than a sample. */
+TEST(latency_later_visits_warm_up_with_a_whole_traversal)
+{
+    CHECK_INT((long long)chase_warmup_steps(227000, 65536, true), 227000);  /* first visit: a sample */
+    CHECK_INT((long long)chase_warmup_steps(227000, 65536, false), 65536);  /* quarter < one traversal */
+    CHECK_INT((long long)chase_warmup_steps(625000, 65536, false), 156251); /* quarter > one traversal */
+    CHECK_INT((long long)chase_warmup_steps(111000, 1 << 20, false), 111000); /* capped at a sample */
+    CHECK_INT((long long)chase_warmup_steps(1000, 0, false), 251);
 }
