@@ -11,6 +11,7 @@
 #define DST_SEED 0xd57ULL
 #define WRITE_PATTERN 0x0123456789abcdefULL
 #define MAX_PASSES 1000000000ULL
+#define COPY_DST_OFFSET 2048
 /* Times a series of samples may start over with more passes (each restart
  * at least 10% longer), so a host that keeps speeding up cannot stall a point. */
 #define MAX_RESTARTS 5
@@ -80,7 +81,11 @@ static void job_alloc(team *t, int tid, void *arg)
             xor_words(&s->src, &s->expected_xor);
     }
     if (s->alloc_ok && uses_dst(rq->k)) {
-        s->alloc_ok = buffer_alloc(&s->dst, rq->bytes, rq->pages, rq->huge_size, node);
+        /* Beside a source, 2 KiB into its page: source and destination then never
+         * share an offset within 4 KiB, so the CPU does not hold loads behind
+         * stores it cannot tell apart (4K aliasing; BENCHMARKS.md, defect 3). */
+        size_t offset = uses_src(rq->k) ? COPY_DST_OFFSET : 0;
+        s->alloc_ok = buffer_alloc_offset(&s->dst, rq->bytes, rq->pages, rq->huge_size, node, offset);
         if (s->alloc_ok)
             buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
     }
@@ -234,6 +239,11 @@ static void fill_placement(team *t, const job_ctx *c, int n, result_record *out)
     if (seen)
         result_set_observed(out, seen, n);
     free(seen);
+    /* where the buffers start within their pages (thread 0's; every thread's alike) */
+    if (n > 0 && c->ts[0].src.map)
+        params_int(&out->params, "src_page_offset", (long long)((uintptr_t)c->ts[0].src.ptr % 4096));
+    if (n > 0 && c->ts[0].dst.map)
+        params_int(&out->params, "dst_page_offset", (long long)((uintptr_t)c->ts[0].dst.ptr % 4096));
 }
 
 /* A point measured over several visits (the sweep's rounds): its buffers, kept
@@ -481,6 +491,10 @@ bool bw_point_fill(const bw_point *p, double origin, result_record *out)
     params_number(&out->params, "min_sample_s", p->rq.min_sample_s);
     params_number(&out->params, "series_restarts", p->restarts);
     params_number(&out->params, "thread_time_max_s", p->tmaxs[best]);
+    const char *offsets[2] = {"src_page_offset", "dst_page_offset"};
+    for (int k = 0; k < 2; k++)
+        if (params_get_number(&p->pages.params, offsets[k], -1) >= 0)
+            params_int(&out->params, offsets[k], (long long)params_get_number(&p->pages.params, offsets[k], -1));
     memcpy(out->pages, p->pages.pages, sizeof out->pages);
     out->npages = p->pages.npages;
     out->page_method = p->pages.page_method;

@@ -61,8 +61,10 @@ static bool map_hugetlb(buffer *b, size_t len, uint64_t huge_size)
 #endif
 }
 
+/* offset: where the buffer starts in its first page (a multiple of 64, under 4096);
+ * the mapping, the huge-page advice and the node policy start at the page. */
 static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, bool strict,
-                     int share)
+                     int share, size_t offset)
 {
     memset(b, 0, sizeof *b);
     b->huge_coverage = -1;
@@ -75,7 +77,7 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
     bool try_thp = huge_ok && ((req == PAGES_HUGE_AUTO && len >= 2 * huge_size) || req == PAGES_HUGE ||
                                req == PAGES_THP);
     size_t span = len; /* what the node binding covers: whole huge pages when asked */
-    if (try_hugetlb && !share && map_hugetlb(b, len, huge_size)) {
+    if (try_hugetlb && !share && map_hugetlb(b, len + offset, huge_size)) {
         span = b->map_len;
     } else if (req == PAGES_HUGETLB) {
         return false;
@@ -83,17 +85,16 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
         /* For THP, align to the huge page size and cover whole huge pages, so even
          * a buffer smaller than one huge page can sit in one. */
         size_t align = try_thp ? huge_size : KERNEL_ALIGN_BYTES;
-        span = try_thp ? (size_t)align_up(len, huge_size) : len;
+        span = try_thp ? (size_t)align_up(len + offset, huge_size) : len + offset;
         if (!map_anonymous(b, span, align < SMALL_PAGE ? SMALL_PAGE : align, share))
             return false;
-        b->len = len;
         b->method = "normal";
 #ifdef MADV_HUGEPAGE
         if (try_thp && madvise(b->ptr, span, MADV_HUGEPAGE) == 0)
             b->method = "thp";
 #endif
 #ifdef MADV_NOHUGEPAGE
-        if (req == PAGES_SMALL && madvise(b->ptr, len, MADV_NOHUGEPAGE) == 0)
+        if (req == PAGES_SMALL && madvise(b->ptr, len + offset, MADV_NOHUGEPAGE) == 0)
             b->method = "small";
 #endif
     }
@@ -103,17 +104,25 @@ static bool alloc_on(buffer *b, size_t len, page_request req, uint64_t huge_size
         buffer_free(b);
         return false;
     }
+    b->ptr = (char *)b->ptr + offset;
+    b->len = len;
     return true;
 }
 
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
 {
-    return alloc_on(b, len, req, huge_size, node, false, 0);
+    return alloc_on(b, len, req, huge_size, node, false, 0, 0);
+}
+
+bool buffer_alloc_offset(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, size_t offset)
+{
+    return offset < SMALL_PAGE && offset % KERNEL_ALIGN_BYTES == 0 &&
+           alloc_on(b, len, req, huge_size, node, false, 0, offset);
 }
 
 bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_size)
 {
-    return alloc_on(b, len, req == PAGES_HUGETLB ? PAGES_THP : req, huge_size, -1, false, MAP_SHARED);
+    return alloc_on(b, len, req == PAGES_HUGETLB ? PAGES_THP : req, huge_size, -1, false, MAP_SHARED, 0);
 }
 
 bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_size, int node)
@@ -125,7 +134,7 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
             memset(b, 0, sizeof *b);
             return false;
         }
-        return alloc_on(b, len, req, huge_size, -1, false, 0);
+        return alloc_on(b, len, req, huge_size, -1, false, 0, 0);
     }
     /* A bound allocation the node cannot hold ends in the OOM killer, not in an error. */
     uint64_t free_bytes = platform_node_free_bytes(node);
@@ -133,7 +142,7 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
         memset(b, 0, sizeof *b);
         return false;
     }
-    return alloc_on(b, len, req, huge_size, node, true, 0);
+    return alloc_on(b, len, req, huge_size, node, true, 0, 0);
 }
 
 uint64_t pattern_word(uint64_t seed, size_t index)

@@ -33,6 +33,10 @@ typedef struct {
  * buffers smaller than 2x huge_size use normal pages, as sc-membench does).
  * node >= 0 asks for memory on that node (preferred policy). Nothing is touched. */
 bool buffer_alloc(buffer *b, size_t len, page_request req, uint64_t huge_size, int node);
+/* The same, the buffer starting `offset` bytes into its first page (a multiple of 64
+ * under 4096; false otherwise): a copy's destination 2 KiB off its source's page
+ * offset, so the loads do not wait on stores to addresses 4 KiB apart (4K aliasing). */
+bool buffer_alloc_offset(buffer *b, size_t len, page_request req, uint64_t huge_size, int node, size_t offset);
 /* The same with the node bound (strict, numactl --membind): refused, rather than
  * left to the OOM killer, when the node has not that much memory free. Where the
  * kernel has no NUMA (platform_numa_supported), node 0 is all memory: allocated

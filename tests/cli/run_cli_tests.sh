@@ -202,6 +202,10 @@ check "no temporary JSON files left behind" bash -c "! ls '$TMP'/.membench-*.tmp
 "$BIN" -o read -o write -o copy -s 16 -r 5 --json "$TMP/len.json" >/dev/null 2>&1
 check "bandwidth samples last at least --sample-ms (10 ms): the best sample's elapsed_s, from the record" \
     python3 -c "import json,sys; rs=json.load(open('$TMP/len.json'))['results']; sys.exit(0 if len(rs)==3 and all(r['params']['min_sample_s']==0.01 and (r['elapsed_s']>=0.01 or r['params']['series_restarts']==5) for r in rs) else 1)"
+# README: a copy's destination starts 2 KiB into its page, its source at the page's
+# start (no 4K aliasing between them); read and write buffers start at the page.
+check "copy's destination 2 KiB off its source within the page (params src/dst_page_offset); read's at 0" \
+    python3 -c "import json,sys; rs={r['operation']: r['params'] for r in json.load(open('$TMP/len.json'))['results']}; sys.exit(0 if rs['copy'].get('src_page_offset')==0 and rs['copy'].get('dst_page_offset')==2048 and rs['read'].get('src_page_offset')==0 and 'dst_page_offset' not in rs['read'] and rs['write'].get('dst_page_offset')==0 else 1)"
 # A valid file name of 250 characters is taken (the temporary name is short and its
 # own), and a name that is not UTF-8 still gives a document every parser reads.
 long=$(printf 'j%.0s' $(seq 1 245)).json

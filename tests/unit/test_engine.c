@@ -95,6 +95,30 @@ TEST(page_nodes_verdict_needs_most_pages_known)
     CHECK(share == 0.75);
 }
 
+/* A copy's destination 2 KiB into its page: the start moves, the mapping, the
+ * huge-page advice and the whole length stay; offsets that are not a multiple of
+ * 64 under 4096 are refused. */
+TEST(buffer_alloc_offset_starts_inside_the_page)
+{
+    buffer b;
+    CHECK(buffer_alloc_offset(&b, 1 << 20, PAGES_NORMAL, 2 << 20, -1, 2048));
+    CHECK_INT((long long)((uintptr_t)b.ptr % 4096), 2048);
+    CHECK_INT((long long)b.len, 1 << 20);
+    CHECK((char *)b.ptr + b.len <= (char *)b.map + b.map_len);
+    memset(b.ptr, 1, b.len); /* all of it is mapped */
+    buffer_free(&b);
+    CHECK(buffer_alloc_offset(&b, 8 << 20, PAGES_THP, 2 << 20, -1, 2048));
+    CHECK_STR(b.method, "thp"); /* madvise took the page-aligned start */
+    CHECK_INT((long long)((uintptr_t)b.ptr % (2 << 20)), 2048);
+    memset(b.ptr, 1, b.len);
+    buffer_free(&b);
+    CHECK(buffer_alloc_offset(&b, 4096, PAGES_NORMAL, 2 << 20, -1, 0));
+    CHECK_INT((long long)((uintptr_t)b.ptr % 4096), 0);
+    buffer_free(&b);
+    CHECK(!buffer_alloc_offset(&b, 4096, PAGES_NORMAL, 2 << 20, -1, 4096));
+    CHECK(!buffer_alloc_offset(&b, 4096, PAGES_NORMAL, 2 << 20, -1, 100));
+}
+
 TEST(memory_budget_leaves_a_margin)
 {
     CHECK_INT(memory_budget_from(0), 0);
