@@ -30,6 +30,14 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("a range's node judged from a few pages when most had no answer",
+     "src/memory/buffer.c", "if (best < 0 || 2 * known < n)", "if (best < 0)", "unit:page_nodes_verdict"),
+    ("a STREAM chunk's sampled pages include the one it shares with its neighbour",
+     "src/memory/buffer.c", "uintptr_t first = align_up(base, SMALL_PAGE),",
+     "uintptr_t first = base & ~(uintptr_t)(SMALL_PAGE - 1),", "unit:buffer_range_samples"),
+    ("a later visit's warm-up chase a quarter of a sample even when that is less than one traversal",
+     "src/measure/latency.c", "return warm > whole ? warm : whole;", "return warm + 0 * whole;",
+     "unit:latency_later_visits"),
     ("sweep latency takes its CV samples back to back in the last of the -r rounds",
      "src/modes/sweep.c", "    int count = latency_per_visit(o);\n",
      "    int count = round == o->tries ? 0 : latency_per_visit(o);\n", "rounds"),
