@@ -491,10 +491,7 @@ bool bw_point_fill(const bw_point *p, double origin, result_record *out)
     params_number(&out->params, "min_sample_s", p->rq.min_sample_s);
     params_number(&out->params, "series_restarts", p->restarts);
     params_number(&out->params, "thread_time_max_s", p->tmaxs[best]);
-    const char *offsets[2] = {"src_page_offset", "dst_page_offset"};
-    for (int k = 0; k < 2; k++)
-        if (params_get_number(&p->pages.params, offsets[k], -1) >= 0)
-            params_int(&out->params, offsets[k], (long long)params_get_number(&p->pages.params, offsets[k], -1));
+    params_merge(&out->params, &p->pages.params); /* the buffers' page offsets (fill_placement) */
     memcpy(out->pages, p->pages.pages, sizeof out->pages);
     out->npages = p->pages.npages;
     out->page_method = p->pages.page_method;

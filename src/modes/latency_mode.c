@@ -256,16 +256,14 @@ static bool point_record(session *s, const latency_state *st, const curve_point 
 
 /* Samples this visit takes: with one round, all of them back to back until the
  * CV rule is met (0); else the minimum spread over the rounds, and as many in
- * each later round (never past the CV rule's cap unless --target-ci asks). */
+ * each later round (never past the CV rule's cap, sched.cap, unless --target-ci
+ * asks: then there is none). */
 static int samples_this_visit(const latency_options *o, const curve_point *p, int round)
 {
     if (o->rounds == 1 && round == 1)
         return 0;
-    int per = round_samples_per_visit(MIN_SAMPLES, o->rounds);
-    int room = MAX_SAMPLES - chase_point_samples(p->lat);
-    if (o->target_ci_pct <= 0 && round > o->rounds && room < per)
-        return room > 1 ? room : 1;
-    return per;
+    return round_visit_samples(round_samples_per_visit(MIN_SAMPLES, o->rounds), chase_point_samples(p->lat),
+                               p->sched.cap);
 }
 
 static const round_point *curve_schedule(void *ctx, size_t i)

@@ -325,10 +325,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     }
     /* Every visit takes latency_per_visit samples (fewer when the cap is nearer):
      * the CV rule's extra samples come in later rounds, spread like the others. */
-    int count = latency_per_visit(o);
-    int room = p->sched.cap > 0 ? p->sched.cap - chase_point_samples(p->lat) : count;
-    if (room < count)
-        count = room > 1 ? room : 1;
+    int count = round_visit_samples(latency_per_visit(o), chase_point_samples(p->lat), p->sched.cap);
     measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep);
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));

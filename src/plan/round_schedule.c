@@ -43,3 +43,11 @@ int round_samples_per_visit(int min_samples, int rounds)
     int k = (min_samples + rounds - 1) / rounds;
     return k > 1 ? k : 1;
 }
+
+int round_visit_samples(int per, int have, int cap)
+{
+    int room = cap > 0 ? cap - have : per;
+    if (room >= per)
+        return per;
+    return room > 1 ? room : 1;
+}

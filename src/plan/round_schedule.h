@@ -49,4 +49,8 @@ double round_half_width(const sample_stats *s);
  * visits: ceil(min_samples / rounds), at least 1. */
 int round_samples_per_visit(int min_samples, int rounds);
 
+/* Samples a visit takes when the point has `have`: per, or what is left under the
+ * point's cap when that is less (cap 0: no cap), at least 1. */
+int round_visit_samples(int per, int have, int cap);
+
 #endif

@@ -30,6 +30,8 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("a visit's samples not trimmed to what the cap leaves",
+     "src/plan/round_schedule.c", "    if (room >= per)\n", "    if (1)\n", "unit:rounds_visit_samples"),
     ("a range's node judged from a few pages when most had no answer",
      "src/memory/buffer.c", "if (best < 0 || 2 * known < n)", "if (best < 0)", "unit:page_nodes_verdict"),
     ("a STREAM chunk's sampled pages include the one it shares with its neighbour",
@@ -39,8 +41,8 @@ MUTANTS = [
      "src/measure/latency.c", "return warm > whole ? warm : whole;", "return warm + 0 * whole;",
      "unit:latency_later_visits"),
     ("sweep latency takes its CV samples back to back in the last of the -r rounds",
-     "src/modes/sweep.c", "    int count = latency_per_visit(o);\n",
-     "    int count = round == o->tries ? 0 : latency_per_visit(o);\n", "rounds"),
+     "src/modes/sweep.c", "    int count = round_visit_samples(",
+     "    int count = round == o->tries ? 0 : round_visit_samples(", "rounds"),
     ("sweep bandwidth over the fastest thread's time, not the sample's span",
      "src/measure/bandwidth.c", "return n > 0 ? last - first : 0;", "return n > 0 ? lo : 0;", "unit:slowest_thread"),
     ("STREAM rate from the fastest thread of each iteration",

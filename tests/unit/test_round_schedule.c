@@ -105,6 +105,17 @@ TEST(rounds_samples_per_visit_spread_the_minimum)
         CHECK(n * round_samples_per_visit(7, n) >= 7 && round_samples_per_visit(7, n) <= 7);
 }
 
+/* A visit takes its share, trimmed to what the cap leaves (never below one). */
+TEST(rounds_visit_samples_stop_at_the_cap)
+{
+    CHECK_INT(round_visit_samples(3, 9, 21), 3);
+    CHECK_INT(round_visit_samples(3, 18, 21), 3);
+    CHECK_INT(round_visit_samples(3, 19, 21), 2);
+    CHECK_INT(round_visit_samples(3, 21, 21), 1);
+    CHECK_INT(round_visit_samples(3, 40, 0), 3); /* no cap (--target-ci) */
+    CHECK_INT(round_visit_samples(7, 14, 21), 7);
+}
+
 TEST(rounds_half_width_is_the_larger_side_over_the_median)
 {
     sample_stats s = {0};
