@@ -8,6 +8,14 @@ uint64_t memory_budget_from(uint64_t available)
     return available > margin ? available - margin : 0;
 }
 
+uint64_t node_margin_bytes(uint64_t node_total)
+{
+    uint64_t margin = node_total / NODE_MARGIN_SHARE;
+    if (node_total == 0 || margin > MEMORY_MARGIN_FIXED)
+        return MEMORY_MARGIN_FIXED;
+    return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;
+}
+
 bool memory_budget(uint64_t *bytes, char *why, size_t whylen)
 {
     uint64_t available;

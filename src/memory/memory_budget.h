@@ -9,10 +9,19 @@
 
 #define MEMORY_MARGIN_FIXED (64ULL << 20) /* bytes always left free */
 #define MEMORY_MARGIN_PERCENT 10          /* and this share of what is available */
+#define NODE_MARGIN_MIN (16ULL << 20)     /* a node keeps at least this free */
+#define NODE_MARGIN_SHARE 8               /* or 1/8 of its memory, up to MEMORY_MARGIN_FIXED */
 
 /* Budget for benchmark buffers given the bytes available (MemAvailable and cgroup
  * headroom, whichever is smaller): available - 10% - 64 MiB, never negative. */
 uint64_t memory_budget_from(uint64_t available);
+
+/* Bytes a bound allocation leaves free on a NUMA node of node_total bytes (0:
+ * unknown): an eighth of the node, at least 16 MiB, at most 64 MiB. A bound
+ * allocation the node cannot hold ends in the OOM killer, so some margin is needed;
+ * the machine-wide 64 MiB would keep half of a 128 MiB memory-only (CXL-style) node
+ * idle. Unknown size: the full 64 MiB. */
+uint64_t node_margin_bytes(uint64_t node_total);
 
 /* The budget on this machine now. False when it cannot be known (MemAvailable or
  * a cgroup limit unreadable): why names the file and the reason, and nothing may

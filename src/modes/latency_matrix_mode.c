@@ -144,18 +144,20 @@ static void report_unavailable(session *s, matrix_state *st, size_t i)
 {
     const node_matrix_cell *c = &st->m.cells[i];
     uint64_t free_bytes = platform_node_free_bytes(c->mem_node);
+    uint64_t kept = node_margin_bytes(platform_node_total_bytes(c->mem_node));
     st->unavailable++;
     session_warn(s,
                  "CPU %d (node %d) x memory node %d: the node could not hold the %llu MiB buffer (%llu MiB free, "
                  "%llu MiB kept free): not measured ('-')",
                  c->cpu, c->cpu_node, c->mem_node, (unsigned long long)(st->bytes >> 20),
-                 (unsigned long long)(free_bytes >> 20), (unsigned long long)(MEMORY_MARGIN_FIXED >> 20));
+                 (unsigned long long)(free_bytes >> 20), (unsigned long long)(kept >> 20));
     param_list *row = table_add_row(section_table(&s->info.analysis, "unavailable_cells"));
     params_int(row, "cell", (long long)i);
     params_int(row, "cpu_node", c->cpu_node);
     params_int(row, "cpu", c->cpu);
     params_int(row, "mem_node", c->mem_node);
     params_int(row, "node_free_bytes", (long long)free_bytes);
+    params_int(row, "node_kept_free_bytes", (long long)kept);
     params_text(row, "reason", "the bound allocation was refused: the node cannot hold the buffer");
 }
 

@@ -45,8 +45,9 @@ bool platform_bind_to_node(void *addr, size_t len, int node, bool strict);
  * built without NUMA and for emulators that do not pass the calls on. */
 bool platform_numa_supported(void);
 
-/* Free memory on a NUMA node (its sysfs meminfo), 0 when unknown. */
+/* Free and total memory of a NUMA node (its sysfs meminfo), 0 when unknown. */
 uint64_t platform_node_free_bytes(int node);
+uint64_t platform_node_total_bytes(int node);
 
 /* Bytes the process can allocate without pushing the machine or its cgroup into
  * reclaim: min(MemAvailable, cgroup limit - usage). False when that cannot be known

@@ -203,15 +203,26 @@ bool platform_numa_supported(void)
 #endif
 }
 
-uint64_t platform_node_free_bytes(int node)
+/* One "Node N key: V kB" line of a node's sysfs meminfo in bytes, 0 when unknown. */
+static uint64_t node_meminfo_bytes(int node, const char *key)
 {
     char path[96], buf[4096];
     snprintf(path, sizeof path, "/sys/devices/system/node/node%d/meminfo", node);
     if (node < 0 || !platform_read_text(path, buf, sizeof buf))
         return 0;
-    const char *p = strstr(buf, "MemFree:");
+    const char *p = strstr(buf, key);
     unsigned long long kb;
-    return p && sscanf(p + strlen("MemFree:"), "%llu", &kb) == 1 ? kb * 1024ULL : 0;
+    return p && sscanf(p + strlen(key), "%llu", &kb) == 1 ? kb * 1024ULL : 0;
+}
+
+uint64_t platform_node_free_bytes(int node)
+{
+    return node_meminfo_bytes(node, "MemFree:");
+}
+
+uint64_t platform_node_total_bytes(int node)
+{
+    return node_meminfo_bytes(node, "MemTotal:");
 }
 
 /* One value of a meminfo file (/proc/meminfo) in bytes. False when the file cannot

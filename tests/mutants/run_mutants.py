@@ -30,6 +30,11 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("a small node's margin below 16 MiB (an eighth of it, however small)",
+     "src/memory/memory_budget.c", "return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;", "return margin;",
+     "unit:node_margin"),
+    ("a bound allocation keeps the machine-wide 64 MiB free on every node, however small",
+     "src/memory/buffer.c", "node_margin_bytes(platform_node_total_bytes(node))", "MEMORY_MARGIN_FIXED", "numa"),
     ("a visit's samples not trimmed to what the cap leaves",
      "src/plan/round_schedule.c", "    if (room >= per)\n", "    if (1)\n", "unit:rounds_visit_samples"),
     ("a range's node judged from a few pages when most had no answer",

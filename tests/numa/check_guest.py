@@ -18,6 +18,11 @@ label = "numa guest (%s)" % sys.argv[2] if len(sys.argv) > 2 else "numa guest"
 passed = failed = 0
 
 
+# "=== FREE name node0=..MiB ..": each node's free memory before that run.
+free_before = dict(re.findall(r"^=== FREE (\S+) (.*)$", text, re.M))
+last_run = None
+
+
 def check(name, cond, detail=""):
     global passed, failed
     if cond:
@@ -28,6 +33,8 @@ def check(name, cond, detail=""):
         print("not ok - %s: %s" % (label, name))
         if detail:
             print("    " + detail[:600].replace("\n", "\n    "))
+        if last_run in free_before:
+            print("    free before %s: %s" % (last_run, free_before[last_run]))
 
 
 runs = {}
@@ -47,6 +54,8 @@ for m in re.finditer(r"^=== BEGIN (\S+)\n(.*?)^=== END \1 rc=(\d+)$", text, re.S
 
 
 def run(name):
+    global last_run
+    last_run = name
     r = runs.get(name)
     check(name + ": ran", r is not None, "no block in the console log")
     return r or {"rc": -1, "out": "", "err": "", "err_lines": [], "json": None}
@@ -153,6 +162,22 @@ r = run("latency_bind_full")
 exits("latency_bind_full", 1, r)
 check("latency --mem-node 1 (bind) larger than node 1: skipped, never measured elsewhere, and an error",
       "could not allocate on the bound node" in r["err"] and "nothing was measured" in r["err"], r["err"])
+r = run("latency_node3_margin")
+m = re.search(r"\bnode3=(\d+)MiB", free_before.get("latency_node3_margin", ""))
+free3 = int(m.group(1)) if m else -1
+# 64 MiB + node 3's 16 MiB margin = 80 MiB: measured above, refused below (4 MiB each
+# side for what moved between the guest's reading and membench's)
+if free3 >= 84:
+    exits("latency_node3_margin", 0, r)
+    check("latency --mem-node 3, 64 MiB: node 3 (128 MiB, %d MiB free) keeps 16 MiB free, not 64: measured there"
+          % free3, fractions(r) and all(f == 1 for f in fractions(r)), r["err"] + str(fractions(r)))
+elif free3 >= 0 and free3 < 76:
+    exits("latency_node3_margin", 1, r)
+    check("latency --mem-node 3, 64 MiB: node 3 with %d MiB free cannot hold it with a 16 MiB margin: skipped"
+          % free3, "could not allocate on the bound node" in r["err"], r["err"])
+else:
+    check("latency --mem-node 3, 64 MiB: node 3's free memory known before the run (%d MiB) and the run ended"
+          % free3, free3 >= 0 and r["rc"] in (0, 1), r["err"])
 r = run("latency_preferred_full")
 exits("latency_preferred_full", 0, r)
 check("latency --mem-policy preferred larger than node 1: spills, the plan names the policy, the node share says so",
@@ -210,14 +235,14 @@ check("latency-matrix: no cell unavailable, local and remote extremes in the ana
 r = run("lm_full")
 exits("lm_full", 0, r)
 an = (r["json"] or {}).get("analysis", {})
-check("latency-matrix 100 MiB: node 3 (128 MiB) cannot hold it: '-' in its column, nodes 0 and 1 measured",
+check("latency-matrix 120 MiB: node 3 (128 MiB) cannot hold it: '-' in its column, nodes 0 and 1 measured",
       re.search(r"^ +0 +\d+\.\d +\d+\.\d +- +CPU 0$", r["out"], re.M) is not None
       and [lm_cell(x) for x in lm_results(r)] == [(0, 0, 0), (0, 0, 1)], r["out"])
-check("latency-matrix 100 MiB: the unavailable cell is a warning naming node 3 and is in the JSON",
-      "x memory node 3: the node could not hold the 100 MiB buffer" in r["err"]
+check("latency-matrix 120 MiB: the unavailable cell is a warning naming node 3 and is in the JSON",
+      "x memory node 3: the node could not hold the 120 MiB buffer" in r["err"]
       and [(u.get("cpu_node"), u.get("cpu"), u.get("mem_node")) for u in an.get("unavailable_cells", [])] == [(0, 0, 3)]
       and an.get("cells_unavailable") == 1, r["err"] + str(an))
-check("latency-matrix 100 MiB: the measured cells' pages are on their nodes", lm_results(r) and lm_verified(r),
+check("latency-matrix 120 MiB: the measured cells' pages are on their nodes", lm_results(r) and lm_verified(r),
       str(fractions(r)))
 
 r = run("lm_every")

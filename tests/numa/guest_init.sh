@@ -22,6 +22,9 @@ Q="-r 1 --sample-ms 2 --latency-sample-ms 2"
 run() {
     name=$1
     shift
+    # each node's free memory before the run: a check that fails on a node's capacity
+    # shows it (outside the markers, read by check_guest.py)
+    echo "=== FREE $name $(cat /sys/devices/system/node/node*/meminfo 2>/dev/null | awk '/MemFree/{printf "node%s=%dMiB ", $2, $4/1024}')"
     echo "=== BEGIN $name"
     "$@" >/tmp/out 2>/tmp/err
     rc=$?
@@ -51,14 +54,18 @@ run latency_memless_node $M latency --cpu 0 --mem-node 2 --max 1M
 # the run fails; preferred, it spills to other nodes and says how much did.
 run latency_bind_full $M latency --cpu 0 --mem-node 1 --min 800M --max 800M --sample-ms 2
 run latency_preferred_full $M latency --cpu 0 --mem-node 1 --mem-policy preferred --min 800M --max 800M --sample-ms 2 --json /tmp/latency_preferred_full.json
+# 64 MiB bound to the CPU-less node 3 (128 MiB): the node keeps an eighth of itself
+# (16 MiB) free, not the machine-wide 64 MiB, so this fits while node 3 has 80 MiB free.
+run latency_node3_margin $M latency --cpu 0 --mem-node 3 --min 64M --max 64M --sample-ms 2 --json /tmp/latency_node3_margin.json
 run stream_nodes $M stream -n 2000000 --ntimes 3 --json /tmp/stream_nodes.json
 
 # --- latency-matrix: rows are nodes with CPUs (0, 1, and the memory-less 2), columns
-# nodes with memory (0, 1, and the CPU-less 3 of 128 MiB). 100 MiB (plus the 64 MiB
-# margin) fits the budget and nodes 0 and 1, not node 3: '-' there. taskset keeps
+# nodes with memory (0, 1, and the CPU-less 3 of 128 MiB). 120 MiB (plus the node's
+# margin: 64 MiB for nodes 0 and 1, 16 MiB for node 3) fits the budget and nodes 0
+# and 1, never node 3: '-' there. 16 MiB fits node 3 while it has 32 MiB free. taskset keeps
 # that run to one row, so the big chains stay few under TCG.
 run lm_matrix $M latency-matrix -b 16M --sample-ms 2 --json /tmp/lm_matrix.json
-run lm_full taskset -c 0 $M latency-matrix -b 100M --sample-ms 2 --json /tmp/lm_full.json
+run lm_full taskset -c 0 $M latency-matrix -b 120M --sample-ms 2 --json /tmp/lm_full.json
 run lm_every $M latency-matrix --every-cpu -b 16M --sample-ms 2 --json /tmp/lm_every.json
 run lm_every_node3 $M latency-matrix --every-cpu --mem-node 3 -b 16M --sample-ms 2 --json /tmp/lm_every_node3.json
 run lm_cpu_of $M latency-matrix --cpu-of 1=3 --mem-node 1 -b 16M --sample-ms 2 --json /tmp/lm_cpu_of.json

@@ -119,6 +119,16 @@ TEST(buffer_alloc_offset_starts_inside_the_page)
     CHECK(!buffer_alloc_offset(&b, 4096, PAGES_NORMAL, 2 << 20, -1, 100));
 }
 
+TEST(node_margin_is_an_eighth_of_the_node_between_16_and_64_mib)
+{
+    CHECK_INT(node_margin_bytes(0), 64ULL << 20);           /* size unknown: the full margin */
+    CHECK_INT(node_margin_bytes(64ULL << 20), 16ULL << 20); /* small node: the floor */
+    CHECK_INT(node_margin_bytes(128ULL << 20), 16ULL << 20);
+    CHECK_INT(node_margin_bytes(256ULL << 20), 32ULL << 20);
+    CHECK_INT(node_margin_bytes(768ULL << 20), 64ULL << 20); /* large node: the cap */
+    CHECK_INT(node_margin_bytes(64ULL << 30), 64ULL << 20);
+}
+
 TEST(memory_budget_leaves_a_margin)
 {
     CHECK_INT(memory_budget_from(0), 0);
