@@ -131,6 +131,27 @@ uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, bool first_visit)
     return warm > whole ? warm : whole;
 }
 
+int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx)
+{
+    double ns = first_ns;
+    int ran = 0;
+    while (ran < WARMUP_MAX_EXTRA && !stop_requested()) {
+        double again = chase(ctx);
+        ran++;
+        if (again > ns * WARMUP_SETTLED)
+            break;
+        ns = again;
+    }
+    return ran;
+}
+
+/* A quarter sample's chase for chase_settle. */
+static double quarter_chase(void *ctx)
+{
+    chase_point *p = ctx;
+    return timed_chase(&p->pos, p->steps / 4 + 1);
+}
+
 /* One visit on the chasing thread: the chain (built if needed; calibration chases
  * on the first visit), one chase discarded (the caches, TLB and clock settle:
  * chase_warmup_steps), then up to `want` samples;
@@ -157,16 +178,10 @@ static void visit_job(team *t, int tid, void *arg)
     }
     uint64_t nodes = p->rq.layout.node_bytes ? p->rq.bytes / p->rq.layout.node_bytes : 0;
     uint64_t warm = chase_warmup_steps(p->steps, nodes, p->visits++ == 0);
-    double ns = timed_chase(&p->pos, warm);
     /* Then more, while each is faster than the last: a chain that fits in the L3
      * came back into it only over several samples on a Zen 3 guest (4 MiB: 87 ns
      * in a visit's first sample, 37 after), and that is not the latency asked for. */
-    for (int k = 0; k < WARMUP_MAX_EXTRA && !stop_requested(); k++) {
-        double again = timed_chase(&p->pos, p->steps / 4 + 1);
-        if (again > ns * WARMUP_SETTLED)
-            break;
-        ns = again;
-    }
+    chase_settle(timed_chase(&p->pos, warm), quarter_chase, p);
     int got = 0;
     while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || chase_point_wants_more(p))) {
         if (!add_sample(p, timed_chase(&p->pos, p->steps), p->round)) {

@@ -43,6 +43,11 @@ typedef struct chase_point chase_point;
  * been calibrated on a cold chain: the next sample then paid for the rest. */
 uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, bool first_visit);
 
+/* After the discarded chase (first_ns per step), more discarded chases (chase(ctx):
+ * ns per step of a quarter sample) while each is more than 5% faster than the one
+ * before, at most 12, none once a stop is asked for. Returns how many ran. */
+int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx);
+
 chase_point *chase_point_create(const latency_request *rq);
 /* count more samples tagged with `round` (0: until the CV rule is met); the chain
  * is freed afterwards unless keep_chain. MEASURE_STOPPED: no sample this visit. */

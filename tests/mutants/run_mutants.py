@@ -30,6 +30,14 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("the warm-up goes on while the chase is faster at all, not by 5%",
+     "src/measure/latency.c", "if (again > ns * WARMUP_SETTLED)", "if (again > ns)", "unit:latency_warm_up"),
+    ("the warm-up compares each chase with the first, not the one before",
+     "src/measure/latency.c", "        ns = again;\n    }\n    return ran;", "    }\n    return ran;",
+     "unit:latency_warm_up"),
+    ("the warm-up not capped at 12 chases",
+     "src/measure/latency.c", "while (ran < WARMUP_MAX_EXTRA &&", "while (ran < 4 * WARMUP_MAX_EXTRA &&",
+     "unit:latency_warm_up"),
     ("a small node's margin below 16 MiB (an eighth of it, however small)",
      "src/memory/memory_budget.c", "return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;", "return margin;",
      "unit:node_margin"),

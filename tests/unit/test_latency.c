@@ -145,6 +145,41 @@ TEST(latency_options_parse_and_refuse)
     options_free(&o);
 }
 
+/* chase_settle's scripted chases: ns per step, one per call. */
+typedef struct {
+    const double *ns;
+    int n, calls;
+} scripted_chases;
+
+static double next_scripted_chase(void *ctx)
+{
+    scripted_chases *s = ctx;
+    int i = s->calls++;
+    return i < s->n ? s->ns[i] : 1e9; /* past the script: slower, so it stops */
+}
+
+/* The warm-up goes on while each chase is more than 5% faster than the last: stops
+ * at the first that is not (it still ran), never past 12. */
+TEST(latency_warm_up_goes_on_while_the_chase_gets_faster)
+{
+    const double cooling[] = {87, 60, 45, 38, 37.5, 20};
+    scripted_chases s = {cooling, 6, 0};
+    CHECK_INT(chase_settle(100, next_scripted_chase, &s), 5); /* 37.5 is not 5% below 38 */
+    CHECK_INT(s.calls, 5);
+    const double slower[] = {101, 50};
+    s = (scripted_chases){slower, 2, 0};
+    CHECK_INT(chase_settle(100, next_scripted_chase, &s), 1);
+    const double within5[] = {96, 50}; /* faster, but by less than 5% */
+    s = (scripted_chases){within5, 2, 0};
+    CHECK_INT(chase_settle(100, next_scripted_chase, &s), 1);
+    double halving[20];
+    for (int i = 0; i < 20; i++)
+        halving[i] = 100.0 / (2 << i);
+    s = (scripted_chases){halving, 20, 0};
+    CHECK_INT(chase_settle(100, next_scripted_chase, &s), 12);
+    CHECK_INT(s.calls, 12);
+}
+
 /* A later visit's discarded chase: a quarter of a sample, but at least one whole
  * traversal (the chain is back in the caches only then), never more than a sample. */
 TEST(latency_later_visits_warm_up_with_a_whole_traversal)
