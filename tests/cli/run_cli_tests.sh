@@ -369,6 +369,10 @@ if [ -x "$FAULTY" ]; then
         check "stream with a corrupting $f kernel: 'Failed Validation', never 'Solution Validates', validated false, exit 1" \
             bash -c "[ $rc -eq 1 ] && grep -q 'Failed Validation' '$TMP/fks.out' && ! grep -q 'Solution Validates' '$TMP/fks.out' && grep -q 'error: .*Failed Validation' '$TMP/fks.err' && python3 -c \"import json,sys; rs=json.load(open('$TMP/fks.json'))['results']; sys.exit(0 if rs and all(r['params']['validated'] is False for r in rs) else 1)\""
     done
+    # A restart at a known visit (MEMBENCH_SLOW): read's dropped sample is taken
+    # again a round later and its record still comes out first (tests/cli/check_restart.py).
+    check "sweep restart at visit 2: the retake in a later round, CSV and JSON in plan order" \
+        python3 "$(dirname "$0")/check_restart.py" "$FAULTY" "$TMP"
 else
     echo "# skipped: no membench-faulty next to $BIN (make build/membench-faulty)"
 fi

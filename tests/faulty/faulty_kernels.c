@@ -1,17 +1,31 @@
 #include "faulty_kernels.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* kernel_args does not say which kernel runs, so each corrupted row gets a wrapper
+/* kernel_args does not say which kernel runs, so each wrapped row gets a wrapper
  * of its own: slot i calls originals[i]. */
 #define SLOTS 32
+#define SLOW_CALL_NS 20000000L /* longer than a 10 ms sample's calibration aim */
 static kernel_fn originals[SLOTS];
 static kernel_family families[SLOTS];
+static bool corrupts[SLOTS], slows[SLOTS];
+static atomic_long slow_calls_left;
 
 static uint64_t spoil(int slot, const kernel_args *a)
 {
+    if (slows[slot] && atomic_fetch_sub(&slow_calls_left, 1) > 0) {
+        struct timespec ts = {0, SLOW_CALL_NS};
+        while (nanosleep(&ts, &ts) != 0) {
+        }
+    }
     uint64_t x = originals[slot](a);
+    if (!corrupts[slot])
+        return x;
     if (!a->out || a->bytes < 8)
         return x ^ 1; /* a loads-only kernel: its checksum is what the run checks */
     if (families[slot] == KERNEL_STREAM)
@@ -35,12 +49,20 @@ static const kernel_fn wrappers[SLOTS] = {
 
 void faulty_kernels_install(kernel *rows, size_t n)
 {
-    const char *name = getenv("MEMBENCH_CORRUPT");
+    const char *corrupt = getenv("MEMBENCH_CORRUPT"), *slow = getenv("MEMBENCH_SLOW");
+    char slow_name[32] = "";
+    long calls = 0;
+    if (slow && sscanf(slow, "%31[^:]:%ld", slow_name, &calls) == 2)
+        atomic_store(&slow_calls_left, calls);
     int used = 0;
-    for (size_t i = 0; name && i < n && used < SLOTS; i++)
-        if (strcmp(rows[i].name, name) == 0) {
-            originals[used] = rows[i].fn;
-            families[used] = rows[i].family;
-            rows[i].fn = wrappers[used++];
-        }
+    for (size_t i = 0; i < n && used < SLOTS; i++) {
+        bool c = corrupt && strcmp(rows[i].name, corrupt) == 0, s = calls > 0 && strcmp(rows[i].name, slow_name) == 0;
+        if (!c && !s)
+            continue;
+        originals[used] = rows[i].fn;
+        families[used] = rows[i].family;
+        corrupts[used] = c;
+        slows[used] = s;
+        rows[i].fn = wrappers[used++];
+    }
 }

@@ -11,6 +11,10 @@
 /* Every row named by MEMBENCH_CORRUPT ("copy": the sweep's copy and STREAM's Copy;
  * "triad", "read", ...) gets a function that runs the real one, then spoils its
  * result: one element of what it wrote (STREAM: +1.0), or its returned XOR. */
+/* MEMBENCH_SLOW=NAME:CALLS: the first CALLS calls of the rows named NAME (all
+ * threads together) sleep 20 ms first. A point calibrated on them takes samples too
+ * short once the kernel is fast again, so its series restarts at a known visit: the
+ * sweep's restarts and the order of its records are tested without timing luck. */
 void faulty_kernels_install(kernel *rows, size_t n);
 
 #endif

@@ -19,6 +19,7 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   latrounds tests/cli/check_latency_rounds.py: membench latency's rounds, --rounds 1,
             --target-ci, --max-time and Ctrl-C (about 5 s)
   rounds    tests/cli/check_rounds.py: the sweep's rounds, --target-ci, --max-time, -t
+  restart   tests/cli/check_restart.py: a series restart forced at visit 2 (membench-faulty)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -30,6 +31,15 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("sweep records go out as points finish, not in plan order",
+     "src/modes/sweep.c", "    while (st->next_emit < st->npoints && st->points[st->next_emit].done)\n"
+     "        emit_point(s, st, &st->points[st->next_emit++]);",
+     "    emit_point(s, st, &st->points[i]);\n    st->next_emit = st->npoints;", "restart"),
+    ("a restarted series takes its dropped samples back in the same visit",
+     "src/measure/bandwidth.c", "            p->nsamples = 0;\n            got = 0;",
+     "            got = -p->nsamples;\n            p->nsamples = 0;", "restart"),
+    ("a restarted series keeps the samples of the old length",
+     "src/measure/bandwidth.c", "            p->nsamples = 0;\n            got = 0;", "            got = 0;", "restart"),
     ("the warm-up goes on while the chase is faster at all, not by 5%",
      "src/measure/latency.c", "if (again > ns * WARMUP_SETTLED)", "if (again > ns)", "unit:latency_warm_up"),
     ("the warm-up compares each chase with the first, not the one before",
@@ -203,6 +213,9 @@ def suite_fails(suite, tree):
         os.makedirs(os.path.join(tree, "rounds"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_rounds.py", "./membench", os.path.join(tree, "rounds")],
                    tree).returncode != 0
+    if suite == "restart":
+        return run([sys.executable, "tests/cli/check_restart.py", "./build/membench-faulty", tree],
+                   tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -229,7 +242,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
