@@ -14,6 +14,7 @@
 #include "measure/traffic.h"
 #include "modes/session.h"
 #include "modes/traffic_layout.h"
+#include "memory/memory_budget.h"
 #include "memory/page_policy.h"
 #include "output/bandwidth_matrix_sink.h"
 #include "plan/node_matrix.h"
@@ -179,8 +180,10 @@ static void measure_cell(session *s, bwm_state *st, team *t, size_t i)
     const node_matrix_cell *c = &st->m.cells[i];
     placement *row = &st->rows[c->row];
     uint64_t need = st->bytes * (uint64_t)row->n * (uint64_t)st->buffers;
+    /* All of the row's buffers at once, with the node's margin: the threads allocate
+     * them side by side, and each bound allocation alone sees the same free memory. */
     uint64_t free_bytes = platform_node_free_bytes(c->mem_node);
-    if (free_bytes && free_bytes < need) {
+    if (free_bytes && free_bytes < need + node_margin_bytes(platform_node_total_bytes(c->mem_node))) {
         unavailable(s, st, i, "the node has too little free memory for the buffers");
         return;
     }
