@@ -15,7 +15,7 @@
     {.long_name = "target-ci", .value_name = "PCT", .kind = OPT_DOUBLE, .key = "target_ci_pct",                      \
      .offset = offsetof(type, field), .min = 0.01, .max = 100, .bad = "must be a percentage from 0.01 to 100",      \
      .help = "After the " rounds_flag " rounds, more rounds of the points\nwhose median interval is wider "      \
-             "than +-PCT %,\nuntil all are within it or --max-time is reached"}
+             "than +-PCT %\nor covers less than 95% (6 rounds at least),\nuntil all are within it or --max-time is reached"}
 
 #define OPTION_MAX_TIME(type, field)                                                                                  \
     {.long_name = "max-time", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "max_time_s",                     \

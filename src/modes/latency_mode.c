@@ -305,10 +305,12 @@ static bool curve_visit(session *s, void *ctx, size_t i, int round)
     rp->more = chase_point_wants_more(p->lat);
     rp->samples = 0;
     rp->half_width = -1;
+    rp->level = 0;
     result_record r;
     if (point_record(s, st, p, &r)) {
         rp->samples = r.nsamples;
         rp->half_width = round_half_width(&r.summary);
+        rp->level = r.summary.median_level;
         result_free(&r);
     }
     return ms != MEASURE_STOPPED;

@@ -79,7 +79,9 @@ void round_loop_report(session *s, const round_loop *l, const round_loop_result 
         if (len < sizeof missed - 128) {
             char name[96], pm[32];
             l->name(l->ctx, i, name, sizeof name);
-            if (p->half_width >= 0)
+            if (p->half_width >= 0 && p->level < ROUND_TARGET_LEVEL) /* narrow, but not yet at 95% */
+                snprintf(pm, sizeof pm, "\xc2\xb1%.1f%% at %.0f%%", 100 * p->half_width, 100 * p->level);
+            else if (p->half_width >= 0)
                 snprintf(pm, sizeof pm, "\xc2\xb1%.1f%%", 100 * p->half_width);
             else
                 snprintf(pm, sizeof pm, "no interval");

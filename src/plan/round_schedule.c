@@ -2,7 +2,7 @@
 
 bool round_point_within(const round_point *p, double target)
 {
-    return p->samples >= 2 && p->half_width >= 0 && p->half_width <= target;
+    return p->samples >= 2 && p->half_width >= 0 && p->level >= ROUND_TARGET_LEVEL && p->half_width <= target;
 }
 
 bool round_point_wants(const round_point *p, double target)

@@ -18,6 +18,9 @@
  * in all (or an eighth of the memory budget, if less); the rest are allocated
  * again at every visit. */
 #define ROUND_KEEP_LIMIT (128ULL << 20)
+/* --target-ci counts an interval only at this coverage: [min, max] of 3 batch medians
+ * (75%) can be narrow by luck, and a target met with it would stop the run early. */
+#define ROUND_TARGET_LEVEL 0.95
 
 typedef struct {
     int samples;       /* samples the point has now */
@@ -26,12 +29,14 @@ typedef struct {
     bool more;         /* its own rule wants more (latency: CV above target) */
     bool finished;     /* nothing more to do: failed, skipped, or already emitted */
     double half_width; /* median interval's larger side / median; < 0 when there is no interval */
+    double level;      /* that interval's coverage (0.75 for 3 batches); 0 when there is none */
 } round_point;
 
 /* Whether the point wants another visit. target: --target-ci as a fraction, 0 = none. */
 bool round_point_wants(const round_point *p, double target);
 
-/* Whether the point's interval is within target (never with fewer than 2 samples). */
+/* Whether the point's interval is within target and covers ROUND_TARGET_LEVEL (never
+ * with fewer than 2 samples, nor with fewer than 6 batches: 5 give 93.75%). */
 bool round_point_within(const round_point *p, double target);
 
 /* The points to visit next round, in plan order: their indices go to visit (room

@@ -29,7 +29,7 @@ static void simulate(round_point *pts, size_t n, double target, int reset_point,
 
 static round_point point(int needed)
 {
-    round_point p = {0, needed, 0, false, false, -1};
+    round_point p = {0, needed, 0, false, false, -1, 0};
     return p;
 }
 
@@ -73,6 +73,7 @@ TEST(rounds_target_sends_back_only_the_wide_points)
     pts[1].half_width = 0.05;  /* wider */
     pts[2].half_width = 0.02;  /* exactly on it: within */
     pts[3].half_width = -1;    /* no interval yet: not within */
+    pts[0].level = pts[1].level = pts[2].level = 0.969; /* 6 batches */
     size_t visit[4];
     CHECK_INT(round_next(pts, 4, 0.02, visit), 2);
     CHECK_INT(visit[0], 1);
@@ -90,6 +91,16 @@ TEST(rounds_target_sends_back_only_the_wide_points)
     one.samples = 1;
     one.half_width = 0;
     CHECK(!round_point_within(&one, 0.5));
+    /* a narrow interval below 95% (3 batches: 75%; 5: 93.75%) is not within yet */
+    pts[0].samples = 3;
+    pts[0].level = 0.75;
+    CHECK(!round_point_within(&pts[0], 0.02));
+    pts[0].level = 0.9375;
+    CHECK(!round_point_within(&pts[0], 0.02));
+    CHECK_INT(round_next(pts, 4, 0.02, visit), 3);
+    CHECK_INT(visit[0], 0);
+    pts[0].level = ROUND_TARGET_LEVEL;
+    CHECK(round_point_within(&pts[0], 0.02));
 }
 
 /* membench latency's rounds: the minimum of 7 samples spread over --rounds visits,
