@@ -138,7 +138,7 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
     }
     /* A bound allocation the node cannot hold ends in the OOM killer, not in an error. */
     uint64_t free_bytes = platform_node_free_bytes(node);
-    if (node < 0 || free_bytes < (uint64_t)len + node_margin_bytes(platform_node_total_bytes(node))) {
+    if (node < 0 || free_bytes < (uint64_t)len + node_margin_bytes_of(node)) {
         memset(b, 0, sizeof *b);
         return false;
     }

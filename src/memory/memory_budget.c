@@ -16,6 +16,11 @@ uint64_t node_margin_bytes(uint64_t node_total)
     return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;
 }
 
+uint64_t node_margin_bytes_of(int node)
+{
+    return node_margin_bytes(platform_node_total_bytes(node));
+}
+
 bool memory_budget(uint64_t *bytes, char *why, size_t whylen)
 {
     uint64_t available;

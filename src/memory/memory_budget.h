@@ -22,6 +22,8 @@ uint64_t memory_budget_from(uint64_t available);
  * the machine-wide 64 MiB would keep half of a 128 MiB memory-only (CXL-style) node
  * idle. Unknown size: the full 64 MiB. */
 uint64_t node_margin_bytes(uint64_t node_total);
+/* That margin for NUMA node `node`, from its size in sysfs. */
+uint64_t node_margin_bytes_of(int node);
 
 /* The budget on this machine now. False when it cannot be known (MemAvailable or
  * a cgroup limit unreadable): why names the file and the reason, and nothing may

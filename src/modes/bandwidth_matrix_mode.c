@@ -183,7 +183,7 @@ static void measure_cell(session *s, bwm_state *st, team *t, size_t i)
     /* All of the row's buffers at once, with the node's margin: the threads allocate
      * them side by side, and each bound allocation alone sees the same free memory. */
     uint64_t free_bytes = platform_node_free_bytes(c->mem_node);
-    if (free_bytes && free_bytes < need + node_margin_bytes(platform_node_total_bytes(c->mem_node))) {
+    if (free_bytes && free_bytes < need + node_margin_bytes_of(c->mem_node)) {
         unavailable(s, st, i, "the node has too little free memory for the buffers");
         return;
     }

@@ -144,7 +144,7 @@ static void report_unavailable(session *s, matrix_state *st, size_t i)
 {
     const node_matrix_cell *c = &st->m.cells[i];
     uint64_t free_bytes = platform_node_free_bytes(c->mem_node);
-    uint64_t kept = node_margin_bytes(platform_node_total_bytes(c->mem_node));
+    uint64_t kept = node_margin_bytes_of(c->mem_node);
     st->unavailable++;
     session_warn(s,
                  "CPU %d (node %d) x memory node %d: the node could not hold the %llu MiB buffer (%llu MiB free, "

@@ -303,14 +303,10 @@ static bool curve_visit(session *s, void *ctx, size_t i, int round)
     round_point *rp = &p->sched;
     rp->finished = p->finished || p->done;
     rp->more = chase_point_wants_more(p->lat);
-    rp->samples = 0;
-    rp->half_width = -1;
-    rp->level = 0;
+    round_point_take_samples(rp, 0, NULL);
     result_record r;
     if (point_record(s, st, p, &r)) {
-        rp->samples = r.nsamples;
-        rp->half_width = round_half_width(&r.summary);
-        rp->level = r.summary.median_level;
+        round_point_take_samples(rp, r.nsamples, &r.summary);
         result_free(&r);
     }
     return ms != MEASURE_STOPPED;

@@ -419,14 +419,10 @@ static void update_schedule(session *s, const sweep_state *st, sweep_point *p)
     round_point *rp = &p->sched;
     rp->finished = p->finished || p->failed || p->emitted;
     rp->more = p->op == OP_LATENCY && p->lat && chase_point_wants_more(p->lat);
-    rp->half_width = -1;
-    rp->level = 0;
-    rp->samples = 0;
+    round_point_take_samples(rp, 0, NULL);
     result_record r;
     if (!p->failed && point_record(s, st, p, &r)) { /* a failed point has no figure */
-        rp->samples = r.nsamples;
-        rp->half_width = round_half_width(&r.summary);
-        rp->level = r.summary.median_level;
+        round_point_take_samples(rp, r.nsamples, &r.summary);
         result_free(&r);
     }
 }

@@ -36,6 +36,13 @@ double round_half_width(const sample_stats *s)
     return (up > down ? up : down) / s->median;
 }
 
+void round_point_take_samples(round_point *p, int samples, const sample_stats *stats)
+{
+    p->samples = stats ? samples : 0;
+    p->half_width = stats ? round_half_width(stats) : -1;
+    p->level = stats ? stats->median_level : 0;
+}
+
 int round_samples_per_visit(int min_samples, int rounds)
 {
     if (rounds < 1)

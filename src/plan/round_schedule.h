@@ -50,6 +50,10 @@ uint64_t round_keep_limit(uint64_t budget);
  * half_width); -1 when there is no interval. */
 double round_half_width(const sample_stats *s);
 
+/* The point's samples and interval (half_width, level) from its statistics; stats
+ * NULL: none yet (a failed point, or one without a record). */
+void round_point_take_samples(round_point *p, int samples, const sample_stats *stats);
+
 /* Latency samples per visit when a point's minimum is spread over `rounds`
  * visits: ceil(min_samples / rounds), at least 1. */
 int round_samples_per_visit(int min_samples, int rounds);

@@ -31,6 +31,8 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("the scheduler never takes a point's interval level",
+     "src/plan/round_schedule.c", "p->level = stats ? stats->median_level : 0;", "p->level = 0;", "unit:rounds_"),
     ("--target-ci met by a narrow interval below 95% (3 round medians: 75%)",
      "src/plan/round_schedule.c", "p->level >= ROUND_TARGET_LEVEL && ", "", "unit:rounds_"),
     ("sweep records go out as points finish, not in plan order",
@@ -54,7 +56,7 @@ MUTANTS = [
      "src/memory/memory_budget.c", "return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;", "return margin;",
      "unit:node_margin"),
     ("a bound allocation keeps the machine-wide 64 MiB free on every node, however small",
-     "src/memory/buffer.c", "node_margin_bytes(platform_node_total_bytes(node))", "MEMORY_MARGIN_FIXED", "numa"),
+     "src/memory/buffer.c", "node_margin_bytes_of(node)", "MEMORY_MARGIN_FIXED", "numa"),
     ("a visit's samples not trimmed to what the cap leaves",
      "src/plan/round_schedule.c", "    if (room >= per)\n", "    if (1)\n", "unit:rounds_visit_samples"),
     ("a range's node judged from a few pages when most had no answer",

@@ -141,6 +141,27 @@ TEST(rounds_half_width_is_the_larger_side_over_the_median)
     CHECK_NEAR(round_half_width(&s), -1, 0);
 }
 
+/* The scheduler's view of a point: samples, half width and level from its statistics,
+ * none without them. */
+TEST(rounds_point_takes_samples_width_and_level)
+{
+    sample_stats s = {0};
+    s.median = 10;
+    s.median_low = 9;
+    s.median_high = 10.5;
+    s.median_level = 0.969;
+    round_point p = {0};
+    round_point_take_samples(&p, 6, &s);
+    CHECK_INT(p.samples, 6);
+    CHECK_NEAR(p.half_width, 0.1, 1e-12);
+    CHECK_NEAR(p.level, 0.969, 0);
+    CHECK(round_point_within(&p, 0.1));
+    round_point_take_samples(&p, 6, NULL);
+    CHECK_INT(p.samples, 0);
+    CHECK_NEAR(p.half_width, -1, 0);
+    CHECK_NEAR(p.level, 0, 0);
+}
+
 TEST(rounds_keep_limit_is_128_mib_or_an_eighth_of_the_budget)
 {
     CHECK_INT((long long)round_keep_limit(8ULL << 30), (long long)(128ULL << 20));
