@@ -596,7 +596,12 @@ static int root(driver *d, int argc, char **argv)
         file_target_free(&g.target);
     cluster_free(&g.c);
     fflush(stderr);
-    if (silent) /* a silent rank would hold MPI_Finalize forever: end the job */
+    /* A silent rank would hold MPI_Finalize forever: end the job. Debian 12's mpirun
+     * (Open MPI 4.1.4, PMIx 4.2.2) itself now and then crashes or hangs in its own
+     * teardown after this, every rank gone; so it did after rank 0 exited without
+     * MPI_Finalize instead (bench/mpi_silent_rank.sh). MPI_Abort is what srun and
+     * other launchers hear, with this status. */
+    if (silent)
         MPI_Abort(MPI_COMM_WORLD, status);
     return status;
 }

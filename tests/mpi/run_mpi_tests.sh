@@ -27,15 +27,23 @@ if ! command -v mpirun >/dev/null 2>&1; then
     exit 1
 fi
 
-# run NAME NP [ENV=...] -- ARGS...: membench-mpi on NP ranks; rc in $rc, output in $TMP/NAME.{out,err}
+# run NAME NP [ENV=...] -- ARGS...: membench-mpi on NP ranks; rc in $rc, output in $TMP/NAME.{out,err}.
+# Watched by run_watched.py (137: a process of the job still alive at 120 s); a run
+# whose mpirun crashed or hung after every rank had ended (254, an Open MPI defect)
+# is run once more, and said.
 run() {
     local name=$1 np=$2
     shift 2
     local envs=()
     while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("-x" "$1"); shift; done
     shift
-    timeout -k 10 120 "${MPIRUN[@]}" "${envs[@]}" -np "$np" "$BIN" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-    rc=$?
+    local try
+    for try in 1 2; do
+        python3 "$HERE/run_watched.py" "$TMP/$name.out" "$TMP/$name.err" "${MPIRUN[@]}" "${envs[@]}" -np "$np" "$BIN" "$@"
+        rc=$?
+        [ $rc = 254 ] && [ $try = 1 ] || break
+        echo "# $name: mpirun itself crashed or hung after every rank had ended (Open MPI's teardown); run once more"
+    done
 }
 cluster_ok() { python3 "$HERE/check_cluster.py" "$@"; }
 D=MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1

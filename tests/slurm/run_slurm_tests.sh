@@ -42,6 +42,13 @@ check "srun, a task that cannot allocate: exit 3 through srun, named, the others
     [ $rc -eq 3 ] && python3 '$HERE/../mpi/check_cluster.py' '$TMP/fail.json' 3 status.0=ok status.1=failed status.2=ok \
         'error.1=the memory budget is unknown' && grep -q 'rank 1 .*failed: the memory budget' '$TMP/fail.out'"
 
+# A silent task: rank 0 ends the step through MPI_Abort, which srun reports with its status
+MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1 MEMBENCH_MPI_TEST_HANG_RANK=2 timeout -k 10 120 srun -N 1 -n 3 --overcommit "$BIN" -s 16 \
+    -o read "${QUICK[@]}" --rank-timeout 3 --json "$TMP/hang.json" >"$TMP/hang.out" 2>"$TMP/hang.err"; rc=$?
+check "srun, a task that never answers: no hang, exit 3 through srun, named, the JSON incomplete (rc=$rc)" bash -c "
+    [ $rc -eq 3 ] && python3 '$HERE/../mpi/check_cluster.py' '$TMP/hang.json' 3 status.0=ok status.1=ok \
+        'status.2=no answer' complete=false exit_status=3 && grep -q 'rank 2 .*no answer' '$TMP/hang.out'"
+
 cat >"$TMP/job.sh" <<JOB
 #!/bin/bash
 #SBATCH -N 1 -n 2 -o $TMP/job.out -e $TMP/job.err
