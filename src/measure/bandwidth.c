@@ -381,30 +381,37 @@ static measure_status open_buffers(bw_point *p, team *t, job_ctx *c)
     return MEASURE_OK;
 }
 
-/* The first visit calibrates: one pass (also the first warm-up), then full-length
- * warm-up samples whose times refine the pass count until one lasts
- * min_sample_s x CALIBRATE_HEADROOM.
- * Later visits run one full-length warm-up (the caches hold other points' data by
- * then). All are discarded. False when stopped. */
-static bool warm_up(bw_point *p, team *t, job_ctx *c)
+/* Full-length warm-up samples from c->passes on, each refining the pass count,
+ * until one lasts min_sample_s x CALIBRATE_HEADROOM; the count is then the
+ * point's. All are discarded. False when stopped. */
+static bool calibrate(bw_point *p, team *t, job_ctx *c)
 {
     double aim = p->rq.min_sample_s * CALIBRATE_HEADROOM;
+    for (;;) {
+        double warm = run_sample(t, c, p->n, NULL, NULL);
+        if (warm < 0)
+            return false;
+        if (warm >= aim || c->passes == MAX_PASSES)
+            break;
+        c->passes = longer_passes(c->passes, warm, aim);
+    }
+    p->passes = c->passes;
+    return true;
+}
+
+/* The first visit calibrates: one pass (also the first warm-up) for a first
+ * estimate, then calibrate().
+ * Later visits run one full-length warm-up (the caches hold other points' data by
+ * then). False when stopped. */
+static bool warm_up(bw_point *p, team *t, job_ctx *c)
+{
     if (p->passes == 0) {
         c->passes = 1;
         double one = run_sample(t, c, p->n, NULL, NULL);
         if (one < 0)
             return false;
-        c->passes = passes_for(one, aim);
-        for (;;) {
-            double warm = run_sample(t, c, p->n, NULL, NULL);
-            if (warm < 0)
-                return false;
-            if (warm >= aim || c->passes == MAX_PASSES)
-                break;
-            c->passes = longer_passes(c->passes, warm, aim);
-        }
-        p->passes = c->passes;
-        return true;
+        c->passes = passes_for(one, p->rq.min_sample_s * CALIBRATE_HEADROOM);
+        return calibrate(p, t, c);
     }
     return run_sample(t, c, p->n, NULL, NULL) >= 0;
 }
@@ -433,11 +440,17 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
          * like the others (taken all at once here, they would be one batch of the
          * median interval; membench-mpi's ranks meet whatever their step counts). */
         if (slow < p->rq.min_sample_s && c.passes < MAX_PASSES && p->restarts < MAX_RESTARTS) {
+            /* calibrated again, from the short sample's estimate: a sample of few
+             * passes overstates a pass by the fixed cost of starting the team, and
+             * the estimate alone then fell short again (a second restart) */
             c.passes = longer_passes(c.passes, slow, p->rq.min_sample_s * CALIBRATE_HEADROOM);
-            p->passes = c.passes;
             p->restarts++;
             p->nsamples = 0;
             got = 0;
+            if (!calibrate(p, t, &c)) {
+                status = MEASURE_STOPPED;
+                break;
+            }
             continue;
         }
         if (!add_sample(p, slow, tmin, tmax, round)) {
