@@ -19,10 +19,12 @@
 
 #include "cli/numa_options.h"
 #include "measure/numa_mem.h"
+#include "memory/memory_budget.h"
 #include "modes/numa_suite.h"
 #include "output/numa_sink.h"
 #include "modes/session.h"
 #include "plan/numa_bind.h"
+#include "platform/platform.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -110,6 +112,37 @@ static int plan_bindings(session *s, numa_state *st, const numa_options *o)
                  *note ? "; " : "", st->nodes.bound, ntasks - st->nodes.bound);
     if (*note)
         params_text(&s->info.plan.values, "binding_note", note);
+    return 0;
+}
+
+/* -M: the tasks allocate side by side, and each bound allocation alone sees the same
+ * free memory, so each node is asked here for all that is bound to it at once (its
+ * processes' memory, with their thread 0, and its threads'), with its margin. */
+static int plan_node_memory(session *s, numa_state *st, const numa_options *o)
+{
+    const numa_mem_setup *u = &st->setup;
+    for (size_t k = 0; u->nodes && k < s->topo.nnodes; k++) {
+        int node = s->topo.nodes[k].id;
+        uint64_t need = 0;
+        for (int p = 0; p < u->nproc; p++)
+            for (int i = 0; i < u->nthreads; i++)
+                if (u->nodes[p * u->nthreads + i] == node)
+                    need += (i == 0 ? u->proc_bytes : 0) + u->thread_bytes;
+        uint64_t free_bytes = platform_node_free_bytes(node), keep = node_margin_bytes_of(node);
+        if (!need || !free_bytes || need + keep <= free_bytes)
+            continue;
+        char err[256];
+        snprintf(err, sizeof err,
+                 "-M '%s': %llu MiB of the tasks' memory bound to node %d, more than it can hold safely "
+                 "(%llu MiB free, %llu MiB kept free)",
+                 o->memnodes, (unsigned long long)(need >> 20), node, (unsigned long long)(free_bytes >> 20),
+                 (unsigned long long)(keep >> 20));
+        if (!o->if_applicable)
+            return session_bad_input(s, "%s", err);
+        st->not_applicable = true; /* perf's suite: said, and the suite goes on */
+        params_text(&s->info.plan.values, "not_applicable", err);
+        return 0;
+    }
     return 0;
 }
 
@@ -228,6 +261,8 @@ static int numa_plan(session *s)
     int rc = plan_memory(s, st, o);
     if (rc == 0)
         rc = plan_bindings(s, st, o);
+    if (rc == 0 && !st->not_applicable)
+        rc = plan_node_memory(s, st, o);
     if (rc || st->not_applicable)
         return rc;
     plan_init_node(s, st, o);

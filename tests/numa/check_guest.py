@@ -407,6 +407,9 @@ t = nm_tasks(r)
 check("numa mem -M 3x2: both threads' memory on the CPU-less node 3 (perf drops such a node)",
       [(x["cpu"], x["mem_node"]) for x in t] == [(2, 3), (2, 3)] and all(x["mem_node_fraction"] == 1 for x in t), str(t))
 bad_input("nm_memless", "-M '2': NUMA node 2 has no memory")
+# 2 x (40 + 20) MiB on node 3 (128 MiB): each buffer alone fits its free memory, all
+# four together do not; the tasks allocate side by side, so the plan refuses them
+bad_input("nm_node_full", "-M '3,3': 120 MiB of the tasks' memory bound to node 3, more than it can hold safely")
 r = run("nm_conv_bound")
 exits("nm_conv_bound", 0, r)
 rec0 = ((r["json"] or {}).get("results") or [{}])[0]

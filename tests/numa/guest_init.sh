@@ -143,6 +143,7 @@ run mlc_j_memless $M mlc --idle_latency -j 2
 run nm_bind $M numa mem -p 2 -t 1 -P 16 -T 8 -l 2 -C 0,2 -M 0,1 --json /tmp/nm_bind.json
 run nm_cpuless $M numa mem -p 1 -t 2 -T 8 -G 0 -l 2 -C 2x2 -M 3x2 --json /tmp/nm_cpuless.json
 run nm_memless $M numa mem -p 1 -T 8 -M 2
+run nm_node_full $M numa mem -p 2 -t 1 -P 40 -T 20 -G 0 -l 2 -M 3,3
 run nm_conv_bound $M numa mem -p 2 -t 1 -P 16 -C 0,2 -M 0,1 -s 5 -m --json /tmp/nm_conv_bound.json
 run nm_conv $M numa mem -p 2 -t 2 -P 16 -s 2 -c --json /tmp/nm_conv.json
 run nm_split $M numa mem -p 1 -t 2 -P 16 -C 0,2 -M 0 -s 2 -c --json /tmp/nm_split.json
