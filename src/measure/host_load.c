@@ -62,23 +62,52 @@ host_load host_load_read(void)
     return h;
 }
 
-static double share_pct(uint64_t from, uint64_t to, double whole)
+static double share_pct(uint64_t part, double whole)
 {
-    if (to < from || !(whole > 0))
+    if (!(whole > 0))
         return -1;
-    double pct = 100.0 * (double)(to - from) / whole;
+    double pct = 100.0 * (double)part / whole;
     return pct > 100 ? 100 : pct;
+}
+
+void host_load_span_add(host_load_span *s, const host_load *from, const host_load *to)
+{
+    s->intervals++;
+    s->wall_s += to->at_s - from->at_s;
+    /* a counter that went back (a reset) leaves the source unknown for the span */
+    if (from->have_stat && to->have_stat && to->steal_ticks >= from->steal_ticks &&
+        to->total_ticks >= from->total_ticks) {
+        s->with_stat++;
+        s->steal_ticks += to->steal_ticks - from->steal_ticks;
+        s->total_ticks += to->total_ticks - from->total_ticks;
+    }
+    if (from->have_psi_cpu && to->have_psi_cpu && to->psi_cpu_some_us >= from->psi_cpu_some_us) {
+        s->with_psi_cpu++;
+        s->psi_cpu_us += to->psi_cpu_some_us - from->psi_cpu_some_us;
+    }
+    if (from->have_psi_memory && to->have_psi_memory && to->psi_memory_some_us >= from->psi_memory_some_us) {
+        s->with_psi_memory++;
+        s->psi_memory_us += to->psi_memory_some_us - from->psi_memory_some_us;
+    }
+}
+
+host_load_delta host_load_span_shares(const host_load_span *s)
+{
+    host_load_delta d = {-1, -1, -1, s->wall_s};
+    bool all = s->intervals > 0;
+    /* /proc/stat counts in ticks: a span within one tick has no steal figure */
+    if (all && s->with_stat == s->intervals)
+        d.steal_pct = share_pct(s->steal_ticks, (double)s->total_ticks);
+    if (all && s->with_psi_cpu == s->intervals)
+        d.cpu_pressure_pct = share_pct(s->psi_cpu_us, s->wall_s * 1e6);
+    if (all && s->with_psi_memory == s->intervals)
+        d.memory_pressure_pct = share_pct(s->psi_memory_us, s->wall_s * 1e6);
+    return d;
 }
 
 host_load_delta host_load_between(const host_load *from, const host_load *to)
 {
-    host_load_delta d = {-1, -1, -1};
-    if (from->have_stat && to->have_stat && to->total_ticks > from->total_ticks)
-        d.steal_pct = share_pct(from->steal_ticks, to->steal_ticks, (double)(to->total_ticks - from->total_ticks));
-    double wall_us = (to->at_s - from->at_s) * 1e6;
-    if (from->have_psi_cpu && to->have_psi_cpu)
-        d.cpu_pressure_pct = share_pct(from->psi_cpu_some_us, to->psi_cpu_some_us, wall_us);
-    if (from->have_psi_memory && to->have_psi_memory)
-        d.memory_pressure_pct = share_pct(from->psi_memory_some_us, to->psi_memory_some_us, wall_us);
-    return d;
+    host_load_span s = {0};
+    host_load_span_add(&s, from, to);
+    return host_load_span_shares(&s);
 }

@@ -32,6 +32,7 @@ typedef struct {
     uint64_t bytes;
     chase_point *lat; /* chain (when kept), step count, samples */
     round_point sched;
+    host_load_span load; /* the host over this point's visits */
     int visits;
     bool keep;     /* chain kept between rounds (else linked again, same seed, at each visit) */
     bool finished; /* could not allocate: no more visits */
@@ -247,6 +248,7 @@ static bool point_record(session *s, const latency_state *st, const curve_point 
     r->samples_wanted = p->sched.needed;
     r->complete = r->complete && r->nsamples >= p->sched.needed;
     params_int(&r->params, "rounds", p->visits);
+    session_record_host_load(r, &p->load);
     if (o->target_ci_pct > 0) {
         params_number(&r->params, "target_ci_pct", o->target_ci_pct);
         params_bool(&r->params, "target_ci_met", round_point_within(&p->sched, o->target_ci_pct / 100));
@@ -269,6 +271,11 @@ static int samples_this_visit(const latency_options *o, const curve_point *p, in
 static const round_point *curve_schedule(void *ctx, size_t i)
 {
     return &((latency_state *)ctx)->points[i].sched;
+}
+
+static host_load_span *curve_point_load(void *ctx, size_t i)
+{
+    return &((latency_state *)ctx)->points[i].load;
 }
 
 static bool curve_visit(session *s, void *ctx, size_t i, int round)
@@ -344,7 +351,7 @@ static void latency_run(session *s)
     if (!st->team)
         return; /* said */
     round_loop l = {st, st->nsizes, o->target_ci_pct / 100, o->max_time_s,
-                    curve_schedule, curve_visit, curve_finish, curve_point_name};
+                    curve_schedule, curve_visit, curve_finish, curve_point_name, curve_point_load};
     st->start = clock_now();
     round_loop_result res = round_loop_run(s, &l, st->start);
     if (!res.stopped) {

@@ -33,7 +33,10 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
             l->name(l->ctx, i, name, sizeof name);
             session_progress(s, "round %d: [%zu/%zu] %s ...", res.rounds, v + 1, n, name);
             session_step_begin(s); /* once per visit: membench-mpi starts every node's visits together */
+            host_load before = host_load_read();
             go_on = l->visit(s, l->ctx, i, res.rounds);
+            host_load after = host_load_read();
+            host_load_span_add(l->load(l->ctx, i), &before, &after);
             if (!round_point_wants(l->schedule(l->ctx, i), l->target)) {
                 done[i] = true;
                 l->finish(s, l->ctx, i);

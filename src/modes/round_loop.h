@@ -4,13 +4,15 @@
  * visit; a point's record goes out when it wants no more, and a stop (signal, -t,
  * an error) sends out every point with the samples it has. --max-time is checked
  * before each round; --target-ci is the schedule's. The mode says what a point is
- * through the callbacks. */
+ * through the callbacks. Each visit is framed by two readings of the host's load
+ * (measure/host_load), summed per point. */
 #ifndef MEMBENCH_ROUND_LOOP_H
 #define MEMBENCH_ROUND_LOOP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "measure/host_load.h"
 #include "modes/session.h"
 #include "plan/round_schedule.h"
 
@@ -29,6 +31,10 @@ typedef struct {
     void (*finish)(session *s, void *ctx, size_t i);
     /* The point's name in messages: "64 KB read", "64 KiB". */
     void (*name)(void *ctx, size_t i, char *buf, size_t len);
+    /* Where the host's load over the point's visits is summed (zeroed by the mode):
+     * its record carries that, not the interval since the record before it, which
+     * for a point that finished after the points behind it is almost nothing. */
+    host_load_span *(*load)(void *ctx, size_t i);
 } round_loop;
 
 typedef struct {

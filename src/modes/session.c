@@ -149,17 +149,30 @@ static void probe_host(session *s)
     s->last_probe_at = clock_now();
 }
 
-/* Each record: what else the host did since the previous one. */
-static void note_host_load(session *s, result_record *r)
+static void record_host_load(result_record *r, host_load_delta d)
 {
-    host_load now = host_load_read();
-    host_load_delta d = host_load_between(&s->load_last, &now);
-    s->load_last = now;
+    params_number(&r->params, "host_load_s", d.span_s);
     const char *keys[] = {"host_steal_pct", "host_cpu_pressure_pct", "host_memory_pressure_pct"};
     const double v[] = {d.steal_pct, d.cpu_pressure_pct, d.memory_pressure_pct};
     for (int i = 0; i < 3; i++)
         if (v[i] >= 0)
             params_number(&r->params, keys[i], v[i]);
+}
+
+void session_record_host_load(result_record *r, const host_load_span *visits)
+{
+    record_host_load(r, host_load_span_shares(visits));
+}
+
+/* Each record: what else the host did since the previous one, unless it says
+ * already what the host did over its own visits (the modes in rounds). */
+static void note_host_load(session *s, result_record *r)
+{
+    host_load now = host_load_read();
+    host_load_delta d = host_load_between(&s->load_last, &now);
+    s->load_last = now;
+    if (!params_find(&r->params, "host_load_s"))
+        record_host_load(r, d);
 }
 
 /* The run's verdict on its host, warned about when it matters. */

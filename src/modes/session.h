@@ -122,6 +122,10 @@ team *session_team(session *s, const placement *p, int n);
 void session_describe_placement(session *s, const placement *p);
 /* The placement of the first n threads of p, for a record. */
 void session_record_placement(const placement *p, int n, result_record *r);
+/* The host's steal and pressure over a point's own visits (host_load_s, host_*_pct),
+ * for the modes in rounds; every other record gets them over the interval since
+ * the record before it when it is emitted. */
+void session_record_host_load(result_record *r, const host_load_span *visits);
 /* A measured step (a sweep point, a latency size, a STREAM configuration, a matrix
  * cell, a traffic mix...) is about to start: runs the environment's step_begin
  * hook, if any. Modes call it right before each step's first sample. */

@@ -34,6 +34,7 @@ typedef struct {
     bw_point *bw;    /* bandwidth: buffers, passes, samples */
     chase_point *lat; /* latency: chain, steps, samples */
     round_point sched;
+    host_load_span load; /* the host over this point's visits */
     int visits;
     bool keep;       /* buffers kept between rounds */
     bool finished;   /* skipped (no memory) or nothing measured: no more visits */
@@ -405,6 +406,7 @@ static bool point_record(session *s, const sweep_state *st, const sweep_point *p
     }
     session_record_placement(&st->place, latency ? 1 : st->counts[p->ci], r);
     params_int(&r->params, "rounds", p->visits);
+    session_record_host_load(r, &p->load);
     const sweep_options *o = s->opts;
     if (o->target_ci_pct > 0) {
         params_number(&r->params, "target_ci_pct", o->target_ci_pct);
@@ -505,6 +507,11 @@ static void sweep_finish(session *s, void *ctx, size_t i)
         emit_point(s, st, &st->points[st->next_emit++]);
 }
 
+static host_load_span *sweep_point_load(void *ctx, size_t i)
+{
+    return &((sweep_state *)ctx)->points[i].load;
+}
+
 static void sweep_point_name(void *ctx, size_t i, char *buf, size_t len)
 {
     const sweep_point *p = &((sweep_state *)ctx)->points[i];
@@ -523,7 +530,7 @@ static void sweep_run(session *s)
         return;
     }
     round_loop l = {st, st->npoints, o->target_ci_pct / 100, o->max_time_s,
-                    sweep_schedule, sweep_visit, sweep_finish, sweep_point_name};
+                    sweep_schedule, sweep_visit, sweep_finish, sweep_point_name, sweep_point_load};
     st->start = clock_now();
     round_loop_result res = round_loop_run(s, &l, st->start);
     st->rounds = res.rounds;

@@ -60,6 +60,12 @@ for a in recs:
                     a["size_bytes"], k, max(ra[k]), b["size_bytes"], k + 1, min(rb[k + 1])))
 check("rounds 3: every size's round k ends before any size's round k+1 (visits interleave)", recs and not late,
       late[:3])
+# Each size's host figures are over its own visits: at least its samples' time (half of
+# it, for samples a faster host ended early). 1 ms samples are too short to promise
+# a /proc/stat tick, so steal is not asserted here (check_restart.py does).
+check("rounds 3: every record's host steal and pressure are over its own visits (host_load_s)",
+      recs and all(r["params"].get("host_load_s", 0) >= 0.5 * 0.001 * len(r["samples"]) for r in recs),
+      [(r["size_bytes"], r["params"].get("host_load_s"), len(r["samples"])) for r in recs])
 check("rounds 3: the plan says 3 rounds planned, how many ran, and which chains are kept",
       d and d["plan"].get("planned_rounds") == 3 and d["plan"].get("rounds") == max(r["params"]["rounds"] for r in recs)
       and "in 3 rounds" in d["plan"].get("timing", "") and all(row.get("chain_kept") is True for row in d["plan"]["sizes"]),

@@ -186,7 +186,8 @@ check "JSON lists every warning said on stderr" \
     python3 -c "import json,sys; w=json.load(open('$TMP/run.json'))['warnings']; said=[l[len('membench: warning: '):] for l in open('$TMP/j.err').read().splitlines() if l.startswith('membench: warning: ')]; sys.exit(0 if w==said else 1)"
 # Each record says what else the host did while it was measured, where the kernel tells.
 # /proc/stat counts in ticks of 10 ms: a record shorter than a tick has no steal figure
-# (omitted, not 0), so this run's records each last at least 3 samples of 30 ms.
+# (omitted, not 0), so this run's records each last at least 3 samples of 30 ms, and
+# the seconds the figures are over (host_load_s) hold all of them.
 "$BIN" -s 128 -o read -o latency -r 3 --sample-ms 30 --latency-sample-ms 30 --json "$TMP/hl.json" >/dev/null 2>&1
 check "JSON records carry the host's steal and pressure over their own interval (where /proc has them)" \
     python3 -c "
@@ -195,6 +196,7 @@ d = json.load(open('$TMP/hl.json'))
 want = [k for k, f in (('host_steal_pct', '/proc/stat'), ('host_cpu_pressure_pct', '/proc/pressure/cpu'),
                        ('host_memory_pressure_pct', '/proc/pressure/memory')) if os.access(f, os.R_OK)]
 ok = all(0 <= r['params'][k] <= 100 for r in d['results'] for k in want) and d['host_noise']['probes'] >= 1
+ok = ok and all(r['params']['host_load_s'] >= 0.03 * r['summary']['n'] for r in d['results'])
 sys.exit(0 if ok and want else 1)"
 check "no temporary JSON files left behind" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
 # README: every bandwidth sample lasts at least --sample-ms (10 ms by default), also

@@ -45,6 +45,43 @@ TEST(host_load_shares_between_two_readings)
     b.total_ticks = 1000;
     d = host_load_between(&a, &b);
     CHECK_NEAR(d.steal_pct, -1, 0);
+    CHECK_NEAR(d.span_s, 2, 1e-12);
+}
+
+/* A point measured in rounds: its visits' intervals summed, the time between them
+ * (other points' visits) left out. */
+TEST(host_load_span_sums_its_intervals_only)
+{
+    host_load a = {.at_s = 10, .have_stat = true, .have_psi_cpu = true, .have_psi_memory = true,
+                   .steal_ticks = 100, .total_ticks = 1000, .psi_cpu_some_us = 0, .psi_memory_some_us = 0};
+    host_load b = a, c = a, e = a;
+    b.at_s = 11; /* visit 1: 1 s, 10 of 200 ticks stolen, 0.2 s CPU pressure */
+    b.steal_ticks = 110;
+    b.total_ticks = 1200;
+    b.psi_cpu_some_us = 200000;
+    c.at_s = 20; /* between the visits: all stolen, all pressure; not the point's */
+    c.steal_ticks = 2000;
+    c.total_ticks = 3000;
+    c.psi_cpu_some_us = 9200000;
+    c.psi_memory_some_us = 9000000;
+    e = c; /* visit 2: 3 s, 30 of 600 ticks stolen, 0.6 s CPU pressure */
+    e.at_s = 23;
+    e.steal_ticks = 2030;
+    e.total_ticks = 3600;
+    e.psi_cpu_some_us = 9800000;
+    host_load_span s = {0};
+    host_load_span_add(&s, &a, &b);
+    host_load_span_add(&s, &c, &e);
+    host_load_delta d = host_load_span_shares(&s);
+    CHECK_NEAR(d.span_s, 4, 1e-12);
+    CHECK_NEAR(d.steal_pct, 5, 1e-12);         /* 40 of 800 */
+    CHECK_NEAR(d.cpu_pressure_pct, 20, 1e-9);  /* 0.8 s of 4 s */
+    CHECK_NEAR(d.memory_pressure_pct, 0, 0);
+    e.have_psi_memory = false; /* one visit without a source: unknown for the span */
+    host_load_span_add(&s, &c, &e);
+    CHECK_NEAR(host_load_span_shares(&s).memory_pressure_pct, -1, 0);
+    host_load_span none = {0};
+    CHECK_NEAR(host_load_span_shares(&none).steal_pct, -1, 0);
 }
 
 TEST(noise_verdict_from_probe_percentiles)
