@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from round_records import by_round, run_json
+from round_records import by_round, run_json, target_verdicts
 
 BIN, TMP = sys.argv[1:3]
 results = []
@@ -87,31 +87,41 @@ late = ["%d ends at %.4f, after %d starts" % (a["size_bytes"], max(a["sample_end
 check("rounds 1: point by point: every sample of a size ends before the next size's first", recs and not late,
       late[:3])
 
-# --- --target-ci that cannot be met: rounds until --max-time, the sizes named -------
+# --- --target-ci 0.01: rounds until --max-time for the sizes that miss, named -----
+# A quiet host can hold an L1 latency within +-0.01% (seen: all four sizes, once in
+# 12 runs, on a Xeon guest), so which sizes miss is not asserted: each record's
+# verdict is checked against its own interval, and the sizes that missed against
+# the rounds, the warning and the plan.
 p, d = run(["--min", "4K", "--max", "16K", "--sample-ms", "1", "--target-ci", "0.01", "--max-time", "1"],
            "lat_target_missed")
 recs = d["results"] if d else []
 sizes = planned_sizes(d)
 check("--target-ci 0.01 --max-time 1: exits 0 with a record per size", p.returncode == 0 and len(recs) == len(sizes)
       and len(sizes) >= 2, p.stderr)
-check("--target-ci: rounds go on past --rounds and the CV rule's 21 samples",
-      recs and d["plan"]["rounds"] > 7 and all(len(r["samples"]) > 21 and r["params"]["rounds"] > 7 for r in recs),
+wrong, missed_recs = target_verdicts(recs, 0.01)
+check("--target-ci: each record's target_ci_met is its median interval's (larger side <= 0.01% of the median, "
+      ">= 95%), with the target", recs and not wrong and all(r["params"].get("target_ci_pct") == 0.01 for r in recs),
+      wrong)
+check("--target-ci: rounds go on past --rounds and the CV rule's 21 samples for every size that missed",
+      recs and all(len(r["samples"]) > 21 and r["params"]["rounds"] > 7 for r in missed_recs) and
+      (not missed_recs or d["plan"]["rounds"] > 7),
       [(r["size_bytes"], len(r["samples"]), r["params"]["rounds"]) for r in recs])
 # No round starts after --max-time: the last sample ends within one round of it
 # (a round here is 4 sizes x 3 samples of 1 ms; 2 s leaves room for a loaded host).
 ends = [t for r in recs for t in r["sample_end_s"]]
-check("--target-ci: rounds stop near --max-time 1 (last sample ends by 3 s, after 0.5 s)",
-      ends and 0.5 < max(ends) < 3, ends and max(ends))
-check("--target-ci: each record says the target was not met, and the target",
-      recs and all(r["params"].get("target_ci_met") is False and r["params"].get("target_ci_pct") == 0.01
-                   for r in recs), [r["params"] for r in recs])
+check("--target-ci: rounds stop near --max-time 1 (last sample ends by 3 s; after 0.5 s when a size missed)",
+      ends and max(ends) < 3 and (not missed_recs or max(ends) > 0.5), ends and max(ends))
 warn = [line for line in p.stderr.splitlines() if "--target-ci" in line]
-names = ["%d KiB" % (s >> 10) for s in sizes]
-check("--target-ci: one warning line naming every size that missed (%s)" % ", ".join(names),
-      len(warn) == 1 and ("%d of %d figures" % (len(sizes), len(sizes))) in warn[0] and
-      all(n + " (" in warn[0] for n in names), warn)
+names = ["%d KiB" % (r["size_bytes"] >> 10) for r in missed_recs]
+met_names = ["%d KiB" % (r["size_bytes"] >> 10) for r in recs if r not in missed_recs]
+check("--target-ci: one warning line naming every size that missed and none that met (missed: %s)"
+      % (", ".join(names) or "none"),
+      (len(warn) == 1 and ("%d of %d figures" % (len(names), len(sizes))) in warn[0] and
+       all(n + " (" in warn[0] for n in names) and not any(n + " (" in warn[0] for n in met_names))
+      if names else not warn, warn)
 check("--target-ci: the JSON plan counts and names the missed sizes",
-      d and d["plan"].get("target_ci_figures") == len(sizes) and d["plan"].get("target_ci_met_figures") == 0 and
+      d and d["plan"].get("target_ci_figures") == len(sizes) and
+      d["plan"].get("target_ci_met_figures") == len(sizes) - len(names) and
       all(n in d["plan"].get("target_ci_missed", "") for n in names), d and d["plan"])
 
 # --- a target any interval meets: no extra round for it, no warning -----------------

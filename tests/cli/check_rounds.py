@@ -8,7 +8,7 @@ run_cli_tests.sh; never asserts a timing (the bounds below follow from --sample-
   check_rounds.py MEMBENCH TMPDIR"""
 import sys
 
-from round_records import by_round, run_json
+from round_records import by_round, run_json, target_verdicts
 
 BIN, TMP = sys.argv[1:3]
 QUICK = ["--sample-ms", "1", "--latency-sample-ms", "1"]
@@ -90,24 +90,32 @@ order = [(r["size_bytes"], r["operation"]) for r in recs]
 check("rounds: records are in plan order (size, then operation), restarted points too",
       order == sorted(order, key=lambda x: (x[0], x[1] != "read")), order)
 
-# --- --target-ci that cannot be met: stops at --max-time and says which figures missed
+# --- --target-ci 0.01: more rounds for the figures that miss, named ----------------
+# A quiet host can hold a figure within +-0.01% (membench latency's L1 sizes did on a
+# Xeon guest), so which figures miss is not asserted: each record's verdict is checked
+# against its own interval, and those that missed against the rounds and the warning.
 p, d = run(["-s", "64", "-o", "read", "-o", "copy", "-r", "2", "--target-ci", "0.01", "--max-time", "2"] + QUICK,
            "target_missed")
 recs = d["results"] if d else []
 check("--target-ci 0.01 --max-time 2: exits 0 with both records", p.returncode == 0 and len(recs) == 2, p.stderr)
-check("--target-ci: the wide points got more rounds than -r (more samples than 2)",
-      recs and all(len(r["samples"]) > 2 and r["params"]["rounds"] > 2 for r in recs),
+wrong, missed = target_verdicts(recs, 0.01)
+check("--target-ci: each record's target_ci_met is its median interval's (larger side <= 0.01% of the median, "
+      ">= 95%), with the target", recs and not wrong and all(r["params"].get("target_ci_pct") == 0.01 for r in recs),
+      wrong)
+check("--target-ci: the points that missed got more rounds than -r (more samples than 2)",
+      recs and all(len(r["samples"]) > 2 and r["params"]["rounds"] > 2 for r in missed),
       [(r["operation"], len(r["samples"])) for r in recs])
-check("--target-ci: each record says the target was not met",
-      recs and all(r["params"].get("target_ci_met") is False and r["params"].get("target_ci_pct") == 0.01
-                   for r in recs), [r["params"] for r in recs])
 warn = [line for line in p.stderr.splitlines() if "--target-ci" in line]
-check("--target-ci: one warning line naming the figures that missed (64 KB read, 64 KB copy)",
-      len(warn) == 1 and "2 of 2 figures" in warn[0] and "64 KB read" in warn[0] and "64 KB copy" in warn[0], warn)
+names = ["64 KB %s" % r["operation"] for r in missed]
+met_names = ["64 KB %s" % r["operation"] for r in recs if r not in missed]
+check("--target-ci: one warning line naming the figures that missed and none that met (missed: %s)"
+      % (", ".join(names) or "none"),
+      (len(warn) == 1 and ("%d of 2 figures" % len(names)) in warn[0] and all(n in warn[0] for n in names) and
+       not any(n in warn[0] for n in met_names)) if names else not warn, warn)
 check("--target-ci: the JSON plan names the missed figures too",
-      d and d["plan"].get("target_ci_met_figures") == 0 and d["plan"].get("target_ci_figures") == 2 and
-      "64 KB read" in d["plan"].get("target_ci_missed", "") and d["warnings"] and
-      any("64 KB copy" in w for w in d["warnings"]), d and d["plan"])
+      d and d["plan"].get("target_ci_met_figures") == 2 - len(names) and d["plan"].get("target_ci_figures") == 2 and
+      all(n in d["plan"].get("target_ci_missed", "") and any(n in w for w in d["warnings"]) for n in names),
+      d and d["plan"])
 
 # --- a target any interval meets once it is a 95% interval: 3 round medians give
 # 75%, 5 give 93.75%, 6 give 96.9%, so never met with fewer than 6 (sample counts,

@@ -22,3 +22,26 @@ def by_round(r):
     for k, t in zip(r["sample_rounds"], r["sample_end_s"]):
         out.setdefault(k, []).append(t)
     return out
+
+
+def target_verdicts(recs, target_pct):
+    """--target-ci's verdict recomputed from each record's own median interval: met
+    when its larger side is within target_pct of the median at a level of 95% or more
+    (plan/round_schedule's rule). (records whose target_ci_met disagrees, as
+    "size op: says X, interval +-Y% at Z"; the records that missed)."""
+    wrong, missed = [], []
+    for r in recs:
+        s, mi = r["summary"], r["summary"].get("median_interval")
+        half, level = None, 0
+        if mi and s["median"] > 0 and mi.get("level", 0) > 0:
+            half = max(mi["high"] - s["median"], s["median"] - mi["low"]) / s["median"]
+            level = mi["level"]
+        met = half is not None and len(r["samples"]) >= 2 and level >= 0.95 and half <= target_pct / 100
+        if half is not None and abs(half - target_pct / 100) < 1e-9:
+            met = r["params"].get("target_ci_met")  # on the edge: rounding decides, not the rule
+        if r["params"].get("target_ci_met") is not met:
+            wrong.append("%s %s: says %s, interval +-%s%% at %s" % (r["size_bytes"], r["operation"],
+                         r["params"].get("target_ci_met"), half and round(100 * half, 5), level))
+        if not met:
+            missed.append(r)
+    return wrong, missed
