@@ -65,30 +65,79 @@ static bool xor_words(const buffer *b, uint64_t *out)
     return true;
 }
 
-/* Allocates and first-touches this thread's buffers; a stop ends it early with
- * alloc_ok set and the buffers possibly half written (nothing is measured). */
+/* Allocates and first-touches one thread's buffers of `bytes`; a stop ends it early
+ * with the buffers possibly half written (nothing is measured). False: no memory. */
+static bool alloc_thread(thread_state *s, int tid, uint64_t bytes, bool src, bool dst, const bandwidth_request *rq,
+                         int node)
+{
+    if (src) {
+        if (!buffer_alloc(&s->src, bytes, rq->pages, rq->huge_size, node))
+            return false;
+        if (buffer_fill(&s->src, SRC_SEED + (uint64_t)tid))
+            xor_words(&s->src, &s->expected_xor);
+    }
+    if (dst) {
+        /* Beside a source, 2 KiB into its page: source and destination then never
+         * share an offset within 4 KiB, so the CPU does not hold loads behind
+         * stores it cannot tell apart (4K aliasing; BENCHMARKS.md, defect 3). */
+        size_t offset = src ? COPY_DST_OFFSET : 0;
+        if (!buffer_alloc_offset(&s->dst, bytes, rq->pages, rq->huge_size, node, offset))
+            return false;
+        buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
+    }
+    return true;
+}
+
+/* The first `bytes` of a pool buffer, starting `back` bytes before it: the
+ * point's view, never unmapped by it (no map). */
+static buffer pool_view(const buffer *b, uint64_t bytes, size_t back)
+{
+    buffer v = *b;
+    v.map = NULL;
+    v.map_len = 0;
+    v.ptr = (char *)b->ptr - back;
+    v.len = bytes;
+    return v;
+}
+
+struct bw_pool {
+    int n;
+    uint64_t bytes;
+    size_t dst_offset; /* where the destinations start in their pages */
+    bool src, dst;
+    thread_state *ts;
+};
+
+/* This thread's part of the pool as the point's buffers: the source as the pool
+ * filled it (its XOR taken again over the part used), the destination cleared. A
+ * write-only kernel's destination starts at its page, as its own buffer would. */
+static void attach_pool(const bw_pool *pool, thread_state *s, int tid, const kernel *k, uint64_t bytes)
+{
+    const thread_state *ps = &pool->ts[tid];
+    if (uses_src(k)) {
+        s->src = pool_view(&ps->src, bytes, 0);
+        if (!xor_words(&s->src, &s->expected_xor))
+            return; /* stopped: nothing is measured */
+    }
+    if (uses_dst(k)) {
+        s->dst = pool_view(&ps->dst, bytes, uses_src(k) ? 0 : pool->dst_offset);
+        memset(s->dst.ptr, 0, bytes); /* not what any kernel writes: see job_verify */
+    }
+}
+
+/* Each thread's buffers: its own, allocated and first-touched here, or its part of
+ * the pool. */
 static void job_alloc(team *t, int tid, void *arg)
 {
     (void)t;
     job_ctx *c = arg;
     const bandwidth_request *rq = c->rq;
     thread_state *s = &c->ts[tid];
-    int node = rq->nodes ? rq->nodes[tid] : -1;
     s->alloc_ok = true;
-    if (uses_src(rq->k)) {
-        s->alloc_ok = buffer_alloc(&s->src, rq->bytes, rq->pages, rq->huge_size, node);
-        if (s->alloc_ok && buffer_fill(&s->src, SRC_SEED + (uint64_t)tid))
-            xor_words(&s->src, &s->expected_xor);
-    }
-    if (s->alloc_ok && uses_dst(rq->k)) {
-        /* Beside a source, 2 KiB into its page: source and destination then never
-         * share an offset within 4 KiB, so the CPU does not hold loads behind
-         * stores it cannot tell apart (4K aliasing; BENCHMARKS.md, defect 3). */
-        size_t offset = uses_src(rq->k) ? COPY_DST_OFFSET : 0;
-        s->alloc_ok = buffer_alloc_offset(&s->dst, rq->bytes, rq->pages, rq->huge_size, node, offset);
-        if (s->alloc_ok)
-            buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
-    }
+    if (rq->pool)
+        attach_pool(rq->pool, s, tid, rq->k, rq->bytes);
+    else
+        s->alloc_ok = alloc_thread(s, tid, rq->bytes, uses_src(rq->k), uses_dst(rq->k), rq, rq->nodes ? rq->nodes[tid] : -1);
 }
 
 /* Page sizes and nodes of every thread's buffers, with one read of smaps. */
@@ -97,9 +146,9 @@ static void inspect_buffers(thread_state *ts, int n)
     buffer **all = malloc(sizeof *all * (size_t)n * 2);
     size_t count = 0;
     for (int i = 0; all && i < n; i++) {
-        if (ts[i].src.map)
+        if (ts[i].src.ptr)
             all[count++] = &ts[i].src;
-        if (ts[i].dst.map)
+        if (ts[i].dst.ptr)
             all[count++] = &ts[i].dst;
     }
     if (all)
@@ -222,7 +271,7 @@ static void fill_placement(team *t, const job_ctx *c, int n, result_record *out)
             seen[i].cpu = team_observed_cpu(t, i);
         }
         for (int b = 0; b < 2; b++) {
-            if (!bufs[b]->map)
+            if (!bufs[b]->ptr)
                 continue;
             if (seen)
                 result_observed_add_buffer(&seen[i], bufs[b]->node, bufs[b]->node_fraction);
@@ -240,9 +289,9 @@ static void fill_placement(team *t, const job_ctx *c, int n, result_record *out)
         result_set_observed(out, seen, n);
     free(seen);
     /* where the buffers start within their pages (thread 0's; every thread's alike) */
-    if (n > 0 && c->ts[0].src.map)
+    if (n > 0 && c->ts[0].src.ptr)
         params_int(&out->params, "src_page_offset", (long long)((uintptr_t)c->ts[0].src.ptr % 4096));
-    if (n > 0 && c->ts[0].dst.map)
+    if (n > 0 && c->ts[0].dst.ptr)
         params_int(&out->params, "dst_page_offset", (long long)((uintptr_t)c->ts[0].dst.ptr % 4096));
 }
 
@@ -288,7 +337,8 @@ bw_point *bw_point_create(const bandwidth_request *rq, int threads)
 static void release_buffers(bw_point *p)
 {
     /* freed here, not by each thread: munmap works from any thread, and waking
-     * thousands of oversubscribed threads once more took a second */
+     * thousands of oversubscribed threads once more took a second (a pool's views
+     * have no mapping of their own: only forgotten) */
     for (int i = 0; i < p->n; i++) {
         buffer_free(&p->ts[i].src);
         buffer_free(&p->ts[i].dst);
@@ -312,6 +362,11 @@ void bw_point_destroy(bw_point *p)
     free(p->rounds);
     free(p->ends);
     free(p);
+}
+
+bool bw_point_lent(const bw_point *p)
+{
+    return p->rq.pool != NULL;
 }
 
 int bw_point_samples(const bw_point *p)
@@ -469,7 +524,7 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
         for (int i = 0; p->pages.observed && i < p->n; i++) /* where each thread was after this visit's samples */
             p->pages.observed[i].cpu = team_observed_cpu(t, i);
     }
-    if (status != MEASURE_OK || !keep_buffers)
+    if (status != MEASURE_OK || !keep_buffers || p->rq.pool) /* a pool's part is only lent for the visit */
         release_buffers(p);
     return status;
 }
@@ -528,4 +583,79 @@ measure_status measure_bandwidth(team *t, const bandwidth_request *rq, result_re
         status = MEASURE_NO_MEMORY;
     bw_point_destroy(p);
     return status;
+}
+
+/* The pool's buffers, one job per thread of the team that creates it. */
+typedef struct {
+    bw_pool *pool;
+    const bw_pool_request *rq;
+    bool *ok;
+} pool_job;
+
+static void job_pool_alloc(team *t, int tid, void *arg)
+{
+    (void)t;
+    pool_job *j = arg;
+    const bw_pool_request *prq = j->rq;
+    bandwidth_request rq = {.pages = prq->pages, .huge_size = prq->huge_size};
+    j->ok[tid] = alloc_thread(&j->pool->ts[tid], tid, prq->bytes, prq->src, prq->dst, &rq,
+                              prq->nodes ? prq->nodes[tid] : -1);
+}
+
+measure_status bw_pool_create(team *t, const bw_pool_request *rq, bw_pool **out)
+{
+    *out = NULL;
+    int n = team_size(t);
+    bw_pool *pool = calloc(1, sizeof *pool);
+    bool *ok = calloc((size_t)n, sizeof *ok);
+    if (pool)
+        pool->ts = calloc((size_t)n, sizeof *pool->ts);
+    if (!pool || !ok || !pool->ts) {
+        free(ok);
+        if (pool)
+            free(pool->ts);
+        free(pool);
+        return MEASURE_NO_MEMORY;
+    }
+    *pool = (bw_pool){n, rq->bytes, rq->src && rq->dst ? COPY_DST_OFFSET : 0, rq->src, rq->dst, pool->ts};
+    pool_job j = {pool, rq, ok};
+    team_run(t, job_pool_alloc, &j);
+    measure_status status = MEASURE_OK;
+    for (int i = 0; i < n; i++)
+        if (!ok[i])
+            status = MEASURE_NO_MEMORY;
+    if (status == MEASURE_OK && stop_flagged())
+        status = MEASURE_STOPPED; /* during first touch: buffers half written */
+    free(ok);
+    if (status != MEASURE_OK)
+        bw_pool_destroy(pool);
+    else
+        *out = pool;
+    return status;
+}
+
+bool bw_pool_fits(const bw_pool *pool, const bandwidth_request *rq, int threads)
+{
+    return pool && rq->bytes <= pool->bytes && threads <= pool->n && (!uses_src(rq->k) || pool->src) &&
+           (!uses_dst(rq->k) || pool->dst);
+}
+
+bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out)
+{
+    if (!pool || !pool->dst || tid >= pool->n || bytes > pool->bytes)
+        return false;
+    *out = pool_view(&pool->ts[tid].dst, bytes, pool->dst_offset);
+    return true;
+}
+
+void bw_pool_destroy(bw_pool *pool)
+{
+    if (!pool)
+        return;
+    for (int i = 0; i < pool->n; i++) {
+        buffer_free(&pool->ts[i].src);
+        buffer_free(&pool->ts[i].dst);
+    }
+    free(pool->ts);
+    free(pool);
 }

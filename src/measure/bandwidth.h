@@ -14,6 +14,8 @@
 #include "core/result.h"
 #include "team/team.h"
 
+typedef struct bw_pool bw_pool;
+
 typedef struct {
     const kernel *k;
     uint64_t bytes;      /* per thread, multiple of KERNEL_BLOCK */
@@ -22,6 +24,7 @@ typedef struct {
     page_request pages;
     uint64_t huge_size;
     const int *nodes;    /* per thread: node to allocate on, -1 = first touch only; may be NULL */
+    const bw_pool *pool; /* buffers to use instead of the point's own (bw_pool_fits); may be NULL */
 } bandwidth_request;
 
 typedef enum {
@@ -68,5 +71,33 @@ double bw_point_best_rate(const bw_point *p);
  * sample's round and end time less origin); false without samples or memory. */
 bool bw_point_fill(const bw_point *p, double origin, result_record *out);
 void bw_point_destroy(bw_point *p);
+/* Whether its buffers are lent by a pool (bandwidth_request.pool). */
+bool bw_point_lent(const bw_point *p);
+
+/* Buffers shared by the points that are not kept between rounds (the sweep's
+ * larger sizes): each thread's source and destination, allocated on its node and
+ * first-touched once by the thread, at the largest size; a point then uses the
+ * first `bytes` of them, its destination cleared at every visit so a kernel that
+ * writes nothing still fails verification. Touching DRAM-sized buffers anew at
+ * every visit took most of a default run on a large-L3 host (BENCHMARKS: "Speed of
+ * the default run"). A point's record names the pages and nodes of the part it used. */
+typedef struct {
+    uint64_t bytes;   /* per thread */
+    bool src, dst;    /* which buffers: a copy needs both */
+    page_request pages;
+    uint64_t huge_size;
+    const int *nodes; /* per thread, as in bandwidth_request; may be NULL */
+} bw_pool_request;
+
+/* Allocates and touches the pool on every thread of t. MEASURE_NO_MEMORY or
+ * MEASURE_STOPPED leave *out NULL. */
+measure_status bw_pool_create(team *t, const bw_pool_request *rq, bw_pool **out);
+/* Whether a point of rq on `threads` threads can run on the pool. */
+bool bw_pool_fits(const bw_pool *pool, const bandwidth_request *rq, int threads);
+/* Thread `tid`'s destination from its page's start, `bytes` long, in *out: memory a
+ * latency chain visited between the points may be linked in (the next point clears
+ * it). False when the pool has no such buffer. */
+bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out);
+void bw_pool_destroy(bw_pool *pool);
 
 #endif

@@ -47,12 +47,22 @@ static double timed_chase(void **pos, uint64_t steps)
     return (t1 - t0) * 1e9 / (double)steps;
 }
 
-/* Allocates the buffer and links the chain on the chasing thread. */
+/* Allocates the buffer (or takes the one lent) and links the chain on the chasing
+ * thread. */
 static measure_status build_chain(chase_point *p)
 {
     const latency_request *rq = &p->rq;
-    bool ok = rq->strict_node ? buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node)
-                              : buffer_alloc(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node);
+    bool ok = true;
+    if (rq->memory) { /* lent: linked again at every visit, never unmapped here */
+        p->b = *rq->memory;
+        p->b.map = NULL;
+        p->b.map_len = 0;
+        ok = p->b.len >= rq->bytes;
+        p->b.len = rq->bytes;
+    } else {
+        ok = rq->strict_node ? buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node)
+                             : buffer_alloc(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node);
+    }
     if (!ok)
         return MEASURE_NO_MEMORY;
     /* Linking the chain writes every line, so it is also the first touch: pages
@@ -258,6 +268,11 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
 bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out)
 {
     return result_set_sample_rounds(out, p->rounds, p->ends, origin, p->nsamples);
+}
+
+bool chase_point_lent(const chase_point *p)
+{
+    return p->rq.memory != NULL;
 }
 
 void chase_point_destroy(chase_point *p)

@@ -22,6 +22,8 @@ typedef struct {
     uint64_t huge_size;
     int node;         /* node the buffer goes on (the CPU's own, or --mem-node), -1 unknown */
     bool strict_node; /* bound to node (refused when it cannot hold the buffer), not preferred */
+    const buffer *memory; /* memory to link the chain in, already on node and touched, not the
+                             point's to free (the sweep's pool, bw_pool_scratch); NULL: its own */
 } latency_request;
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples
@@ -60,5 +62,7 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out);
 /* Adds each sample's round and end time (less origin) to the record. */
 bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out);
 void chase_point_destroy(chase_point *p);
+/* Whether its chain is linked in memory lent to it (latency_request.memory). */
+bool chase_point_lent(const chase_point *p);
 
 #endif

@@ -227,7 +227,7 @@ static latency_request request_for(const latency_state *st, const latency_option
 {
     bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
     latency_request rq = {bytes,     st->layout,    o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                          CV_TARGET, st->pages,     st->huge_size,         st->node,    strict};
+                          CV_TARGET, st->pages,     st->huge_size,         st->node,    strict, NULL};
     if (o->order == CHASE_PAGE_LOCAL && bytes < st->page_bytes)
         rq.layout.page_bytes = bytes; /* smaller than a page: random within it */
     return rq;

@@ -37,6 +37,7 @@ typedef struct {
     host_load_span load; /* the host over this point's visits */
     int visits;
     bool keep;       /* buffers kept between rounds */
+    bool pooled;     /* bandwidth buffers lent by the sweep's pool (st->pool) */
     bool finished;   /* skipped (no memory) or nothing measured: no more visits */
     bool failed;     /* wrong data: never reported */
     bool done;       /* wants no more visits; its record goes out in plan order */
@@ -53,6 +54,11 @@ typedef struct {
     int ncounts;
     team *teams[MAX_THREAD_COUNTS];
     team *latency_team;
+    bw_pool_request pool_rq; /* the pool the pooled points need (make_points) */
+    int pool_nodes[MAX_THREADS];
+    bw_pool *pool;       /* allocated at the first pooled visit */
+    bool pool_failed;    /* no memory for it: pooled points allocate their own */
+    buffer chain_memory; /* the pool's memory lent to latency chains (visit_latency) */
     sweep_point *points; /* every size x operation, in plan order */
     size_t npoints;
     size_t next_emit; /* the first point whose record is not out yet */
@@ -283,14 +289,19 @@ static void check_record(session *s, const result_record *r)
                      r->node_local_fraction * 100);
 }
 
+/* The chain a latency point at `bytes` links (latency_request_for). */
+static uint64_t chain_bytes(const sweep_state *st, uint64_t bytes)
+{
+    uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
+    uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
+    return chase > cap ? cap - cap % 4096 : chase;
+}
+
 /* The latency request at one size: one pinned thread, the chase capped as sc-membench does. */
 static latency_request latency_request_for(const sweep_state *st, const sweep_options *o, const topology *topo,
                                            uint64_t bytes)
 {
-    uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
-    uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
-    if (chase > cap)
-        chase = cap - cap % 4096;
+    uint64_t chase = chain_bytes(st, bytes);
     chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(topo, 1).line_size, 0, o->seed};
     latency_request lr = {chase,
                           layout,
@@ -301,7 +312,8 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
                           st->pages.request,
                           st->pages.huge_size,
                           st->place.places[0].mem_node,
-                          false};
+                          false,
+                          NULL};
     return lr;
 }
 
@@ -318,6 +330,12 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     }
     if (!p->lat) {
         latency_request lr = latency_request_for(st, o, &s->topo, p->bytes);
+        /* A chain linked again at every visit goes in the pool's memory when the
+         * pool has room (thread 0's, on the chaser's CPU and node): no allocation,
+         * and pages the host already backs. On fresh memory the 1 GiB chain read
+         * 700-1400 ns in some visits against 210 (BENCHMARKS). */
+        if (!p->keep && st->pool && bw_pool_scratch(st->pool, 0, lr.bytes, &st->chain_memory))
+            lr.memory = &st->chain_memory;
         p->lat = chase_point_create(&lr);
         if (!p->lat) {
             p->failed = true;
@@ -348,6 +366,27 @@ static void say_visit(session *s, const sweep_point *p, const kernel *k, int thr
                       (unsigned long long)(p->bytes / 1024));
 }
 
+/* The pool for a pooled point, made at the first one's visit by the largest team;
+ * NULL when there is none (no memory for it: the point allocates its own). False
+ * when the run must stop. */
+static bool pool_for(session *s, sweep_state *st, const sweep_point *p, const bw_pool **out)
+{
+    *out = NULL;
+    if (!p->pooled || st->pool_failed)
+        return true;
+    if (!st->pool) {
+        team *t = team_for(s, st, st->ncounts - 1);
+        if (!t)
+            return false; /* said */
+        measure_status ms = bw_pool_create(t, &st->pool_rq, &st->pool);
+        if (ms == MEASURE_STOPPED)
+            return false;
+        st->pool_failed = ms != MEASURE_OK;
+    }
+    *out = st->pool;
+    return true;
+}
+
 static bool visit_bandwidth(session *s, sweep_state *st, sweep_point *p, int round)
 {
     const sweep_options *o = s->opts;
@@ -359,15 +398,16 @@ static bool visit_bandwidth(session *s, sweep_state *st, sweep_point *p, int rou
         p->failed = p->failed || ms == MEASURE_WRONG_RESULT;
         return ms != MEASURE_STOPPED;
     }
+    const bw_pool *pool;
+    if (!pool_for(s, st, p, &pool))
+        return false;
     for (int ci = 0; ci < st->ncounts; ci++) {
         team *t = team_for(s, st, ci);
         if (!t)
             return false; /* said */
-        int nodes[MAX_THREADS];
-        for (int i = 0; i < st->counts[ci]; i++)
-            nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;
         bandwidth_request rq = {k,     p->bytes, o->tries, o->sample_ms / 1000.0, st->pages.request, st->pages.huge_size,
-                                nodes};
+                                st->pool_nodes, NULL};
+        rq.pool = bw_pool_fits(pool, &rq, st->counts[ci]) ? pool : NULL;
         bw_point *cand = bw_point_create(&rq, st->counts[ci]);
         if (!cand)
             return session_error(s, "out of memory"), false;
@@ -406,6 +446,7 @@ static bool point_record(session *s, const sweep_state *st, const sweep_point *p
     }
     session_record_placement(&st->place, latency ? 1 : st->counts[p->ci], r);
     params_int(&r->params, "rounds", p->visits);
+    params_bool(&r->params, "pooled", latency ? p->lat && chase_point_lent(p->lat) : p->bw && bw_point_lent(p->bw));
     session_record_host_load(r, &p->load);
     const sweep_options *o = s->opts;
     if (o->target_ci_pct > 0) {
@@ -441,11 +482,54 @@ static void emit_point(session *s, const sweep_state *st, sweep_point *p)
     result_free(&r);
 }
 
+/* The bandwidth points not kept between rounds (make_points) borrow the pool's
+ * buffers (bw_pool, at the largest such size) instead of allocating and touching
+ * their own at every visit, which took most of a default run on a host with a
+ * 260 MiB L3 (BENCHMARKS: "Speed of the default run"): when the pool, the largest
+ * chain linked meanwhile and what is kept fit in the budget together, and the pages
+ * are ones the pool gets alike at every size (not -H or hugetlb pages: a huge page
+ * pool might not hold the pool and a chain at once).
+ * Latency chains beyond the keep limit are linked anew at every visit, in the
+ * pool's memory when it is there (visit_latency). Kept in memory of their own
+ * (1.5 GiB in all there), they landed on pages the host had not backed since the
+ * guest freed them (free page reporting), and the 1 GiB chain read 260-1700 ns where
+ * a chain on recycled pages reads 210 (BENCHMARKS). */
+static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int threads)
+{
+    page_request pr = st->pages.request;
+    uint64_t chain = 0;
+    bw_pool_request *rq = &st->pool_rq;
+    *rq = (bw_pool_request){0, false, false, pr, st->pages.huge_size, st->place.pinned ? st->pool_nodes : NULL};
+    for (size_t i = 0; i < st->npoints; i++) {
+        sweep_point *p = &st->points[i];
+        if (p->keep)
+            continue;
+        if (p->op == OP_LATENCY) {
+            uint64_t c = chain_bytes(st, p->bytes);
+            chain = c > chain ? c : chain;
+            continue;
+        }
+        const kernel *k = p->bytes > st->plan.share[3] ? st->kernels_ram[p->op] : st->kernels[p->op];
+        p->pooled = pr == PAGES_NORMAL || pr == PAGES_SMALL || pr == PAGES_THP;
+        rq->bytes = p->pooled && p->bytes > rq->bytes ? p->bytes : rq->bytes;
+        rq->src = rq->src || (p->pooled && k->reads > 0);
+        rq->dst = rq->dst || (p->pooled && k->writes > 0);
+    }
+    uint64_t pool = rq->bytes * (uint64_t)threads * (uint64_t)(rq->src + rq->dst);
+    if (pool + chain + kept + kept_chains > st->budget)
+        pool = 0;
+    for (size_t i = 0; i < st->npoints; i++)
+        st->points[i].pooled = st->points[i].pooled && pool > 0;
+    for (int i = 0; i < threads; i++)
+        st->pool_nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;
+}
+
 /* One point per size and operation, in plan order. Bandwidth buffers are kept
  * between rounds for points within the threads' last-level cache share, up to
  * round_keep_limit() in all: allocating and first-touching them again would cost more
- * than measuring them. Larger points allocate again in every round. Latency
- * chains are kept at any size, up to another round_keep_limit(). */
+ * than measuring them. Latency chains are kept at any size, up to another
+ * round_keep_limit(). Other bandwidth points borrow the pool (plan_pool) or
+ * allocate again at every visit; other chains are linked again at every visit. */
 static bool make_points(session *s, sweep_state *st)
 {
     const sweep_options *o = s->opts;
@@ -477,6 +561,7 @@ static bool make_points(session *s, sweep_state *st)
             p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
             p->sched.half_width = -1;
         }
+    plan_pool(st, kept, kept_chains, threads);
     return true;
 }
 
@@ -549,6 +634,7 @@ static void sweep_release(session *s)
         chase_point_destroy(st->points[i].lat);
     }
     free(st->points);
+    bw_pool_destroy(st->pool); /* after the points: they only borrowed it */
     for (int i = 0; i < MAX_THREAD_COUNTS; i++)
         team_destroy(st->teams[i]);
     team_destroy(st->latency_team);

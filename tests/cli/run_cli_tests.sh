@@ -346,6 +346,13 @@ OBS=(); [ "$(head -c2 "$BIN")" = '#!' ] && grep -qs 'qemu-' "$BIN" && OBS=(--nod
 "$BIN" -s 64 -o read -o copy -o latency --cpus $OBS_CPUS "${QUICK[@]}" --json "$TMP/obs.json" >/dev/null 2>"$TMP/obs.err"; rc=$?
 check "sweep --cpus $OBS_CPUS: observed CPUs in their places, buffers on the planned node, pins verified" \
     bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs.json' --stderr '$TMP/obs.err' ${OBS[*]}"
+# Points beyond the keep limit borrow the sweep's pool (README "Rounds"): the
+# records still name the bytes, pages, nodes and CPUs of the part each one used.
+"$BIN" -s 163840 -o write -o copy -o latency --cpus $OBS_CPUS -r 2 --sample-ms 1 --latency-sample-ms 1 --json "$TMP/pool.json" >/dev/null 2>"$TMP/pool.err"; rc=$?
+check "sweep's pool: 160 MiB write, copy and latency pooled, each record naming its own part (bytes, page offsets)" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_pool.py' '$TMP/pool.json' '$TMP/obs.json'"
+check "sweep's pool --cpus $OBS_CPUS: observed CPUs in their places, pooled buffers on the planned node" \
+    bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/pool.json' --stderr '$TMP/pool.err' ${OBS[*]}"
 "$BIN" stream -n 100000 --ntimes 2 --json "$TMP/obs_s.json" >/dev/null 2>"$TMP/obs_s.err"; rc=$?
 check "stream: each thread's CPU and its chunk of every array observed where planned" \
     bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs_s.json' --stderr '$TMP/obs_s.err' ${OBS[*]}"
@@ -370,6 +377,14 @@ if [ -x "$FAULTY" ]; then
         MEMBENCH_CORRUPT=$f "$FAULTY" stream -n 100000 --ntimes 3 --stores regular --json "$TMP/fks.json" >"$TMP/fks.out" 2>"$TMP/fks.err"; rc=$?
         check "stream with a corrupting $f kernel: 'Failed Validation', never 'Solution Validates', validated false, exit 1" \
             bash -c "[ $rc -eq 1 ] && grep -q 'Failed Validation' '$TMP/fks.out' && ! grep -q 'Solution Validates' '$TMP/fks.out' && grep -q 'error: .*Failed Validation' '$TMP/fks.err' && python3 -c \"import json,sys; rs=json.load(open('$TMP/fks.json'))['results']; sys.exit(0 if rs and all(r['params']['validated'] is False for r in rs) else 1)\""
+    done
+    # A kernel that stops writing after its first pass (MEMBENCH_LAZY) on a pooled
+    # point: its second visit must not find the first visit's output waiting in the
+    # pool (read, kept, comes first, so write and copy are beyond the keep limit).
+    for op in write copy; do
+        MEMBENCH_LAZY=$op:1 "$FAULTY" -p 1 -s 131072 -o read -o $op -r 2 --sample-ms 1 --latency-sample-ms 1 >"$TMP/lz.out" 2>"$TMP/lz.err"; rc=$?
+        check "sweep's pool with a $op kernel that stops writing: 'produced wrong data' at 131072 KB, exit 1" \
+            bash -c "[ $rc -eq 1 ] && grep -q '$op kernel (.*) produced wrong data at 131072 KB' '$TMP/lz.err' && ! grep -q '^131072,$op,' '$TMP/lz.out'"
     done
     # A restart at a known visit (MEMBENCH_SLOW): read's dropped sample is taken
     # again a round later and its record still comes out first (tests/cli/check_restart.py).

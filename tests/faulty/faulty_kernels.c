@@ -13,8 +13,8 @@
 #define SLOW_CALL_NS 20000000L /* longer than a 10 ms sample's calibration aim */
 static kernel_fn originals[SLOTS];
 static kernel_family families[SLOTS];
-static bool corrupts[SLOTS], slows[SLOTS];
-static atomic_long slow_calls_left;
+static bool corrupts[SLOTS], slows[SLOTS], lazies[SLOTS];
+static atomic_long slow_calls_left, lazy_calls_left;
 
 static uint64_t spoil(int slot, const kernel_args *a)
 {
@@ -23,6 +23,8 @@ static uint64_t spoil(int slot, const kernel_args *a)
         while (nanosleep(&ts, &ts) != 0) {
         }
     }
+    if (lazies[slot] && atomic_fetch_sub(&lazy_calls_left, 1) <= 0)
+        return 0;
     uint64_t x = originals[slot](a);
     if (!corrupts[slot])
         return x;
@@ -49,20 +51,24 @@ static const kernel_fn wrappers[SLOTS] = {
 
 void faulty_kernels_install(kernel *rows, size_t n)
 {
-    const char *corrupt = getenv("MEMBENCH_CORRUPT"), *slow = getenv("MEMBENCH_SLOW");
-    char slow_name[32] = "";
-    long calls = 0;
+    const char *corrupt = getenv("MEMBENCH_CORRUPT"), *slow = getenv("MEMBENCH_SLOW"), *lazy = getenv("MEMBENCH_LAZY");
+    char slow_name[32] = "", lazy_name[32] = "";
+    long calls = 0, lazy_calls = -1;
     if (slow && sscanf(slow, "%31[^:]:%ld", slow_name, &calls) == 2)
         atomic_store(&slow_calls_left, calls);
+    if (lazy && sscanf(lazy, "%31[^:]:%ld", lazy_name, &lazy_calls) == 2)
+        atomic_store(&lazy_calls_left, lazy_calls);
     int used = 0;
     for (size_t i = 0; i < n && used < SLOTS; i++) {
         bool c = corrupt && strcmp(rows[i].name, corrupt) == 0, s = calls > 0 && strcmp(rows[i].name, slow_name) == 0;
-        if (!c && !s)
+        bool l = lazy_calls >= 0 && strcmp(rows[i].name, lazy_name) == 0;
+        if (!c && !s && !l)
             continue;
         originals[used] = rows[i].fn;
         families[used] = rows[i].family;
         corrupts[used] = c;
         slows[used] = s;
+        lazies[used] = l;
         rows[i].fn = wrappers[used++];
     }
 }

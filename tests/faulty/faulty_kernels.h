@@ -15,6 +15,10 @@
  * threads together) sleep 20 ms first. A point calibrated on them takes samples too
  * short once the kernel is fast again, so its series restarts at a known visit: the
  * sweep's restarts and the order of its records are tested without timing luck. */
+/* MEMBENCH_LAZY=NAME:CALLS: after their first CALLS calls (all threads together) the
+ * rows named NAME do nothing and return 0: a kernel that stopped writing, caught
+ * only if its destination does not already hold what it should have written (the
+ * sweep's pool, whose destinations other visits wrote before). */
 void faulty_kernels_install(kernel *rows, size_t n);
 
 #endif

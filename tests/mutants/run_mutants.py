@@ -20,6 +20,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             --target-ci, --max-time and Ctrl-C (about 5 s)
   rounds    tests/cli/check_rounds.py: the sweep's rounds, --target-ci, --max-time, -t
   restart   tests/cli/check_restart.py: a series restart forced at visit 2 (membench-faulty)
+  pool      the sweep's pool: a pooled run checked by tests/cli/check_pool.py, and a write
+            and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -60,6 +62,15 @@ MUTANTS = [
     ("a record in rounds gets the host's load since the record before, not over its own visits",
      "src/modes/session.c", "    record_host_load(r, host_load_span_shares(visits));", "    (void)r, (void)visits;",
      "restart"),
+    ("a pooled destination not cleared at a visit: a kernel that stopped writing finds its output there",
+     "src/measure/bandwidth.c", "        memset(s->dst.ptr, 0, bytes);", "        (void)0;", "pool"),
+    ("a write-only kernel's pooled destination starts 2 KiB into its page, as copy's",
+     "src/measure/bandwidth.c", "uses_src(k) ? 0 : pool->dst_offset", "0", "pool"),
+    ("a pooled record names the pool's whole buffers, not the part the point used",
+     "src/measure/bandwidth.c", "    v.len = bytes;", "    v.len = b->len + 0 * bytes;", "unit:bw_pool"),
+    ("a latency chain lent the pool's memory from 2 KiB into its page",
+     "src/measure/bandwidth.c", "pool_view(&pool->ts[tid].dst, bytes, pool->dst_offset)",
+     "pool_view(&pool->ts[tid].dst, bytes, 0)", "unit:bw_pool"),
     ("numa mem -M: each node asked only for one task's memory, not all bound to it at once",
      "src/modes/numa_mem_mode.c", "need += (i == 0 ? u->proc_bytes : 0) + u->thread_bytes;",
      "need = (i == 0 ? u->proc_bytes : 0) + u->thread_bytes;", "numa"),
@@ -226,6 +237,22 @@ def suite_fails(suite, tree):
     if suite == "restart":
         return run([sys.executable, "tests/cli/check_restart.py", "./build/membench-faulty", tree],
                    tree).returncode != 0
+    if suite == "pool":
+        quick = ["-r", "2", "--sample-ms", "1", "--latency-sample-ms", "1"]
+        pooled, small = os.path.join(tree, "pool.json"), os.path.join(tree, "pool-small.json")
+        if run(["./membench", "-s", "163840", "-o", "write", "-o", "copy", "-o", "latency", "--json", pooled] + quick,
+               tree).returncode != 0:
+            return True
+        run(["./membench", "-s", "64", "-o", "read", "-o", "copy", "--json", small] + quick, tree)
+        if run([sys.executable, "tests/cli/check_pool.py", pooled, small], tree).returncode != 0:
+            return True
+        for op in ("write", "copy"):
+            env = dict(os.environ, MEMBENCH_LAZY=op + ":1")
+            lazy = run(["./build/membench-faulty", "-p", "1", "-s", "131072", "-o", "read", "-o", op] + quick, tree,
+                       env=env)
+            if lazy.returncode != 1:
+                return True
+        return False
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -252,7 +279,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

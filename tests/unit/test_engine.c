@@ -263,7 +263,7 @@ TEST(measure_bandwidth_fills_a_verified_record)
     const mb_op ops[] = {OP_READ, OP_WRITE, OP_COPY, OP_MEMCPY};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, ops[i], STORE_ANY, NULL, false), 64 * 1024, 3, 0.002,
-                                PAGES_NORMAL, 2 << 20, NULL};
+                                PAGES_NORMAL, 2 << 20, NULL, NULL};
         CHECK(rq.k != NULL);
         if (!rq.k)
             continue;
@@ -294,12 +294,62 @@ TEST(measure_bandwidth_fills_a_verified_record)
     team_destroy(t);
 }
 
+/* The sweep's pool: a point takes the first bytes of it, in every visit the same,
+ * and its record names that part; a point the pool cannot serve is refused. */
+TEST(bw_pool_lends_the_first_bytes_to_each_point)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    bw_pool_request prq = {256 * 1024, true, true, PAGES_NORMAL, 2 << 20, NULL};
+    bw_pool *pool = NULL;
+    CHECK_INT(bw_pool_create(t, &prq, &pool), MEASURE_OK);
+    CHECK(pool != NULL);
+    const kernel *copy = kernel_choose(KERNEL_SWEEP, OP_COPY, STORE_ANY, NULL, false);
+    const kernel *write = kernel_choose(KERNEL_SWEEP, OP_WRITE, STORE_ANY, NULL, false);
+    bandwidth_request rq = {copy, 64 * 1024, 2, 0.002, PAGES_NORMAL, 2 << 20, NULL, pool};
+    CHECK(bw_pool_fits(pool, &rq, 1));
+    CHECK(!bw_pool_fits(pool, &rq, 2)); /* one thread's buffers only */
+    bandwidth_request big = rq;
+    big.bytes = 512 * 1024;
+    CHECK(!bw_pool_fits(pool, &big, 1));
+    bw_point *p = bw_point_create(&rq, 1);
+    CHECK(p != NULL && bw_point_lent(p));
+    CHECK_INT(bw_point_visit(p, t, 1, 1, true), MEASURE_OK); /* kept or not: a pool's part is lent per visit */
+    CHECK_INT(bw_point_visit(p, t, 1, 2, true), MEASURE_OK);
+    result_record r;
+    result_init(&r, "test", "copy", METRIC_BANDWIDTH);
+    CHECK(bw_point_fill(p, 0, &r));
+    CHECK_INT(r.nsamples, 2);
+    CHECK_INT(r.npages, 1);
+    CHECK_INT(r.pages[0].buffers, 2);
+    CHECK_NEAR(r.pages[0].bytes, 2 * 64 * 1024, 0); /* source and destination: the part used */
+    CHECK_INT((long long)params_get_number(&r.params, "dst_page_offset", -1), 2048);
+    result_free(&r);
+    bw_point_destroy(p);
+    bandwidth_request wq = {write, 128 * 1024, 1, 0.002, PAGES_NORMAL, 2 << 20, NULL, pool};
+    p = bw_point_create(&wq, 1);
+    CHECK_INT(bw_point_visit(p, t, 1, 1, false), MEASURE_OK);
+    result_init(&r, "test", "write", METRIC_BANDWIDTH);
+    CHECK(bw_point_fill(p, 0, &r));
+    CHECK_NEAR(r.pages[0].bytes, 128 * 1024, 0);
+    CHECK_INT((long long)params_get_number(&r.params, "dst_page_offset", -1), 0); /* at its page, as its own */
+    result_free(&r);
+    bw_point_destroy(p);
+    buffer scratch;
+    CHECK(bw_pool_scratch(pool, 0, 256 * 1024, &scratch));
+    CHECK(scratch.map == NULL && (uintptr_t)scratch.ptr % 4096 == 0 && scratch.len == 256 * 1024);
+    CHECK(!bw_pool_scratch(pool, 0, 512 * 1024, &scratch));
+    CHECK(!bw_pool_scratch(pool, 1, 4096, &scratch));
+    bw_pool_destroy(pool);
+    team_destroy(t);
+}
+
 TEST(measure_bandwidth_stops_when_asked)
 {
     stop_reset();
     team *t = one_thread_team();
     bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, OP_READ, STORE_ANY, "c", false), 64 * 1024, 3, 0.002,
-                            PAGES_NORMAL, 2 << 20, NULL};
+                            PAGES_NORMAL, 2 << 20, NULL, NULL};
     CHECK(rq.k != NULL);
     if (!rq.k)
         return;
@@ -321,7 +371,7 @@ TEST(bandwidth_point_spreads_samples_over_visits)
     team *t = one_thread_team();
     for (int keep = 0; keep <= 1; keep++) {
         bandwidth_request rq = {kernel_choose(KERNEL_SWEEP, OP_COPY, STORE_ANY, NULL, false), 64 * 1024, 3, 0.002,
-                                PAGES_NORMAL, 2 << 20, NULL};
+                                PAGES_NORMAL, 2 << 20, NULL, NULL};
         bw_point *p = bw_point_create(&rq, 1);
         CHECK(p != NULL);
         if (!p)
@@ -359,7 +409,7 @@ TEST(chase_point_takes_the_asked_samples_per_visit)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.001, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.001, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL};
     chase_point *p = chase_point_create(&rq);
     CHECK(p != NULL);
     if (!p) {
@@ -388,7 +438,7 @@ TEST(measure_latency_median_within_sample_range)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL};
     result_record r;
     result_init(&r, "test", "latency", METRIC_LATENCY);
     CHECK_INT(measure_latency(t, &rq, &r), MEASURE_OK);

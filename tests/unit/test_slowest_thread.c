@@ -70,7 +70,7 @@ TEST(sweep_bandwidth_is_bytes_over_the_slowest_thread)
     inner[0] = real;
     kernel k = *real;
     k.fn = slowed[0];
-    bandwidth_request rq = {&k, 64 * 1024, 3, SLOW_S / 2, PAGES_NORMAL, 2 << 20, NULL};
+    bandwidth_request rq = {&k, 64 * 1024, 3, SLOW_S / 2, PAGES_NORMAL, 2 << 20, NULL, NULL};
     result_record r;
     result_init(&r, "test", "read", METRIC_BANDWIDTH);
     CHECK_INT(measure_bandwidth(t, &rq, &r), MEASURE_OK);

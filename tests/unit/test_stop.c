@@ -55,7 +55,7 @@ static measure_status measure_probe(double min_sample_s)
     team_place p = {{usable.ids, 1}};
     team *t = team_create(&p, 1, NULL);
     cpu_list_free(&usable);
-    bandwidth_request rq = {&probe, KERNEL_BLOCK, 1, min_sample_s, PAGES_NORMAL, 2 << 20, NULL};
+    bandwidth_request rq = {&probe, KERNEL_BLOCK, 1, min_sample_s, PAGES_NORMAL, 2 << 20, NULL, NULL};
     result_record r;
     memset(&r, 0, sizeof r);
     measure_status st = measure_bandwidth(t, &rq, &r);
