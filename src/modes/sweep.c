@@ -334,7 +334,9 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
          * pool has room (thread 0's, on the chaser's CPU and node): no allocation,
          * and pages the host already backs. On fresh memory the 1 GiB chain read
          * 700-1400 ns in some visits against 210 (BENCHMARKS). */
-        if (!p->keep && st->pool && bw_pool_scratch(st->pool, 0, lr.bytes, &st->chain_memory))
+        if (st->pool && !st->chain_memory.ptr)
+            bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
+        if (!p->keep && st->chain_memory.len >= lr.bytes)
             lr.memory = &st->chain_memory;
         p->lat = chase_point_create(&lr);
         if (!p->lat) {
