@@ -125,6 +125,18 @@ static void attach_pool(const bw_pool *pool, thread_state *s, int tid, const ker
     }
 }
 
+/* A kept destination is cleared before each later visit, as a pool's part is
+ * (attach_pool): a kernel that stopped writing must not find the output of an
+ * earlier visit there and pass verification. */
+static void job_clear_dst(team *t, int tid, void *arg)
+{
+    (void)t;
+    job_ctx *c = arg;
+    thread_state *s = &c->ts[tid];
+    if (s->dst.ptr)
+        memset(s->dst.ptr, 0, c->rq->bytes);
+}
+
 /* Each thread's buffers: its own, allocated and first-touched here, or its part of
  * the pool. */
 static void job_alloc(team *t, int tid, void *arg)
@@ -479,6 +491,8 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
     measure_status status = MEASURE_OK;
     if (!p->open)
         status = open_buffers(p, t, &c);
+    else if (uses_dst(p->rq.k))
+        team_run(t, job_clear_dst, &c);
     if (status == MEASURE_OK && !warm_up(p, t, &c))
         status = MEASURE_STOPPED;
     int got = 0;

@@ -21,7 +21,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   rounds    tests/cli/check_rounds.py: the sweep's rounds, --target-ci, --max-time, -t
   restart   tests/cli/check_restart.py: a series restart forced at visit 2 (membench-faulty)
   pool      the sweep's pool: a pooled run checked by tests/cli/check_pool.py, and a write
-            and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail
+            and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail,
+            on pooled and on kept buffers
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -64,6 +65,8 @@ MUTANTS = [
      "restart"),
     ("a pooled destination not cleared at a visit: a kernel that stopped writing finds its output there",
      "src/measure/bandwidth.c", "        memset(s->dst.ptr, 0, bytes);", "        (void)0;", "pool"),
+    ("a kept destination not cleared at a later visit: a kernel that stopped writing finds its output there",
+     "src/measure/bandwidth.c", "        memset(s->dst.ptr, 0, c->rq->bytes);", "        (void)0;", "pool"),
     ("a write-only kernel's pooled destination starts 2 KiB into its page, as copy's",
      "src/measure/bandwidth.c", "uses_src(k) ? 0 : pool->dst_offset", "0", "pool"),
     ("a pooled record names the pool's whole buffers, not the part the point used",
@@ -247,11 +250,12 @@ def suite_fails(suite, tree):
         if run([sys.executable, "tests/cli/check_pool.py", pooled, small], tree).returncode != 0:
             return True
         for op in ("write", "copy"):
-            env = dict(os.environ, MEMBENCH_LAZY=op + ":1")
-            lazy = run(["./build/membench-faulty", "-p", "1", "-s", "131072", "-o", "read", "-o", op] + quick, tree,
-                       env=env)
-            if lazy.returncode != 1:
-                return True
+            for kb in ("131072", "64"):  # the pool; kept buffers
+                env = dict(os.environ, MEMBENCH_LAZY=op + ":1")
+                lazy = run(["./build/membench-faulty", "-p", "1", "-s", kb, "-o", "read", "-o", op] + quick, tree,
+                           env=env)
+                if lazy.returncode != 1:
+                    return True
         return False
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
