@@ -1,8 +1,9 @@
 /* Latency at one buffer size: one pinned thread chases a random cycle (kernels/chase)
- * through a buffer it allocated and touched itself. Each sample is calibrated to a
- * fixed duration, not to a full traversal, so big buffers cost no more time than
- * small ones. Samples continue from min_samples until the coefficient of variation
- * is below cv_target or max_samples is reached; the median is reported. */
+ * through a buffer it allocated and touched itself (or one lent to it:
+ * latency_request.memory). Each sample is calibrated to a fixed duration, not to a
+ * full traversal, so big buffers cost no more time than small ones. Samples
+ * continue from min_samples until the coefficient of variation is below cv_target
+ * or max_samples is reached; the median is reported. */
 #ifndef MEMBENCH_MEASURE_LATENCY_H
 #define MEMBENCH_MEASURE_LATENCY_H
 
