@@ -67,11 +67,11 @@ static bool xor_words(const buffer *b, uint64_t *out)
 
 /* Allocates and first-touches one thread's buffers of `bytes`; a stop ends it early
  * with the buffers possibly half written (nothing is measured). False: no memory. */
-static bool alloc_thread(thread_state *s, int tid, uint64_t bytes, bool src, bool dst, const bandwidth_request *rq,
-                         int node)
+static bool alloc_thread(thread_state *s, int tid, uint64_t bytes, bool src, bool dst, page_request pages,
+                         uint64_t huge_size, int node)
 {
     if (src) {
-        if (!buffer_alloc(&s->src, bytes, rq->pages, rq->huge_size, node))
+        if (!buffer_alloc(&s->src, bytes, pages, huge_size, node))
             return false;
         if (buffer_fill(&s->src, SRC_SEED + (uint64_t)tid))
             xor_words(&s->src, &s->expected_xor);
@@ -81,23 +81,11 @@ static bool alloc_thread(thread_state *s, int tid, uint64_t bytes, bool src, boo
          * share an offset within 4 KiB, so the CPU does not hold loads behind
          * stores it cannot tell apart (4K aliasing; BENCHMARKS.md, defect 3). */
         size_t offset = src ? COPY_DST_OFFSET : 0;
-        if (!buffer_alloc_offset(&s->dst, bytes, rq->pages, rq->huge_size, node, offset))
+        if (!buffer_alloc_offset(&s->dst, bytes, pages, huge_size, node, offset))
             return false;
         buffer_fill(&s->dst, DST_SEED + (uint64_t)tid);
     }
     return true;
-}
-
-/* The first `bytes` of a pool buffer, starting `back` bytes before it: the
- * point's view, never unmapped by it (no map). */
-static buffer pool_view(const buffer *b, uint64_t bytes, size_t back)
-{
-    buffer v = *b;
-    v.map = NULL;
-    v.map_len = 0;
-    v.ptr = (char *)b->ptr - back;
-    v.len = bytes;
-    return v;
 }
 
 struct bw_pool {
@@ -109,25 +97,24 @@ struct bw_pool {
 };
 
 /* This thread's part of the pool as the point's buffers: the source as the pool
- * filled it (its XOR taken again over the part used), the destination cleared. A
- * write-only kernel's destination starts at its page, as its own buffer would. */
+ * filled it (its XOR taken again over the part used), the destination as the last
+ * visit left it (bw_point_visit clears it). A write-only kernel's destination starts
+ * at its page, as its own buffer would. */
 static void attach_pool(const bw_pool *pool, thread_state *s, int tid, const kernel *k, uint64_t bytes)
 {
     const thread_state *ps = &pool->ts[tid];
     if (uses_src(k)) {
-        s->src = pool_view(&ps->src, bytes, 0);
+        s->src = buffer_view(&ps->src, 0, bytes);
         if (!xor_words(&s->src, &s->expected_xor))
             return; /* stopped: nothing is measured */
     }
-    if (uses_dst(k)) {
-        s->dst = pool_view(&ps->dst, bytes, uses_src(k) ? 0 : pool->dst_offset);
-        memset(s->dst.ptr, 0, bytes); /* not what any kernel writes: see job_verify */
-    }
+    if (uses_dst(k))
+        s->dst = buffer_view(&ps->dst, uses_src(k) ? 0 : pool->dst_offset, bytes);
 }
 
-/* A kept destination is cleared before each later visit, as a pool's part is
- * (attach_pool): a kernel that stopped writing must not find the output of an
- * earlier visit there and pass verification. */
+/* A destination that may hold an earlier visit's output (kept, or the pool's) is
+ * cleared before the visit, to what no kernel writes: a kernel that stopped writing
+ * must not find that output there and pass verification (job_verify). */
 static void job_clear_dst(team *t, int tid, void *arg)
 {
     (void)t;
@@ -149,7 +136,8 @@ static void job_alloc(team *t, int tid, void *arg)
     if (rq->pool)
         attach_pool(rq->pool, s, tid, rq->k, rq->bytes);
     else
-        s->alloc_ok = alloc_thread(s, tid, rq->bytes, uses_src(rq->k), uses_dst(rq->k), rq, rq->nodes ? rq->nodes[tid] : -1);
+        s->alloc_ok = alloc_thread(s, tid, rq->bytes, uses_src(rq->k), uses_dst(rq->k), rq->pages, rq->huge_size,
+                                   rq->nodes ? rq->nodes[tid] : -1);
 }
 
 /* Page sizes and nodes of every thread's buffers, with one read of smaps. */
@@ -489,9 +477,10 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
         return MEASURE_NO_MEMORY; /* a point belongs to one team size */
     job_ctx c = {&p->rq, p->ts, p->tt, p->passes};
     measure_status status = MEASURE_OK;
+    bool reused = p->open || p->rq.pool != NULL; /* own fresh buffers hold DST_SEED's pattern */
     if (!p->open)
         status = open_buffers(p, t, &c);
-    else if (uses_dst(p->rq.k))
+    if (status == MEASURE_OK && reused && uses_dst(p->rq.k))
         team_run(t, job_clear_dst, &c);
     if (status == MEASURE_OK && !warm_up(p, t, &c))
         status = MEASURE_STOPPED;
@@ -611,8 +600,7 @@ static void job_pool_alloc(team *t, int tid, void *arg)
     (void)t;
     pool_job *j = arg;
     const bw_pool_request *prq = j->rq;
-    bandwidth_request rq = {.pages = prq->pages, .huge_size = prq->huge_size};
-    j->ok[tid] = alloc_thread(&j->pool->ts[tid], tid, prq->bytes, prq->src, prq->dst, &rq,
+    j->ok[tid] = alloc_thread(&j->pool->ts[tid], tid, prq->bytes, prq->src, prq->dst, prq->pages, prq->huge_size,
                               prq->nodes ? prq->nodes[tid] : -1);
 }
 
@@ -658,7 +646,7 @@ bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out)
 {
     if (!pool || !pool->dst || tid >= pool->n || bytes > pool->bytes)
         return false;
-    *out = pool_view(&pool->ts[tid].dst, bytes, pool->dst_offset);
+    *out = buffer_view(&pool->ts[tid].dst, pool->dst_offset, bytes);
     return true;
 }
 

@@ -54,11 +54,8 @@ static measure_status build_chain(chase_point *p)
     const latency_request *rq = &p->rq;
     bool ok = true;
     if (rq->memory) { /* lent: linked again at every visit, never unmapped here */
-        p->b = *rq->memory;
-        p->b.map = NULL;
-        p->b.map_len = 0;
-        ok = p->b.len >= rq->bytes;
-        p->b.len = rq->bytes;
+        ok = rq->memory->len >= rq->bytes;
+        p->b = buffer_view(rq->memory, 0, rq->bytes);
     } else {
         ok = rq->strict_node ? buffer_alloc_bound(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node)
                              : buffer_alloc(&p->b, rq->bytes, rq->pages, rq->huge_size, rq->node);

@@ -258,6 +258,16 @@ void buffer_inspect(buffer *b)
     buffer_inspect_all(&b, 1);
 }
 
+buffer buffer_view(const buffer *b, size_t back, size_t len)
+{
+    buffer v = *b;
+    v.map = NULL;
+    v.map_len = 0;
+    v.ptr = (char *)b->ptr - back;
+    v.len = len;
+    return v;
+}
+
 void buffer_free(buffer *b)
 {
     if (b->map)

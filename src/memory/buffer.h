@@ -83,6 +83,9 @@ void buffer_inspect_nodes(buffer *b);
 /* The node most entries of nodes[0..n) name (-1: unknown; ids of 64 and up are not
  * counted), or -1 when none is known; *count gets its entries, *known the known ones. */
 int page_nodes_majority(const int *nodes, size_t n, size_t *count, size_t *known);
+/* The `len` bytes of b from `back` bytes before its start, lent: the view has no
+ * mapping of its own, so buffer_free on it only forgets it. */
+buffer buffer_view(const buffer *b, size_t back, size_t len);
 void buffer_free(buffer *b);
 
 #endif
