@@ -1,6 +1,7 @@
 #include "measure/bandwidth.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,16 @@
 #define SRC_SEED 0x5eedULL
 #define DST_SEED 0xd57ULL
 #define WRITE_PATTERN 0x0123456789abcdefULL
+
+/* The word write kernels store in one visit: another at every visit of any point,
+ * so a kernel that stopped writing cannot pass on what an earlier visit left in a
+ * kept or pooled destination, without a pass to clear it first. */
+static uint64_t visit_pattern(void)
+{
+    static atomic_uint_fast64_t visits;
+    uint64_t pattern = WRITE_PATTERN ^ ((atomic_fetch_add(&visits, 1) + 1) * 0x9e3779b97f4a7c15ULL);
+    return pattern ? pattern : WRITE_PATTERN;
+}
 #define MAX_PASSES 1000000000ULL
 #define COPY_DST_OFFSET 2048
 /* Times a series of samples may start over with more passes (each restart
@@ -35,6 +46,7 @@ typedef struct {
     thread_state *ts;
     thread_time *times; /* of the last sample, per thread */
     uint64_t passes;
+    uint64_t pattern; /* what write kernels store in this visit (visit_pattern) */
 } job_ctx;
 
 /* The buffers a kernel needs follow from the streams its descriptor declares. */
@@ -48,6 +60,40 @@ static bool uses_dst(const kernel *k)
     return k->writes > 0;
 }
 
+/* The XOR of n words in four chains, so a pass over DRAM waits on memory, not on
+ * one register (a one-chain loop took twice a read kernel's pass at 1 GiB, at
+ * every visit). */
+static uint64_t words_xor(const uint64_t *w, size_t n)
+{
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a ^= w[i];
+        b ^= w[i + 1];
+        c ^= w[i + 2];
+        d ^= w[i + 3];
+    }
+    for (; i < n; i++)
+        a ^= w[i];
+    return a ^ b ^ c ^ d;
+}
+
+/* Whether all n words equal `pattern`, read in four chains as words_xor. */
+static bool words_all(const uint64_t *w, size_t n, uint64_t pattern)
+{
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a |= w[i] ^ pattern;
+        b |= w[i + 1] ^ pattern;
+        c |= w[i + 2] ^ pattern;
+        d |= w[i + 3] ^ pattern;
+    }
+    for (; i < n; i++)
+        a |= w[i] ^ pattern;
+    return (a | b | c | d) == 0;
+}
+
 /* XOR of a buffer's words, with the stop flag tested between slices. */
 static bool xor_words(const buffer *b, uint64_t *out)
 {
@@ -57,9 +103,7 @@ static bool xor_words(const buffer *b, uint64_t *out)
     for (size_t lo = 0; lo < n; lo += step) {
         if (stop_flagged())
             return false;
-        size_t hi = n - lo < step ? n : lo + step;
-        for (size_t i = lo; i < hi; i++)
-            x ^= w[i];
+        x ^= words_xor(w + lo, n - lo < step ? n - lo : step);
     }
     *out = x;
     return true;
@@ -73,8 +117,7 @@ static bool alloc_thread(thread_state *s, int tid, uint64_t bytes, bool src, boo
     if (src) {
         if (!buffer_alloc(&s->src, bytes, pages, huge_size, node))
             return false;
-        if (buffer_fill(&s->src, SRC_SEED + (uint64_t)tid))
-            xor_words(&s->src, &s->expected_xor);
+        buffer_fill(&s->src, SRC_SEED + (uint64_t)tid);
     }
     if (dst) {
         /* Beside a source, 2 KiB into its page: source and destination then never
@@ -94,27 +137,28 @@ struct bw_pool {
     size_t dst_offset; /* where the destinations start in their pages */
     bool src, dst;
     thread_state *ts;
+    int *nodes;  /* per thread, as asked (bw_pool_request.nodes); NULL: not bound */
+    uint64_t *lent; /* per thread: bytes of its source lent for good (bw_pool_lend_source) */
 };
 
 /* This thread's part of the pool as the point's buffers: the source as the pool
- * filled it (its XOR taken again over the part used), the destination as the last
- * visit left it (bw_point_visit clears it). A write-only kernel's destination starts
+ * filled it (or a chain lent it rewrote: bw_pool_lend_source), the destination as
+ * the last visit left it (bw_point_visit). A write-only kernel's destination starts
  * at its page, as its own buffer would. */
 static void attach_pool(const bw_pool *pool, thread_state *s, int tid, const kernel *k, uint64_t bytes)
 {
     const thread_state *ps = &pool->ts[tid];
-    if (uses_src(k)) {
+    if (uses_src(k))
         s->src = buffer_view(&ps->src, 0, bytes);
-        if (!xor_words(&s->src, &s->expected_xor))
-            return; /* stopped: nothing is measured */
-    }
     if (uses_dst(k))
         s->dst = buffer_view(&ps->dst, uses_src(k) ? 0 : pool->dst_offset, bytes);
 }
 
 /* A destination that may hold an earlier visit's output (kept, or the pool's) is
  * cleared before the visit, to what no kernel writes: a kernel that stopped writing
- * must not find that output there and pass verification (job_verify). */
+ * must not find that output there and pass verification (job_verify). Only for
+ * kernels checked against their source: a write kernel stores a pattern of its
+ * visit's own (visit_pattern), which no earlier visit left. */
 static void job_clear_dst(team *t, int tid, void *arg)
 {
     (void)t;
@@ -138,6 +182,10 @@ static void job_alloc(team *t, int tid, void *arg)
     else
         s->alloc_ok = alloc_thread(s, tid, rq->bytes, uses_src(rq->k), uses_dst(rq->k), rq->pages, rq->huge_size,
                                    rq->nodes ? rq->nodes[tid] : -1);
+    /* what a read kernel's pass must return; taken at every visit, as a pool's
+     * source may have had a chain linked in it since (a stop: nothing is measured) */
+    if (s->alloc_ok && rq->k->verify == VERIFY_SOURCE_XOR)
+        xor_words(&s->src, &s->expected_xor);
 }
 
 /* Page sizes and nodes of every thread's buffers, with one read of smaps. */
@@ -161,7 +209,7 @@ static void job_sample(team *t, int tid, void *arg)
     job_ctx *c = arg;
     thread_state *s = &c->ts[tid];
     const kernel *k = c->rq->k;
-    const kernel_args args = {.out = s->dst.ptr, .in = {s->src.ptr}, .bytes = c->rq->bytes, .pattern = WRITE_PATTERN};
+    const kernel_args args = {.out = s->dst.ptr, .in = {s->src.ptr}, .bytes = c->rq->bytes, .pattern = c->pattern};
     uint64_t x = 0, done = 0;
     team_barrier(t);
     double t0 = clock_now();
@@ -190,13 +238,9 @@ static void job_verify(team *t, int tid, void *arg)
         s->verified = rq->k->fn(&args) == s->expected_xor;
         break;
     }
-    case VERIFY_PATTERN: {
-        const uint64_t *w = s->dst.ptr;
-        s->verified = true;
-        for (size_t i = 0; i < words && s->verified; i++)
-            s->verified = w[i] == WRITE_PATTERN;
+    case VERIFY_PATTERN:
+        s->verified = words_all(s->dst.ptr, words, c->pattern);
         break;
-    }
     case VERIFY_EQUALS_SOURCE:
         s->verified = memcmp(s->dst.ptr, s->src.ptr, rq->bytes) == 0;
         break;
@@ -455,7 +499,8 @@ static bool calibrate(bw_point *p, team *t, job_ctx *c)
 }
 
 /* The first visit calibrates: one pass (also the first warm-up) for a first
- * estimate, then calibrate().
+ * estimate, then calibrate(), unless that one pass lasted a sample already: then it
+ * was the visit's full-length warm-up, as on later visits.
  * Later visits run one full-length warm-up (the caches hold other points' data by
  * then). False when stopped. */
 static bool warm_up(bw_point *p, team *t, job_ctx *c)
@@ -466,6 +511,10 @@ static bool warm_up(bw_point *p, team *t, job_ctx *c)
         if (one < 0)
             return false;
         c->passes = passes_for(one, p->rq.min_sample_s * CALIBRATE_HEADROOM);
+        if (c->passes == 1) { /* one pass is a sample already (DRAM sizes): it was the warm-up */
+            p->passes = 1;
+            return true;
+        }
         return calibrate(p, t, c);
     }
     return run_sample(t, c, p->n, NULL, NULL) >= 0;
@@ -475,12 +524,12 @@ measure_status bw_point_visit(bw_point *p, team *t, int count, int round, bool k
 {
     if (team_size(t) != p->n)
         return MEASURE_NO_MEMORY; /* a point belongs to one team size */
-    job_ctx c = {&p->rq, p->ts, p->tt, p->passes};
+    job_ctx c = {&p->rq, p->ts, p->tt, p->passes, visit_pattern()};
     measure_status status = MEASURE_OK;
     bool reused = p->open || p->rq.pool != NULL; /* own fresh buffers hold DST_SEED's pattern */
     if (!p->open)
         status = open_buffers(p, t, &c);
-    if (status == MEASURE_OK && reused && uses_dst(p->rq.k))
+    if (status == MEASURE_OK && reused && p->rq.k->verify == VERIFY_EQUALS_SOURCE)
         team_run(t, job_clear_dst, &c);
     if (status == MEASURE_OK && !warm_up(p, t, &c))
         status = MEASURE_STOPPED;
@@ -611,15 +660,16 @@ measure_status bw_pool_create(team *t, const bw_pool_request *rq, bw_pool **out)
     bw_pool *pool = calloc(1, sizeof *pool);
     bool *ok = calloc((size_t)n, sizeof *ok);
     if (pool)
-        pool->ts = calloc((size_t)n, sizeof *pool->ts);
-    if (!pool || !ok || !pool->ts) {
+        *pool = (bw_pool){n, rq->bytes, rq->src && rq->dst ? COPY_DST_OFFSET : 0, rq->src, rq->dst,
+                          calloc((size_t)n, sizeof *pool->ts), rq->nodes ? calloc((size_t)n, sizeof *pool->nodes) : NULL,
+                          calloc((size_t)n, sizeof *pool->lent)};
+    if (!pool || !ok || !pool->ts || !pool->lent || (rq->nodes && !pool->nodes)) {
         free(ok);
-        if (pool)
-            free(pool->ts);
-        free(pool);
+        bw_pool_destroy(pool);
         return MEASURE_NO_MEMORY;
     }
-    *pool = (bw_pool){n, rq->bytes, rq->src && rq->dst ? COPY_DST_OFFSET : 0, rq->src, rq->dst, pool->ts};
+    if (rq->nodes)
+        memcpy(pool->nodes, rq->nodes, sizeof *pool->nodes * (size_t)n);
     pool_job j = {pool, rq, ok};
     team_run(t, job_pool_alloc, &j);
     measure_status status = MEASURE_OK;
@@ -650,14 +700,30 @@ bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out)
     return true;
 }
 
+bool bw_pool_lend_source(bw_pool *pool, uint64_t bytes, int node, buffer *out)
+{
+    for (int i = 0; pool && pool->src && i < pool->n; i++) {
+        int at = pool->nodes ? pool->nodes[i] : -1;
+        if (at != node || pool->bytes - pool->lent[i] < bytes)
+            continue;
+        *out = buffer_view(&pool->ts[i].src, 0, bytes);
+        out->ptr = (char *)out->ptr + pool->lent[i];
+        pool->lent[i] += bytes;
+        return true;
+    }
+    return false;
+}
+
 void bw_pool_destroy(bw_pool *pool)
 {
     if (!pool)
         return;
-    for (int i = 0; i < pool->n; i++) {
+    for (int i = 0; pool->ts && i < pool->n; i++) {
         buffer_free(&pool->ts[i].src);
         buffer_free(&pool->ts[i].dst);
     }
     free(pool->ts);
+    free(pool->nodes);
+    free(pool->lent);
     free(pool);
 }

@@ -98,6 +98,14 @@ bool bw_pool_fits(const bw_pool *pool, const bandwidth_request *rq, int threads)
  * latency chain visited between the points may be linked in (the next point clears
  * it). False when the pool has no such buffer. */
 bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out);
+/* `bytes` of a thread's source in *out, lent for the rest of the pool's life: the
+ * first part not lent yet of the first thread with room that the pool was asked to
+ * place on `node` (-1: a pool not bound to nodes). The kernels only read a source,
+ * so a latency chain linked there stays linked between visits; what the chain
+ * writes is what the read kernels are verified against from then on (attach_pool
+ * takes the source's XOR at every visit). Lend the largest first. False when no
+ * thread has room. */
+bool bw_pool_lend_source(bw_pool *pool, uint64_t bytes, int node, buffer *out);
 void bw_pool_destroy(bw_pool *pool);
 
 #endif

@@ -29,6 +29,7 @@ struct chase_point {
     double *ends; /* clock_now() when each sample ended */
     int nsamples, cap;
     int visits;
+    int builds; /* times the chain was linked */
     /* the job's arguments and answer */
     int want;
     int round;
@@ -53,7 +54,7 @@ static measure_status build_chain(chase_point *p)
 {
     const latency_request *rq = &p->rq;
     bool ok = true;
-    if (rq->memory) { /* lent: linked again at every visit, never unmapped here */
+    if (rq->memory) { /* lent: never unmapped here */
         ok = rq->memory->len >= rq->bytes;
         p->b = buffer_view(rq->memory, 0, rq->bytes);
     } else {
@@ -67,6 +68,7 @@ static measure_status build_chain(chase_point *p)
     double build_start = clock_now();
     p->pos = chase_build(p->b.ptr, rq->bytes, &rq->layout);
     p->build_s = clock_now() - build_start;
+    p->builds++;
     buffer_inspect(&p->b);
     p->seen = p->b;
     if (!p->pos) {
@@ -254,6 +256,7 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
     else
         params_null(&out->params, "latency_ref_cycles");
     params_number(&out->params, "chain_build_s", p->build_s);
+    params_int(&out->params, "chain_builds", p->builds);
     params_int(&out->params, "chased_bytes", (long long)rq->bytes);
     out->pins_verified = team_pin_verified(t, 0);
     result_observed seen = result_observed_unknown(); /* the chaser's CPU after its last visit */

@@ -24,12 +24,13 @@ typedef struct {
     int node;         /* node the buffer goes on (the CPU's own, or --mem-node), -1 unknown */
     bool strict_node; /* bound to node (refused when it cannot hold the buffer), not preferred */
     const buffer *memory; /* memory to link the chain in, already on node and touched, not the
-                             point's to free (the sweep's pool, bw_pool_scratch); NULL: its own */
+                             point's to free (the sweep's pool: bw_pool_lend_source, or
+                             bw_pool_scratch); NULL: its own */
 } latency_request;
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples
- * in ns, the CV rule, pages, node, parameters latency_ref_cycles, chain_build_s,
- * chased_bytes); the caller has set mode and operation with result_init. */
+ * in ns, the CV rule, pages, node, parameters latency_ref_cycles, chain_build_s
+ * (the last linking's), chain_builds, chased_bytes); the caller has set mode and operation with result_init. */
 measure_status measure_latency(team *t, const latency_request *rq, result_record *out);
 
 /* The same measurement spread over visits (the sweep's rounds): a point keeps its

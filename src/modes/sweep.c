@@ -38,6 +38,9 @@ typedef struct {
     int visits;
     bool keep;       /* buffers kept between rounds */
     bool pooled;     /* bandwidth buffers lent by the sweep's pool (st->pool) */
+    bool linked_for_good; /* latency: chain linked once, in a pool source (home_chains) */
+    bool homeless;        /* latency: no room for it in the pool's sources */
+    buffer home;
     bool finished;   /* skipped (no memory) or nothing measured: no more visits */
     bool failed;     /* wrong data: never reported */
     bool done;       /* wants no more visits; its record goes out in plan order */
@@ -330,14 +333,19 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     }
     if (!p->lat) {
         latency_request lr = latency_request_for(st, o, &s->topo, p->bytes);
-        /* A chain linked again at every visit goes in the pool's memory when the
-         * pool has room (thread 0's, on the chaser's CPU and node): no allocation,
-         * and pages the host already backs. On fresh memory the 1 GiB chain read
-         * 700-1400 ns in some visits against 210 (BENCHMARKS). */
-        if (st->pool && !st->chain_memory.ptr)
-            bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
-        if (!p->keep && st->chain_memory.len >= lr.bytes)
-            lr.memory = &st->chain_memory;
+        /* A chain not kept in memory of its own goes in the pool's memory when the
+         * pool has room: no allocation, and pages the host already backs (on fresh
+         * memory the 1 GiB chain read 700-1400 ns in some visits against 210,
+         * BENCHMARKS). In a source (home_chains) it is linked once; in thread 0's
+         * destination, which the next point overwrites, at every visit. */
+        if (p->linked_for_good) {
+            lr.memory = &p->home;
+        } else if (!p->keep) {
+            if (st->pool && !st->chain_memory.ptr)
+                bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
+            if (st->chain_memory.len >= lr.bytes)
+                lr.memory = &st->chain_memory;
+        }
         p->lat = chase_point_create(&lr);
         if (!p->lat) {
             p->failed = true;
@@ -347,7 +355,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     /* Every visit takes latency_per_visit samples (fewer when the cap is nearer):
      * the CV rule's extra samples come in later rounds, spread like the others. */
     int count = round_visit_samples(latency_per_visit(o), chase_point_samples(p->lat), p->sched.cap);
-    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep);
+    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep || p->linked_for_good);
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
         p->finished = true; /* an allocation failure skips this point only */
@@ -368,6 +376,28 @@ static void say_visit(session *s, const sweep_point *p, const kernel *k, int thr
                       (unsigned long long)(p->bytes / 1024));
 }
 
+/* The chains not kept, not linked yet, get their homes in the pool's sources on the
+ * chaser's node, largest first: the kernels only read a source, so a chain there
+ * is linked once for the run instead of at every visit (0.4 s a visit at 1 GiB on
+ * the Xeon guest, BENCHMARKS "Speed of the default run"). */
+static void home_chains(sweep_state *st)
+{
+    for (;;) {
+        sweep_point *largest = NULL;
+        for (size_t i = 0; i < st->npoints; i++) {
+            sweep_point *p = &st->points[i];
+            if (p->op == OP_LATENCY && !p->keep && !p->lat && !p->linked_for_good && !p->homeless &&
+                (!largest || p->bytes > largest->bytes))
+                largest = p;
+        }
+        if (!largest)
+            return;
+        largest->linked_for_good =
+            bw_pool_lend_source(st->pool, chain_bytes(st, largest->bytes), st->pool_nodes[0], &largest->home);
+        largest->homeless = !largest->linked_for_good;
+    }
+}
+
 /* The pool for a pooled point, made at the first one's visit by the largest team;
  * NULL when there is none (no memory for it: the point allocates its own). False
  * when the run must stop. */
@@ -384,6 +414,8 @@ static bool pool_for(session *s, sweep_state *st, const sweep_point *p, const bw
         if (ms == MEASURE_STOPPED)
             return false;
         st->pool_failed = ms != MEASURE_OK;
+        if (st->pool)
+            home_chains(st);
     }
     *out = st->pool;
     return true;

@@ -348,8 +348,8 @@ check "sweep --cpus $OBS_CPUS: observed CPUs in their places, buffers on the pla
     bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/obs.json' --stderr '$TMP/obs.err' ${OBS[*]}"
 # Points beyond the keep limit borrow the sweep's pool (README "Rounds"): the
 # records still name the bytes, pages, nodes and CPUs of the part each one used.
-"$BIN" -s 163840 -o write -o copy -o latency --cpus $OBS_CPUS -r 2 --sample-ms 1 --latency-sample-ms 1 --json "$TMP/pool.json" >/dev/null 2>"$TMP/pool.err"; rc=$?
-check "sweep's pool: 160 MiB write, copy and latency pooled, each record naming its own part (bytes, page offsets)" \
+"$BIN" -s 163840 -o read -o write -o copy -o latency --cpus $OBS_CPUS -r 2 --sample-ms 1 --latency-sample-ms 1 --json "$TMP/pool.json" >/dev/null 2>"$TMP/pool.err"; rc=$?
+check "sweep's pool: 160 MiB read, write, copy and latency pooled, each record naming its own part (bytes, page offsets), the chain linked once" \
     bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_pool.py' '$TMP/pool.json' '$TMP/obs.json'"
 check "sweep's pool --cpus $OBS_CPUS: observed CPUs in their places, pooled buffers on the planned node" \
     bash -c "[ $rc -eq 0 ] && python3 '$(dirname "$0")/check_observed.py' '$TMP/pool.json' --stderr '$TMP/pool.err' ${OBS[*]}"

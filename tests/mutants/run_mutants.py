@@ -76,6 +76,21 @@ MUTANTS = [
     ("a latency chain lent the pool's memory from 2 KiB into its page",
      "src/measure/bandwidth.c", "buffer_view(&pool->ts[tid].dst, pool->dst_offset, bytes)",
      "buffer_view(&pool->ts[tid].dst, 0, bytes)", "unit:bw_pool"),
+    ("a chain's home in a pool destination, which write and copy overwrite between its visits",
+     "src/measure/bandwidth.c", "*out = buffer_view(&pool->ts[i].src, 0, bytes);",
+     "*out = buffer_view(&pool->ts[i].dst, 0, bytes);", "pool"),
+    ("chains given no home in the pool: linked again at every visit",
+     "src/modes/sweep.c", "            home_chains(st);", "            (void)home_chains;", "pool"),
+    ("a part of a pool source lent twice: the next chain is linked over the last",
+     "src/measure/bandwidth.c", "        pool->lent[i] += bytes;\n", "", "unit:bw_pool"),
+    ("a chain's home on a thread of another node than the chaser's",
+     "src/measure/bandwidth.c", "int at = pool->nodes ? pool->nodes[i] : -1;", "int at = node;", "unit:bw_pool"),
+    ("a read point's XOR taken at its first visit only: a chain linked in the source since fails it",
+     "src/measure/bandwidth.c", "if (s->alloc_ok && rq->k->verify == VERIFY_SOURCE_XOR)",
+     "if (s->alloc_ok && rq->k->verify == VERIFY_SOURCE_XOR && s->expected_xor == 0)", "pool"),
+    ("one write pattern for every visit: a write kernel that stopped writing passes on what it left",
+     "src/measure/bandwidth.c", "WRITE_PATTERN ^ ((atomic_fetch_add(&visits, 1) + 1) * 0x9e3779b97f4a7c15ULL)",
+     "WRITE_PATTERN + 0 * atomic_fetch_add(&visits, 1)", "pool"),
     ("numa mem -M: each node asked only for one task's memory, not all bound to it at once",
      "src/modes/numa_mem_mode.c", "need += (i == 0 ? u->proc_bytes : 0) + u->thread_bytes;",
      "need = (i == 0 ? u->proc_bytes : 0) + u->thread_bytes;", "numa"),
@@ -245,7 +260,8 @@ def suite_fails(suite, tree):
     if suite == "pool":
         quick = ["-r", "2", "--sample-ms", "1", "--latency-sample-ms", "1"]
         pooled, small = os.path.join(tree, "pool.json"), os.path.join(tree, "pool-small.json")
-        if run(["./membench", "-s", "163840", "-o", "write", "-o", "copy", "-o", "latency", "--json", pooled] + quick,
+        if run(["./membench", "-s", "163840", "-o", "read", "-o", "write", "-o", "copy", "-o", "latency", "--json",
+                pooled] + quick,
                tree).returncode != 0:
             return True
         run(["./membench", "-s", "64", "-o", "read", "-o", "copy", "--json", small] + quick, tree)

@@ -344,6 +344,41 @@ TEST(bw_pool_lends_the_first_bytes_to_each_point)
     team_destroy(t);
 }
 
+/* A latency chain's home (the sweep's home_chains): parts of a source, each lent
+ * once, one after the other, only on the node asked for. */
+TEST(bw_pool_lends_each_part_of_a_source_once)
+{
+    stop_reset();
+    team *t = one_thread_team();
+    bw_pool_request prq = {256 * 1024, true, true, PAGES_NORMAL, 2 << 20, NULL};
+    bw_pool *pool = NULL;
+    CHECK_INT(bw_pool_create(t, &prq, &pool), MEASURE_OK);
+    buffer a, b, c, scratch;
+    CHECK(!bw_pool_lend_source(pool, 4096, 0, &a)); /* a pool not bound to nodes: only node -1 */
+    CHECK(bw_pool_lend_source(pool, 128 * 1024, -1, &a));
+    CHECK(bw_pool_lend_source(pool, 64 * 1024, -1, &b));
+    CHECK(!bw_pool_lend_source(pool, 128 * 1024, -1, &c)); /* 64 KiB left */
+    CHECK(bw_pool_lend_source(pool, 64 * 1024, -1, &c));
+    CHECK(!bw_pool_lend_source(pool, 4096, -1, &scratch));
+    CHECK(a.map == NULL && a.len == 128 * 1024 && (uintptr_t)a.ptr % 4096 == 0);
+    CHECK((char *)b.ptr == (char *)a.ptr + 128 * 1024 && b.len == 64 * 1024);
+    CHECK((char *)c.ptr == (char *)b.ptr + 64 * 1024 && c.map == NULL);
+    CHECK(bw_pool_scratch(pool, 0, 4096, &scratch) && scratch.ptr != a.ptr); /* the destination, not the source */
+    bw_pool_destroy(pool);
+    int node0 = 0;
+    bw_pool_request bound = {64 * 1024, true, false, PAGES_NORMAL, 2 << 20, &node0};
+    CHECK_INT(bw_pool_create(t, &bound, &pool), MEASURE_OK);
+    CHECK(!bw_pool_lend_source(pool, 4096, 1, &a));
+    CHECK(!bw_pool_lend_source(pool, 4096, -1, &a));
+    CHECK(bw_pool_lend_source(pool, 4096, 0, &a) && a.len == 4096);
+    bw_pool_destroy(pool);
+    bw_pool_request no_src = {64 * 1024, false, true, PAGES_NORMAL, 2 << 20, NULL};
+    CHECK_INT(bw_pool_create(t, &no_src, &pool), MEASURE_OK);
+    CHECK(!bw_pool_lend_source(pool, 4096, -1, &a)); /* write only: no source to lend */
+    bw_pool_destroy(pool);
+    team_destroy(t);
+}
+
 TEST(measure_bandwidth_stops_when_asked)
 {
     stop_reset();
