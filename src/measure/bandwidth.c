@@ -11,16 +11,6 @@
 #define SRC_SEED 0x5eedULL
 #define DST_SEED 0xd57ULL
 #define WRITE_PATTERN 0x0123456789abcdefULL
-
-/* The word write kernels store in one visit: another at every visit of any point,
- * so a kernel that stopped writing cannot pass on what an earlier visit left in a
- * kept or pooled destination, without a pass to clear it first. */
-static uint64_t visit_pattern(void)
-{
-    static atomic_uint_fast64_t visits;
-    uint64_t pattern = WRITE_PATTERN ^ ((atomic_fetch_add(&visits, 1) + 1) * 0x9e3779b97f4a7c15ULL);
-    return pattern ? pattern : WRITE_PATTERN;
-}
 #define MAX_PASSES 1000000000ULL
 #define COPY_DST_OFFSET 2048
 /* Times a series of samples may start over with more passes (each restart
@@ -48,6 +38,16 @@ typedef struct {
     uint64_t passes;
     uint64_t pattern; /* what write kernels store in this visit (visit_pattern) */
 } job_ctx;
+
+/* The word write kernels store in one visit: another at every visit of any point,
+ * so a kernel that stopped writing cannot pass on what an earlier visit left in a
+ * kept or pooled destination, without a pass to clear it first. */
+static uint64_t visit_pattern(void)
+{
+    static atomic_uint_fast64_t visits;
+    uint64_t pattern = WRITE_PATTERN ^ ((atomic_fetch_add(&visits, 1) + 1) * 0x9e3779b97f4a7c15ULL);
+    return pattern ? pattern : WRITE_PATTERN;
+}
 
 /* The buffers a kernel needs follow from the streams its descriptor declares. */
 static bool uses_src(const kernel *k)
@@ -660,9 +660,14 @@ measure_status bw_pool_create(team *t, const bw_pool_request *rq, bw_pool **out)
     bw_pool *pool = calloc(1, sizeof *pool);
     bool *ok = calloc((size_t)n, sizeof *ok);
     if (pool)
-        *pool = (bw_pool){n, rq->bytes, rq->src && rq->dst ? COPY_DST_OFFSET : 0, rq->src, rq->dst,
-                          calloc((size_t)n, sizeof *pool->ts), rq->nodes ? calloc((size_t)n, sizeof *pool->nodes) : NULL,
-                          calloc((size_t)n, sizeof *pool->lent)};
+        *pool = (bw_pool){.n = n,
+                          .bytes = rq->bytes,
+                          .dst_offset = rq->src && rq->dst ? COPY_DST_OFFSET : 0,
+                          .src = rq->src,
+                          .dst = rq->dst,
+                          .ts = calloc((size_t)n, sizeof *pool->ts),
+                          .nodes = rq->nodes ? calloc((size_t)n, sizeof *pool->nodes) : NULL,
+                          .lent = calloc((size_t)n, sizeof *pool->lent)};
     if (!pool || !ok || !pool->ts || !pool->lent || (rq->nodes && !pool->nodes)) {
         free(ok);
         bw_pool_destroy(pool);

@@ -77,8 +77,9 @@ bool bw_point_lent(const bw_point *p);
 /* Buffers shared by the points that are not kept between rounds (the sweep's
  * larger sizes): each thread's source and destination, allocated on its node and
  * first-touched once by the thread, at the largest size; a point then uses the
- * first `bytes` of them, its destination cleared at every visit so a kernel that
- * writes nothing still fails verification. Touching DRAM-sized buffers anew at
+ * first `bytes` of them (a kernel that writes nothing still fails verification: a
+ * copy's destination is cleared at every visit, a write kernel stores another
+ * pattern). Touching DRAM-sized buffers anew at
  * every visit took most of a default run on a large-L3 host (BENCHMARKS: "Speed of
  * the default run"). A point's record names the pages and nodes of the part it used. */
 typedef struct {
@@ -95,15 +96,16 @@ measure_status bw_pool_create(team *t, const bw_pool_request *rq, bw_pool **out)
 /* Whether a point of rq on `threads` threads can run on the pool. */
 bool bw_pool_fits(const bw_pool *pool, const bandwidth_request *rq, int threads);
 /* Thread `tid`'s destination from its page's start, `bytes` long, in *out: memory a
- * latency chain visited between the points may be linked in (the next point clears
- * it). False when the pool has no such buffer. */
+ * latency chain visited between the points may be linked in again at every visit
+ * (the points after it overwrite it; what the chain leaves is no kernel's output,
+ * so it passes no check). False when the pool has no such buffer. */
 bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out);
 /* `bytes` of a thread's source in *out, lent for the rest of the pool's life: the
  * first part not lent yet of the first thread with room that the pool was asked to
  * place on `node` (-1: a pool not bound to nodes). The kernels only read a source,
  * so a latency chain linked there stays linked between visits; what the chain
- * writes is what the read kernels are verified against from then on (attach_pool
- * takes the source's XOR at every visit). Lend the largest first. False when no
+ * writes is what the read kernels are verified against from then on (their
+ * expected XOR is taken at every visit). Lend the largest first. False when no
  * thread has room. */
 bool bw_pool_lend_source(bw_pool *pool, uint64_t bytes, int node, buffer *out);
 void bw_pool_destroy(bw_pool *pool);
