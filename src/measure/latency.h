@@ -30,7 +30,8 @@ typedef struct {
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples
  * in ns, the CV rule, pages, node, parameters latency_ref_cycles, chain_build_s
- * (the last linking's), chain_builds, chased_bytes); the caller has set mode and operation with result_init. */
+ * (the last linking's), chain_builds, chased_bytes); the caller has set mode and
+ * operation with result_init. */
 measure_status measure_latency(team *t, const latency_request *rq, result_record *out);
 
 /* The same measurement spread over visits (the sweep's rounds): a point keeps its

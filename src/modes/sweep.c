@@ -38,9 +38,7 @@ typedef struct {
     int visits;
     bool keep;       /* buffers kept between rounds */
     bool pooled;     /* bandwidth buffers lent by the sweep's pool (st->pool) */
-    bool linked_for_good; /* latency: chain linked once, in a pool source (home_chains) */
-    bool homeless;        /* latency: no room for it in the pool's sources */
-    buffer home;
+    buffer home;     /* latency: a pool source's part, its chain linked once there (home_chains) */
     bool finished;   /* skipped (no memory) or nothing measured: no more visits */
     bool failed;     /* wrong data: never reported */
     bool done;       /* wants no more visits; its record goes out in plan order */
@@ -338,7 +336,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
          * memory the 1 GiB chain read 700-1400 ns in some visits against 210,
          * BENCHMARKS). In a source (home_chains) it is linked once; in thread 0's
          * destination, which the next point overwrites, at every visit. */
-        if (p->linked_for_good) {
+        if (p->home.ptr) {
             lr.memory = &p->home;
         } else if (!p->keep) {
             if (st->pool && !st->chain_memory.ptr)
@@ -355,7 +353,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     /* Every visit takes latency_per_visit samples (fewer when the cap is nearer):
      * the CV rule's extra samples come in later rounds, spread like the others. */
     int count = round_visit_samples(latency_per_visit(o), chase_point_samples(p->lat), p->sched.cap);
-    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep || p->linked_for_good);
+    measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep || p->home.ptr);
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
         p->finished = true; /* an allocation failure skips this point only */
@@ -382,19 +380,18 @@ static void say_visit(session *s, const sweep_point *p, const kernel *k, int thr
  * the Xeon guest, BENCHMARKS "Speed of the default run"). */
 static void home_chains(sweep_state *st)
 {
-    for (;;) {
+    for (uint64_t below = UINT64_MAX;;) { /* one latency point a size: sizes below the last one tried */
         sweep_point *largest = NULL;
         for (size_t i = 0; i < st->npoints; i++) {
             sweep_point *p = &st->points[i];
-            if (p->op == OP_LATENCY && !p->keep && !p->lat && !p->linked_for_good && !p->homeless &&
+            if (p->op == OP_LATENCY && !p->keep && !p->lat && p->bytes < below &&
                 (!largest || p->bytes > largest->bytes))
                 largest = p;
         }
         if (!largest)
             return;
-        largest->linked_for_good =
-            bw_pool_lend_source(st->pool, chain_bytes(st, largest->bytes), st->pool_nodes[0], &largest->home);
-        largest->homeless = !largest->linked_for_good;
+        below = largest->bytes;
+        bw_pool_lend_source(st->pool, chain_bytes(st, largest->bytes), st->pool_nodes[0], &largest->home);
     }
 }
 
