@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The default run of this tree against another build, alternating, ROUNDS times each:
 # wall time, seconds spent in bandwidth and in latency points (the records'
-# host_load_s, the time of their visits) and the DRAM figures of the largest size,
-# so a change in speed shows whether the numbers moved with it.
+# host_load_s, the time of their visits), the DRAM figures of the largest size, so a
+# change in speed shows whether the numbers moved with it, and the host-noise verdict.
 #   bench/default_run_ab.sh OTHER_MEMBENCH [ROUNDS]     (run under flock /tmp/bench.lock)
 set -euo pipefail
 OTHER=$1
@@ -21,15 +21,18 @@ for i in $(seq 1 "$ROUNDS"); do
         python3 - "$which" "$(echo "$t1 - $t0" | bc)" "$OUT/$which-$i.json" <<'PY'
 import json, sys
 which, wall, path = sys.argv[1:]
-rs = json.load(open(path))["results"]
+doc = json.load(open(path))
+rs, noise = doc["results"], doc["host_noise"]
 bw = sum(r["params"].get("host_load_s", 0) for r in rs if r["operation"] != "latency")
 lat = sum(r["params"].get("host_load_s", 0) for r in rs if r["operation"] == "latency")
 top = max(r["size_bytes"] for r in rs)
 figs = " ".join("%s %.1f %s" % (r["operation"], r["value"] / 1000 if r["operation"] != "latency" else r["value"],
                                 "GB/s" if r["operation"] != "latency" else "ns")
                 for r in rs if r["size_bytes"] == top)
-print("%-5s %6.1f s  bandwidth %5.1f s  latency %5.1f s  | %d MiB: %s" % (which, float(wall), bw, lat, top >> 20, figs),
-      flush=True)
+verdict = "host ±%.1f%% (%d probes)" % (noise["varied_pct"], noise["probes"]) if noise["varied_pct"] is not None \
+    else "host: no verdict (%d probes)" % noise["probes"]
+print("%-5s %6.1f s  bandwidth %5.1f s  latency %5.1f s  | %d MiB: %s | %s" % (which, float(wall), bw, lat, top >> 20,
+                                                                               figs, verdict), flush=True)
 PY
     done
 done

@@ -32,6 +32,7 @@ typedef struct {
     bool measured;           /* false until the run ends, and for a step */
     size_t probes;           /* times the fixed CPU probe ran */
     const double *probe_times_s; /* each time it took (the session's, valid while it lives) */
+    const double *probe_at_s;    /* when each began, seconds since the run's start (the same) */
     bool known;              /* enough probes for a verdict */
     double probe_median_s;
     double varied_pct;       /* the host varied ± this */

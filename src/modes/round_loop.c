@@ -37,6 +37,7 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
             go_on = l->visit(s, l->ctx, i, res.rounds);
             host_load after = host_load_read();
             host_load_span_add(l->load(l->ctx, i), &before, &after);
+            session_between_visits(s); /* the rounds emit at their end: probe the host between visits */
             if (!round_point_wants(l->schedule(l->ctx, i), l->target)) {
                 done[i] = true;
                 l->finish(s, l->ctx, i);

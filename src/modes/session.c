@@ -140,13 +140,25 @@ static void probe_host(session *s)
     if (s->nprobes == s->probes_cap) {
         size_t cap = s->probes_cap ? 2 * s->probes_cap : 64;
         double *p = cap <= 1u << 20 ? realloc(s->probes, cap * sizeof *p) : NULL;
-        if (!p)
+        if (p)
+            s->probes = p;
+        double *at = p ? realloc(s->probe_at, cap * sizeof *at) : NULL;
+        if (!at)
             return; /* a verdict from the probes so far */
-        s->probes = p;
+        s->probe_at = at;
         s->probes_cap = cap;
     }
+    s->probe_at[s->nprobes] = now - s->start;
     s->probes[s->nprobes++] = noise_probe_run();
     s->last_probe_at = clock_now();
+}
+
+void session_between_visits(session *s)
+{
+    while (s->parent) /* a step's probes are its parent's: the run's verdict */
+        s = s->parent;
+    if (s->measuring)
+        probe_host(s);
 }
 
 static void record_host_load(result_record *r, host_load_delta d)
@@ -185,6 +197,7 @@ static void judge_host(session *s)
     *n = (run_host_noise){.measured = true,
                           .probes = v.probes,
                           .probe_times_s = s->probes,
+                          .probe_at_s = s->probe_at,
                           .known = v.known,
                           .probe_median_s = v.median_s,
                           .varied_pct = v.varied_pct,
@@ -607,6 +620,7 @@ void session_close(session *s)
         s->mode->release(s);
     result_list_free(&s->results);
     free(s->probes);
+    free(s->probe_at);
     run_info_free(&s->info);
     if (s->have_topo)
         topology_free(&s->topo);

@@ -62,7 +62,8 @@ struct session {
     session *parent;    /* this session is a step of parent's run (session_open_step) */
     /* the host's load and the noise probe (top-level sessions only) */
     host_load load_start, load_last;
-    double *probes;
+    double *probes;   /* each probe's time */
+    double *probe_at; /* when it began, seconds since the run's start */
     size_t nprobes, probes_cap;
     double last_probe_at;
 };
@@ -130,6 +131,9 @@ void session_record_host_load(result_record *r, const host_load_span *visits);
  * cell, a traffic mix...) is about to start: runs the environment's step_begin
  * hook, if any. Modes call it right before each step's first sample. */
 void session_step_begin(session *s);
+/* Between two visits of a mode in rounds: the host probe (noise_probe.h) runs
+ * here too, not only after results, which such a mode emits at its end. */
+void session_between_visits(session *s);
 /* "[3/12] 64 KB read ..." on stderr when it is a terminal. */
 void session_progress(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* What the mode may allocate. False when it cannot be known: then it has said

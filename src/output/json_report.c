@@ -91,11 +91,17 @@ static void write_host_noise(json_writer *j, const run_host_noise *n)
         return;
     }
     json_object_begin(j, "host_noise");
-    json_string(j, "method", "a fixed CPU probe (2^20 dependent multiply-adds) timed at the start and after results");
+    json_string(j, "method",
+                "a fixed CPU probe (2^20 dependent multiply-adds) timed at the start, between visits and after "
+                "results, at most every 0.1 s");
     json_int(j, "probes", (long long)n->probes);
     json_array_begin(j, "probe_times_s");
     for (size_t i = 0; n->probe_times_s && i < n->probes; i++)
         json_number(j, NULL, n->probe_times_s[i]);
+    json_array_end(j);
+    json_array_begin(j, "probe_at_s");
+    for (size_t i = 0; n->probe_at_s && i < n->probes; i++)
+        json_number(j, NULL, n->probe_at_s[i]);
     json_array_end(j);
     number_or_null(j, "probe_median_s", n->probe_median_s, n->known);
     number_or_null(j, "varied_pct", n->varied_pct, n->known);

@@ -130,6 +130,21 @@ check("--target-ci 100 -r 3: met only with a 95% interval: 6 samples or more, on
       recs[0]["params"].get("target_ci_met") is True and d["plan"].get("target_ci_met_figures") == 1 and
       "--target-ci" not in p.stderr, (p.stderr, recs and recs[0]["params"]))
 
+# --- the host probe runs between visits ----------------------------------------
+# README "How much the host moved": a sweep in rounds emits its records at its end, so
+# the probe runs between visits too (at most every 0.1 s). 60 visits of at least one
+# 10 ms sample each (--sample-ms is not shortened here) last 0.6 s or more: at least 5
+# probes, none leaving half the run unwatched. Probed only at the start and after the
+# records, a run has 2 or 3 probes and one gap of nearly the whole run.
+p, d = run(["-s", "16", "-o", "read", "-o", "write", "-o", "copy", "-r", "20"], "probes")
+n = d["host_noise"] if d else None
+at = (n["probe_at_s"] + [d["elapsed_s"]]) if n else []
+gap = max((b - a for a, b in zip(at, at[1:])), default=None)
+check("host probe: a run in rounds is probed throughout (>= 5 probes, a verdict; no gap of half the run)",
+      p.returncode == 0 and n and n["probes"] == len(n["probe_at_s"]) >= 5 and n["varied_pct"] is not None and
+      at == sorted(at) and gap < d["elapsed_s"] / 2,
+      n and (n["probes"], [round(t, 3) for t in at], gap))
+
 # --- --max-time alone bounds the rounds (50 rounds take at least 50 x 2 ms) ---------
 p, d = run(["-s", "64", "-o", "read", "-r", "50", "--max-time", "0.05"] + QUICK, "max_time")
 recs = d["results"] if d else []

@@ -79,13 +79,18 @@ def quantile7(xs, q):
     return xs[i] + (pos - i) * (xs[i + 1] - xs[i]) if i + 1 < len(xs) else xs[-1]
 
 
-def noise_problems(n):
-    """host_noise's verdict, recomputed from its raw probe times."""
+def noise_problems(n, elapsed_s):
+    """host_noise's verdict, recomputed from its raw probe times; each probe began
+    within the run (seconds since its start), in the order taken."""
     if n is None:
         return []
     t = sorted(n["probe_times_s"])
     if n["probes"] != len(t):
         return ["host_noise: %d probes but %d times" % (n["probes"], len(t))]
+    at = n["probe_at_s"]
+    if len(at) != len(t) or at != sorted(at) or any(not 0 <= a <= elapsed_s for a in at):
+        return ["host_noise: %d probe start times for %d probes, not in the order taken or not within the run's "
+                "%g s" % (len(at), len(t), elapsed_s)]
     if len(t) < 5:
         return [] if n["varied_pct"] is None and not n["flagged"] else ["host_noise: a verdict from %d probes" % len(t)]
     med = quantile7(t, 0.5)
@@ -171,7 +176,7 @@ def promises(doc):
         bad += pages_problems(where, r["mode"], r)
         if r["pins_verified"] > r["threads"]:
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
-    bad += noise_problems(doc.get("host_noise"))
+    bad += noise_problems(doc.get("host_noise"), doc["elapsed_s"])
     bad += interval_problems(doc.get("results", []))
     if doc["complete"] and doc["stopped_by"] is not None:
         bad.append("complete but stopped_by %s" % doc["stopped_by"])
@@ -227,9 +232,13 @@ def self_test(validator, doc):
             "median_interval", {"low": min(res(d)["samples"]) * 0.9, "high": max(res(d)["samples"]),
                                 "level": 0.95, "method": "order statistics of batch medians", "batches": 3}),
         "host noise not from its probes": lambda d: d["host_noise"].update(
-            probe_times_s=[0.001, 0.001, 0.001, 0.001, 0.002], probes=5, varied_pct=1.0, probe_median_s=0.001,
+            probe_times_s=[0.001, 0.001, 0.001, 0.001, 0.002], probe_at_s=[0, 0.1, 0.2, 0.3, 0.4], probes=5,
+            varied_pct=1.0, probe_median_s=0.001,
             meaningful_difference_pct=2.0, flagged=False),
         "host noise probes miscounted": lambda d: d["host_noise"].__setitem__("probes", d["host_noise"]["probes"] + 1),
+        "host noise probe start times out of order": lambda d: d["host_noise"].update(
+            probe_times_s=[0.001, 0.001], probe_at_s=[0.3, 0.1], probes=2, varied_pct=None, probe_median_s=None,
+            meaningful_difference_pct=None, flagged=False),
     }
     missed = []
     for name, plant in plants.items():
