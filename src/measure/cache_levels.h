@@ -2,10 +2,10 @@
  * I/O, no topology; the caller passes the reported sizes and the curve, and gets
  * one check per reported level back.
  *  - Inner levels take the step nearest (in log2 distance) to the reported size.
- *  - The last level given is the last-level cache: it takes the dominant step, the
- *    largest relative climb (the step into DRAM), whatever smaller steps follow it
- *    (a shared L3 that other tenants keep full shows as a small step at its
- *    nominal size; a hypervisor may report a size the guest does not get). */
+ *  - The last level given is the last-level cache: it takes the dominant step (the
+ *    step into DRAM, dominant_step), whatever smaller steps follow it (a shared L3
+ *    that other tenants keep full shows as a small step at its nominal size; a
+ *    hypervisor may report a size the guest does not get). */
 #ifndef MEMBENCH_CACHE_LEVELS_H
 #define MEMBENCH_CACHE_LEVELS_H
 
@@ -34,8 +34,13 @@ typedef struct {
     bool disagrees;           /* checkable, and no step or the step is more than CACHE_LEVEL_FACTOR off */
 } level_check;
 
-/* The step with the largest relative climb (latency_after / latency_before); the
- * first of equals; NULL when nsteps is 0. */
+/* A step is a candidate for the step into DRAM when its relative climb
+ * (latency_after / latency_before) is at least 1/DOMINANT_RELATIVE_SHARE of the
+ * largest relative climb. */
+#define DOMINANT_RELATIVE_SHARE 2.0
+
+/* The step into DRAM: of the candidates, the one with the largest climb in ns
+ * (latency_after - latency_before); the first of equals; NULL when nsteps is 0. */
 const latency_step *dominant_step(const latency_step *steps, size_t nsteps);
 
 /* sizes[0..nsizes): the measured buffer sizes, ascending. steps[0..nsteps): what

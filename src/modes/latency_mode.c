@@ -452,7 +452,7 @@ static void latency_analyse(session *s)
             params_null(row, "measured_below_bytes");
             params_null(row, "measured_latency_ns");
         }
-        params_text(row, "judged_by", i + 1 == nchecks ? "largest step" : "nearest step");
+        params_text(row, "judged_by", i + 1 == nchecks ? "step into DRAM" : "nearest step");
         params_bool(row, "checkable", checks[i].checkable);
         params_bool(row, "disagrees", checks[i].disagrees);
     }

@@ -96,7 +96,7 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
             if (flag(c, "disagrees"))
                 snprintf(off, sizeof off, "   <- more than %gx off", factor);
             fprintf(f, "  L%d reported %-9s %s after %s%s\n", level, a,
-                    i + 1 == n ? "largest latency step" : "latency steps up", b, off);
+                    i + 1 == n ? "step into DRAM" : "latency steps up", b, off);
         }
     }
     /* only a checkable last level says anything about the cache this CPU gets */
@@ -108,8 +108,8 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
         format_bytes(row_bytes(llc, "reported_bytes"), b, sizeof b);
         format_bytes(row_bytes(llc, "measured_below_bytes"), c, sizeof c);
         fprintf(f,
-                "Effective last-level cache for this CPU: %s (at least %s, less than %s: the next size measured), "
-                "where latency climbs to %.0f ns (reported: %s)\n",
+                "Effective last-level cache for this CPU: %s (at least %s, less than %s: the next size whose median "
+                "converged), where latency climbs to %.0f ns (reported: %s)\n",
                 a, a, c, params_get_number(llc, "measured_latency_ns", 0), b);
     } else if (llc || unconverged > 0) {
         fprintf(f, "Effective last-level cache for this CPU: could not tell (%lld of %lld points did not reach CV < 5%% "

@@ -92,10 +92,15 @@ TEST(cache_levels_dominant_step_first_or_last)
                         step(8 * MB, 10 * MB, 20, 400)};
     CHECK(dominant_step(s, 0) == NULL);
     CHECK(dominant_step(s, 1) == &s[0]);
-    CHECK(dominant_step(s, 2) == &s[0]); /* x10 before x2 */
+    CHECK(dominant_step(s, 2) == &s[0]); /* x10 before x2: x2 is no candidate, though it adds 10 ns to 9 */
     CHECK(dominant_step(s, 3) == &s[2]); /* the last step is a candidate too */
-    latency_step tie[] = {step(32 * KB, 40 * KB, 1, 4), step(1 * MB, 1200 * KB, 4, 16)};
-    CHECK(dominant_step(tie, 2) == &tie[0]); /* the first of equals */
+    latency_step tie[] = {step(32 * KB, 40 * KB, 2, 8), step(1 * MB, 1200 * KB, 4, 10)};
+    CHECK(dominant_step(tie, 2) == &tie[0]); /* the first of equals (6 ns each, x4 and x2.5) */
+    /* A candidate at exactly half the steepest climb counts; just below, it does not. */
+    latency_step half[] = {step(32 * KB, 40 * KB, 1, 6), step(1 * MB, 1200 * KB, 10, 30)};
+    CHECK(dominant_step(half, 2) == &half[1]); /* x3 is half of x6: 20 ns beat 5 */
+    half[1].latency_after_ns = 29.9;
+    CHECK(dominant_step(half, 2) == &half[0]);
 
     /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. */
     uint64_t sizes[] = {4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB};
@@ -190,4 +195,41 @@ TEST(latency_steps_need_intervals_apart_and_say_where_the_rise_starts)
     CHECK_INT(find_latency_steps(p, 6, steps), 0);
     p[3].low = 1.11; /* just above the plateau point's high (1.1) */
     CHECK_INT(find_latency_steps(p, 6, steps), 1);
+}
+
+/* The 2-vCPU Intel Xeon guest (family 6 model 207, 48 KiB L1d, 2 MiB L2, reported
+ * 260 MiB L3), `membench latency` on 4 KiB pages, 2026-11-27: the converged points'
+ * medians (ns), up to the 520 MiB that makes the L3 checkable. The L2-to-L3 climb (6.7 to 34 ns, x5) is steeper than L3 to DRAM
+ * (35.6 to 126 ns, x3.5), and a TLB climb follows at 256 MiB; the last-level cache
+ * this CPU gets is the 5.7 MiB before DRAM, not the 1.2 MiB before the L3 (which the
+ * steepest climb alone said) nor the 256 MiB of the TLB step. */
+TEST(cache_levels_intel_mesh_l3_guest_llc_is_the_step_into_dram)
+{
+    static const uint64_t kb[] = {4, 8, 12, 16, 20, 24, 28, 32, 44, 52, 64, 76, 92, 108, 128, 152, 180, 216,
+                                  256, 304, 364, 432, 512, 608, 724, 860, 1024, 1216, 1448, 1724, 2048, 2436,
+                                  2896, 3444, 4096, 4872, 5792, 11584, 13776, 16384, 19484, 23172, 27556, 32768,
+                                  38968, 46340, 55108, 65536, 77936, 92680, 110216, 131072, 155872, 185364,
+                                  220436, 262144, 311744, 370728, 440872, 524288, 532480};
+    static const double ns[] = {1.7, 1.7, 1.7, 1.7, 1.7, 1.7, 1.7, 1.7, 1.7, 5.4, 5.4, 5.4, 5.4, 5.4, 5.4,
+                                5.4, 5.4, 5.4, 5.4, 5.4, 5.4, 5.7, 6.0, 6.3, 6.5, 6.7, 7.4, 7.1, 9.4, 11.8,
+                                16.2, 23.3, 30.2, 34.0, 35.2, 35.5, 35.6, 126.4, 129.7, 131.5, 132.2, 132.6,
+                                134.0, 134.3, 135.4, 137.1, 137.9, 138.8, 140.3, 141.4, 143.2, 144.0, 147.4,
+                                148.2, 150.4, 155.3, 159.3, 165.1, 168.8, 177.6, 174.5};
+    size_t n = sizeof kb / sizeof kb[0];
+    uint64_t sizes[64];
+    for (size_t i = 0; i < n; i++)
+        sizes[i] = kb[i] * KB;
+    latency_step steps[MAX_LATENCY_STEPS];
+    size_t nsteps = fixture_latency_steps(sizes, ns, n, steps);
+    CHECK(nsteps >= 3);
+    reported_cache_level levels[] = {{1, 48 * KB}, {2, 2 * MB}, {3, 260 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, n, steps, nsteps, levels, 3, c), 3);
+    CHECK(c[2].step != NULL);
+    CHECK_INT(c[2].step->last_size_before, 5792 * KB);
+    CHECK_INT(c[2].step->first_size_above, 11584 * KB);
+    CHECK(c[2].checkable);
+    CHECK(c[2].disagrees); /* 5.7 MiB measured, 260 MiB reported */
+    CHECK(!c[0].disagrees);
+    CHECK(!c[1].disagrees); /* the 1.2 MiB step, within 2x of the 2 MiB L2 */
 }
