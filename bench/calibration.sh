@@ -5,11 +5,13 @@
 #   CALIB_ARGS="-r 7" bench/calibration.sh   the runs judged take these options too
 #
 # ROUNDS rounds, each: one default run (`membench --json`) and one slice of the
-# reference (`membench -r 2 --json`, in turns first and second: the same points, two
-# more samples each; the
+# reference (`membench -r 2 --json`: the same points, two more samples each; the
 # slices of all rounds pooled are the reference, spread over the whole period like
-# the default runs and about 13x their samples), `likwid-bench -t load_avx` on 1 GiB
-# over 2 threads, and a plain pointer chase (bench/plain_chase.c) over 256 MiB.
+# the default runs and about 13x their samples), `likwid-bench -t load_avx` over the
+# default run's threads, as much per thread as its largest read, and a plain pointer
+# chase (bench/plain_chase.c) over its largest latency size (sizes from the first
+# default run: the peers measure what membench's compared figures measure); the four
+# in an order that turns every round.
 # Then, per point of the sweep (operation x size):
 #   coverage   how often a default run's median interval (summary.median_interval,
 #              at its stated level) holds the reference median: the interval is
@@ -42,21 +44,38 @@ judged() {
 reference() {
     ./membench -r 2 --json "$OUT/reference-$1.json" >/dev/null 2>&1
 }
+peer_sizes() { # the largest read (MiB per thread, threads) and latency size (MiB) of a default run
+    [ -n "${chase_mib:-}" ] && return
+    read -r read_mib threads chase_mib < <(python3 -c "
+import json, sys
+rs = json.load(open(sys.argv[1]))['results']
+rd = max((r for r in rs if r['operation'] == 'read'), key=lambda r: r['size_bytes'])
+lat = max(r['size_bytes'] for r in rs if r['operation'] == 'latency')
+print(rd['size_bytes'] >> 20, rd['threads'], lat >> 20)" "$OUT/default-$1.json")
+    echo "peers: likwid-bench load_avx on $((read_mib * threads)) MiB over $threads threads, plain chase on $chase_mib MiB" >&2
+}
+likwid() {
+    [ "$have_likwid" = 1 ] || return 0
+    likwid-bench -t load_avx -w "S0:$((read_mib * threads))MB:$threads" 2>/dev/null |
+        awk -v r="$1" '/^MByte\/s/ {print r, $2}' >>"$OUT/likwid"
+}
+chase() {
+    echo "$1 $(build/plain_chase "$chase_mib")" >>"$OUT/chase"
+}
+# The order turns every round, all four steps alike: on a guest whose host backs
+# freed pages anew, a process's DRAM figures depend on what ran just before it
+# (BENCHMARKS "Calibration": 5-12% at 1 GiB), so each step follows each other one
+# in turn, peers included (a peer always in the same place looks steadier than it is).
+# Round 1 starts with the judged run: the peers' sizes come from it.
+steps=(judged reference likwid chase)
 for round in $(seq 1 "$ROUNDS_TO_RUN"); do
-    # The order turns every round: on a guest whose host backs freed pages anew, a
-    # process's DRAM figures depend on what ran just before it (BENCHMARKS
-    # "Calibration": the run after another membench read 4-5% faster).
-    if [ $((round % 2)) = 1 ]; then
-        judged "$round"
-        reference "$round"
-    else
-        reference "$round"
-        judged "$round"
-    fi
-    if [ "$have_likwid" = 1 ]; then
-        likwid-bench -t load_avx -w S0:1GB:2 2>/dev/null | awk -v r="$round" '/^MByte\/s/ {print r, $2}' >>"$OUT/likwid"
-    fi
-    echo "$round $(build/plain_chase 256)" >>"$OUT/chase"
+    order=()
+    for k in 0 1 2 3; do order+=("${steps[$(((round - 1 + k) % 4))]}"); done
+    echo "$round ${order[*]}" >>"$OUT/order"
+    for step in "${order[@]}"; do
+        "$step" "$round"
+        [ "$step" = judged ] && peer_sizes "$round"
+    done
 done
 python3 - "$OUT" "$ROUNDS" <<'PY'
 import glob, json, os, statistics, sys
@@ -93,6 +112,17 @@ for key in sorted(pooled, key=lambda k: (k[0], k[1])):
 print('all points: %d of %d intervals held the reference median (%.0f%%)' % (covered_total, runs_total,
       100 * covered_total / max(runs_total, 1)))
 
+# Does the run's own host-noise verdict tell the runs whose intervals miss? Per run: its
+# verdict and how many of its intervals held the reference median.
+refs = {key: statistics.median(xs) for key, xs in pooled.items()}
+print('run  host varied  probes  intervals holding the reference')
+for i, d in enumerate(defaults, 1):
+    noise = json.load(open(os.path.join(out, 'default-%d.json' % i)))['host_noise']
+    held = [r['summary']['median_interval']['low'] <= refs[k] <= r['summary']['median_interval']['high']
+            for k, r in d.items() if k in refs and r['summary'].get('median_interval')]
+    varied = '%5.1f%%' % noise['varied_pct'] if noise['varied_pct'] is not None else '    -'
+    print('%3d  %11s  %6d  %d of %d' % (i, varied, noise['probes'], sum(held), len(held)))
+
 bw = [r for d in defaults for r in d.values() if r['metric'] == 'bandwidth']
 print('bandwidth records: %d, %d restarted their series, %d with every sample from one round' % (
     len(bw), sum(r['params'].get('series_restarts', 0) > 0 for r in bw),
@@ -105,8 +135,33 @@ def peer(name, path):
     xs = [float(l.split()[1]) for l in open(path)]
     print('%-28s median %10.2f  spread (max-min)/median %5.1f%%  (n=%d)' % (name, statistics.median(xs), spread(xs),
           len(xs)))
-peer('likwid-bench load_avx 1 GiB MB/s', os.path.join(out, 'likwid'))
-peer('plain chase 256 MiB ns', os.path.join(out, 'chase'))
+peer('likwid-bench load_avx MB/s', os.path.join(out, 'likwid'))
+peer('plain chase ns', os.path.join(out, 'chase'))
+# The same spreads by what ran just before (the last step of the round before, for a
+# round's first step): a figure that moves with its predecessor is not host noise alone.
+order_path = os.path.join(out, 'order')
+if os.path.exists(order_path):
+    orders = {int(l.split()[0]): l.split()[1:] for l in open(order_path)}
+    def before(rnd, step):
+        o = orders.get(rnd, [])
+        if step not in o:
+            return None
+        k = o.index(step)
+        return o[k - 1] if k > 0 else (orders.get(rnd - 1, [None])[-1] if rnd > 1 else 'nothing')
+    def values(step):
+        if step in ('likwid', 'chase'):
+            path = os.path.join(out, step)
+            return {int(l.split()[0]): float(l.split()[1]) for l in open(path)} if os.path.exists(path) else {}
+        op = 'read' if step == 'judged read' else 'latency'
+        key = max(k for k in pooled if k[0] == op)
+        return {i: d[key]['value'] for i, d in enumerate(defaults, 1) if key in d}
+    print('by what ran just before: median and spread (max-min)/median')
+    for step, who in (('judged read', 'judged'), ('judged latency', 'judged'), ('likwid', 'likwid'), ('chase', 'chase')):
+        groups = {}
+        for rnd, v in values(step).items():
+            groups.setdefault(before(rnd, who), []).append(v)
+        print('  %-15s ' % step + '  '.join('after %s: %.1f %.1f%% (n=%d)' % (b, statistics.median(v), spread(v), len(v))
+                                         for b, v in sorted(groups.items(), key=lambda kv: str(kv[0]))))
 for op, label in (('read', 'membench read, largest size'), ('latency', 'membench latency, largest size')):
     sizes = [k[1] for k in pooled if k[0] == op]
     if sizes:

@@ -199,10 +199,11 @@ TEST(latency_steps_need_intervals_apart_and_say_where_the_rise_starts)
 
 /* The 2-vCPU Intel Xeon guest (family 6 model 207, 48 KiB L1d, 2 MiB L2, reported
  * 260 MiB L3), `membench latency` on 4 KiB pages, 2026-11-27: the converged points'
- * medians (ns), up to the 520 MiB that makes the L3 checkable. The L2-to-L3 climb (6.7 to 34 ns, x5) is steeper than L3 to DRAM
- * (35.6 to 126 ns, x3.5), and a TLB climb follows at 256 MiB; the last-level cache
- * this CPU gets is the 5.7 MiB before DRAM, not the 1.2 MiB before the L3 (which the
- * steepest climb alone said) nor the 256 MiB of the TLB step. */
+ * medians (ns), up to the 520 MiB that makes the L3 checkable. The L2-to-L3 climb
+ * (6.7 to 34 ns, x5) is steeper than L3 to DRAM (34 to 126 ns, x3.7), and a TLB
+ * climb follows at 256 MiB; the last-level cache this CPU gets is the 5.7 MiB
+ * before DRAM, not the 1.2 MiB before the L3 (which the steepest climb alone said)
+ * nor the 256 MiB of the TLB step. */
 TEST(cache_levels_intel_mesh_l3_guest_llc_is_the_step_into_dram)
 {
     static const uint64_t kb[] = {4, 8, 12, 16, 20, 24, 28, 32, 44, 52, 64, 76, 92, 108, 128, 152, 180, 216,
