@@ -11,7 +11,7 @@
 # default run's threads, as much per thread as its largest read, and a plain pointer
 # chase (bench/plain_chase.c) over its largest latency size (sizes from the first
 # default run: the peers measure what membench's compared figures measure); the four
-# in an order that turns every round.
+# in an order that changes every round.
 # Then, per point of the sweep (operation x size):
 #   coverage   how often a default run's median interval (summary.median_interval,
 #              at its stated level) holds the reference median: the interval is
@@ -62,15 +62,18 @@ likwid() {
 chase() {
     echo "$1 $(build/plain_chase "$chase_mib")" >>"$OUT/chase"
 }
-# The order turns every round, all four steps alike: on a guest whose host backs
+# The order changes every round, all four steps alike: on a guest whose host backs
 # freed pages anew, a process's DRAM figures depend on what ran just before it
-# (BENCHMARKS "Calibration": 5-12% at 1 GiB), so each step follows each other one
-# in turn, peers included (a peer always in the same place looks steadier than it is).
-# Round 1 starts with the judged run: the peers' sizes come from it.
+# (BENCHMARKS "Calibration": 5-12% at 1 GiB), so each step follows each other one in
+# turn, peers included (a peer always in the same place looks steadier than it is).
+# A rotation would keep the neighbours (the judged run after the chase, 3 rounds in
+# 4); these four orders (a Williams square) put every step after every other once
+# within a round. Round 1 starts with the judged run: the peers' sizes come from it.
 steps=(judged reference likwid chase)
+williams=("0 1 3 2" "1 2 0 3" "2 3 1 0" "3 0 2 1")
 for round in $(seq 1 "$ROUNDS_TO_RUN"); do
     order=()
-    for k in 0 1 2 3; do order+=("${steps[$(((round - 1 + k) % 4))]}"); done
+    for k in ${williams[$(((round - 1) % 4))]}; do order+=("${steps[$k]}"); done
     echo "$round ${order[*]}" >>"$OUT/order"
     for step in "${order[@]}"; do
         "$step" "$round"
