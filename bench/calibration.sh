@@ -84,15 +84,28 @@ python3 - "$OUT" "$ROUNDS" <<'PY'
 import glob, json, os, statistics, sys
 out, rounds = sys.argv[1], int(sys.argv[2])
 
-def points(path):
-    d = json.load(open(path))
-    return {(r['operation'], r['size_kb']): r for r in d['results']}
+def points(doc):
+    return {(r['operation'], r['size_kb']): r for r in doc['results']}
 
-defaults = [points(os.path.join(out, 'default-%d.json' % i)) for i in range(1, rounds + 1)]
+def load(kind, i):
+    return json.load(open(os.path.join(out, '%s-%d.json' % (kind, i))))
+
+default_docs = [load('default', i) for i in range(1, rounds + 1)]
+defaults = [points(doc) for doc in default_docs]
 pooled = {}
 for i in range(1, rounds + 1):
-    for key, r in points(os.path.join(out, 'reference-%d.json' % i)).items():
+    for key, r in points(load('reference', i)).items():
         pooled.setdefault(key, []).extend(r['samples'])
+
+def largest(op):
+    """The (operation, size_kb) key of op's largest size, or None."""
+    keys = [k for k in pooled if k[0] == op]
+    return max(keys) if keys else None
+
+def peer_values(step):
+    """{round: value} of a peer's file (likwid, chase); {} when it did not run."""
+    path = os.path.join(out, step)
+    return {int(l.split()[0]): float(l.split()[1]) for l in open(path)} if os.path.exists(path) else {}
 
 def spread(xs):
     return (max(xs) - min(xs)) / statistics.median(xs) * 100 if xs else float('nan')
@@ -100,12 +113,17 @@ def spread(xs):
 print('%-9s %8s %6s %9s %8s %11s %12s' % ('op', 'size_kb', 'level', 'coverage', 'runs', 'spread(val)',
                                            'spread(median)'))
 covered_total = runs_total = 0
+held_by_run = [[0, 0] for _ in defaults] # per run: intervals that held the reference median, intervals
 for key in sorted(pooled, key=lambda k: (k[0], k[1])):
     ref = statistics.median(pooled[key])
-    rs = [d[key] for d in defaults if key in d]
+    runs = [i for i, d in enumerate(defaults) if key in d]
+    rs = [defaults[i][key] for i in runs]
     if not rs:
         continue
     inside = [r['summary']['median_interval']['low'] <= ref <= r['summary']['median_interval']['high'] for r in rs]
+    for i, held in zip(runs, inside):
+        held_by_run[i][0] += held
+        held_by_run[i][1] += 1
     level = statistics.median(r['summary']['median_interval']['level'] for r in rs)
     covered_total += sum(inside)
     runs_total += len(inside)
@@ -117,29 +135,26 @@ print('all points: %d of %d intervals held the reference median (%.0f%%)' % (cov
 
 # Does the run's own host-noise verdict tell the runs whose intervals miss? Per run: its
 # verdict and how many of its intervals held the reference median.
-refs = {key: statistics.median(xs) for key, xs in pooled.items()}
 print('run  host varied  probes  intervals holding the reference')
-for i, d in enumerate(defaults, 1):
-    noise = json.load(open(os.path.join(out, 'default-%d.json' % i)))['host_noise']
-    held = [r['summary']['median_interval']['low'] <= refs[k] <= r['summary']['median_interval']['high']
-            for k, r in d.items() if k in refs and r['summary'].get('median_interval')]
+for i, (doc, (held, n)) in enumerate(zip(default_docs, held_by_run), 1):
+    noise = doc['host_noise']
     varied = '%5.1f%%' % noise['varied_pct'] if noise['varied_pct'] is not None else '    -'
-    print('%3d  %11s  %6d  %d of %d' % (i, varied, noise['probes'], sum(held), len(held)))
+    print('%3d  %11s  %6d  %d of %d' % (i, varied, noise['probes'], held, n))
 
 bw = [r for d in defaults for r in d.values() if r['metric'] == 'bandwidth']
 print('bandwidth records: %d, %d restarted their series, %d with every sample from one round' % (
     len(bw), sum(r['params'].get('series_restarts', 0) > 0 for r in bw),
     sum(len(set(r.get('sample_rounds') or [0])) == 1 for r in bw)))
 
-def peer(name, path):
-    if not os.path.exists(path):
+def peer(name, step):
+    xs = list(peer_values(step).values())
+    if not xs:
         print('%s: not run' % name)
         return
-    xs = [float(l.split()[1]) for l in open(path)]
     print('%-28s median %10.2f  spread (max-min)/median %5.1f%%  (n=%d)' % (name, statistics.median(xs), spread(xs),
           len(xs)))
-peer('likwid-bench load_avx MB/s', os.path.join(out, 'likwid'))
-peer('plain chase ns', os.path.join(out, 'chase'))
+peer('likwid-bench load_avx MB/s', 'likwid')
+peer('plain chase ns', 'chase')
 # The same spreads by what ran just before (the last step of the round before, for a
 # round's first step): a figure that moves with its predecessor is not host noise alone.
 order_path = os.path.join(out, 'order')
@@ -153,10 +168,8 @@ if os.path.exists(order_path):
         return o[k - 1] if k > 0 else (orders.get(rnd - 1, [None])[-1] if rnd > 1 else 'nothing')
     def values(step):
         if step in ('likwid', 'chase'):
-            path = os.path.join(out, step)
-            return {int(l.split()[0]): float(l.split()[1]) for l in open(path)} if os.path.exists(path) else {}
-        op = 'read' if step == 'judged read' else 'latency'
-        key = max(k for k in pooled if k[0] == op)
+            return peer_values(step)
+        key = largest('read' if step == 'judged read' else 'latency')
         return {i: d[key]['value'] for i, d in enumerate(defaults, 1) if key in d}
     print('by what ran just before: median and spread (max-min)/median')
     for step, who in (('judged read', 'judged'), ('judged latency', 'judged'), ('likwid', 'likwid'), ('chase', 'chase')):
@@ -166,9 +179,8 @@ if os.path.exists(order_path):
         print('  %-15s ' % step + '  '.join('after %s: %.1f %.1f%% (n=%d)' % (b, statistics.median(v), spread(v), len(v))
                                          for b, v in sorted(groups.items(), key=lambda kv: str(kv[0]))))
 for op, label in (('read', 'membench read, largest size'), ('latency', 'membench latency, largest size')):
-    sizes = [k[1] for k in pooled if k[0] == op]
-    if sizes:
-        key = (op, max(sizes))
+    key = largest(op)
+    if key:
         xs = [d[key]['value'] for d in defaults if key in d]
         print('%-28s median %10.2f  spread (max-min)/median %5.1f%%  (n=%d, %d KiB)' % (label, statistics.median(xs),
               spread(xs), len(xs), key[1]))

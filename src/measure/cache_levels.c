@@ -1,5 +1,10 @@
 #include "measure/cache_levels.h"
 
+static double climb_ratio(const latency_step *s)
+{
+    return s->latency_after_ns / s->latency_before_ns;
+}
+
 /* The step into DRAM costs the most nanoseconds, but a relative yardstick is needed
  * too: a TLB climb after it can add more ns on 4 KiB pages in a guest, and it is a
  * small climb relative to where it starts; an Intel mesh L3 is a larger relative
@@ -8,14 +13,14 @@
  * as the largest relative climb, the one that adds the most ns. */
 const latency_step *dominant_step(const latency_step *steps, size_t nsteps)
 {
-    double most_relative = 0;
+    double steepest = 0;
     for (size_t i = 0; i < nsteps; i++)
-        if (steps[i].latency_after_ns / steps[i].latency_before_ns > most_relative)
-            most_relative = steps[i].latency_after_ns / steps[i].latency_before_ns;
+        if (climb_ratio(&steps[i]) > steepest)
+            steepest = climb_ratio(&steps[i]);
     const latency_step *best = NULL;
     for (size_t i = 0; i < nsteps; i++) {
         const latency_step *s = &steps[i];
-        if (s->latency_after_ns / s->latency_before_ns < most_relative / DOMINANT_RELATIVE_SHARE)
+        if (climb_ratio(s) < steepest / DOMINANT_RELATIVE_SHARE)
             continue;
         if (!best || s->latency_after_ns - s->latency_before_ns > best->latency_after_ns - best->latency_before_ns)
             best = s;

@@ -132,7 +132,7 @@ MUTANTS = [
     ("host probe start times from the clock's epoch, not the run's start",
      "src/modes/session.c", "s->probe_at[s->nprobes] = now - s->start;", "s->probe_at[s->nprobes] = now;", "schema"),
     ("the step into DRAM: the most ns of any step, steep or not (a TLB climb can win)",
-     "src/measure/cache_levels.c", "        if (s->latency_after_ns / s->latency_before_ns < most_relative / DOMINANT_RELATIVE_SHARE)\n            continue;\n",
+     "src/measure/cache_levels.c", "        if (climb_ratio(s) < steepest / DOMINANT_RELATIVE_SHARE)\n            continue;\n",
      "", "unit:cache_levels"),
     ("steal read from the wrong /proc/stat column",
      "src/measure/host_load.c", "*steal = v[7];", "*steal = v[6];", "unit:host_load"),
