@@ -58,7 +58,27 @@ static void number_or_null(json_writer *j, const char *key, double v, bool known
         json_null(j, key);
 }
 
-static void write_summary(json_writer *j, const sample_stats *s)
+/* The median interval sees only this run, and on a noisy host runs differ by more
+ * than it holds (BENCHMARKS "Calibration": half the default runs' intervals miss
+ * the median of twenty). Widened on each side by how much the host moved during
+ * the run, it is where the host's median over a longer period is likely; null
+ * until the run's verdict (at its end), or without one. */
+static void write_host_interval(json_writer *j, const sample_stats *s, const run_host_noise *noise)
+{
+    if (!(s->median_level > 0) || !noise || !noise->measured || !noise->known) {
+        json_null(j, "host_interval");
+        return;
+    }
+    double widen = s->median * noise->varied_pct / 100;
+    json_object_begin(j, "host_interval");
+    json_number(j, "low", s->median_low - widen);
+    json_number(j, "high", s->median_high + widen);
+    json_number(j, "host_varied_pct", noise->varied_pct);
+    json_string(j, "method", "median_interval widened on each side by host_noise.varied_pct of the median");
+    json_object_end(j);
+}
+
+static void write_summary(json_writer *j, const sample_stats *s, const run_host_noise *noise)
 {
     json_object_begin(j, "summary");
     json_int(j, "n", (long long)s->n);
@@ -80,6 +100,7 @@ static void write_summary(json_writer *j, const sample_stats *s)
         json_int(j, "batches", (long long)(s->median_batches ? s->median_batches : s->n));
         json_object_end(j);
     }
+    write_host_interval(j, s, noise);
     json_object_end(j);
 }
 
@@ -132,7 +153,7 @@ static void write_observed(json_writer *j, const result_observed *o)
     number_or_null(j, "observed_memory_share", o ? o->mem_share : 0, o && o->mem_share >= 0);
 }
 
-void json_write_record(json_writer *j, const result_record *r)
+void json_write_record(json_writer *j, const result_record *r, const run_host_noise *noise)
 {
     json_object_begin(j, NULL);
     json_string(j, "mode", r->mode);
@@ -191,7 +212,7 @@ void json_write_record(json_writer *j, const result_record *r)
         json_array_end(j);
     }
     json_int(j, "samples_wanted", r->samples_wanted);
-    write_summary(j, &r->summary);
+    write_summary(j, &r->summary, noise);
     number_or_null(j, "bytes_per_sample", r->bytes_per_sample, r->metric == METRIC_BANDWIDTH);
     json_uint(j, "iterations", r->iterations);
     json_number(j, "elapsed_s", r->elapsed_s);
@@ -275,7 +296,7 @@ void json_write_run(FILE *f, const run_info *info)
     write_section(&j, "plan", &info->plan);
     json_array_begin(&j, "results");
     for (size_t i = 0; info->results && i < info->results->n; i++)
-        json_write_record(&j, &info->results->items[i]);
+        json_write_record(&j, &info->results->items[i], &info->noise);
     json_array_end(&j);
     write_section(&j, "analysis", &info->analysis);
     json_object_end(&j);

@@ -17,7 +17,8 @@
 #define JSON_SCHEMA_VERSION 2
 
 void json_write_run(FILE *f, const run_info *info);
-void json_write_record(json_writer *j, const result_record *r);
+/* noise: the run's host verdict, for summary.host_interval (NULL or not yet measured: null). */
+void json_write_record(json_writer *j, const result_record *r, const run_host_noise *noise);
 void json_write_params(json_writer *j, const char *key, const param_list *l);
 
 /* True when the document can go to path (checked before anything else is said, so

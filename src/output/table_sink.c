@@ -124,12 +124,17 @@ void table_write_host_noise(FILE *f, const run_host_noise *n)
     if (!n->measured)
         return;
     fprintf(f, "HOST DURING THIS RUN:\n");
-    if (n->known)
+    if (n->known) {
         fprintf(f, "  varied \xc2\xb1%.1f%% (a fixed CPU probe timed %zu times); differences below %.0f%% are not "
                    "meaningful%s\n",
                 n->varied_pct, n->probes, n->meaningful_pct, n->flagged ? "  << NOISY" : "");
-    else
+        /* README "Uncertainty": what a run's own interval cannot see */
+        fprintf(f, "  each \xc2\xb1 is this run's alone; widened by %.1f%% it is where this host's median is likely "
+                   "(JSON summary.host_interval)\n",
+                n->varied_pct);
+    } else {
         fprintf(f, "  too short to judge its variation (%zu probes of a fixed CPU workload, 5 needed)\n", n->probes);
+    }
     fprintf(f, "  ");
     pct_or_unknown(f, "steal", n->steal_pct);
     pct_or_unknown(f, ", CPU pressure", n->cpu_pressure_pct);

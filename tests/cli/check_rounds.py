@@ -8,6 +8,7 @@ run_cli_tests.sh; never asserts a timing (the bounds below follow from --sample-
   check_rounds.py MEMBENCH TMPDIR"""
 import sys
 
+from check_schema import host_interval_problems
 from round_records import by_round, run_json, target_verdicts
 
 BIN, TMP = sys.argv[1:3]
@@ -144,6 +145,12 @@ check("host probe: a run in rounds is probed throughout (>= 5 probes, a verdict;
       p.returncode == 0 and n and n["probes"] == len(n["probe_at_s"]) >= 5 and n["varied_pct"] is not None and
       at == sorted(at) and gap < d["elapsed_s"] / 2,
       n and (n["probes"], [round(t, 3) for t in at], gap))
+# README "Uncertainty": with the run's verdict, every median interval has its host
+# interval, widened on each side by the host's variation (of the median).
+recs = d["results"] if d else []
+bad = host_interval_problems(recs, n) if n else ["no host_noise"]
+check("host interval: each of the %d records' median interval widened by the host's variation" % len(recs),
+      len(recs) == 3 and all(r["summary"]["host_interval"] for r in recs) and not bad, bad[:3])
 
 # --- --max-time alone bounds the rounds (50 rounds take at least 50 x 2 ms) ---------
 p, d = run(["-s", "64", "-o", "read", "-r", "50", "--max-time", "0.05"] + QUICK, "max_time")

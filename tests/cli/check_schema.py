@@ -15,12 +15,6 @@ import math
 import statistics
 import sys
 
-try:
-    import jsonschema
-except ImportError:
-    print("python3-jsonschema is not installed (apt-get install python3-jsonschema)")
-    sys.exit(3)
-
 
 def close(a, b):
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
@@ -144,6 +138,25 @@ def interval_problems(results):
     return bad
 
 
+def host_interval_problems(results, noise):
+    """summary.host_interval: the median interval widened on each side by the run's host variation
+    (host_noise.varied_pct) of the median; null without either."""
+    bad = []
+    varied = noise["varied_pct"] if noise else None
+    for i, r in enumerate(results):
+        mi, hi, med = r["summary"]["median_interval"], r["summary"]["host_interval"], r["summary"]["median"]
+        if mi is None or varied is None:
+            if hi is not None:
+                bad.append("results[%d]: host_interval %s without a median interval and a host verdict" % (i, hi))
+            continue
+        w = med * varied / 100
+        if hi is None or not close(hi["low"], mi["low"] - w) or not close(hi["high"], mi["high"] + w) or \
+                not close(hi["host_varied_pct"], varied):
+            bad.append("results[%d]: host_interval %s, want [%g, %g] (median interval widened by %g%%)" %
+                       (i, hi, mi["low"] - w, mi["high"] + w, varied))
+    return bad
+
+
 def promises(doc):
     """What the schema cannot say; a list of problems."""
     bad = []
@@ -178,6 +191,7 @@ def promises(doc):
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
     bad += noise_problems(doc.get("host_noise"), doc["elapsed_s"])
     bad += interval_problems(doc.get("results", []))
+    bad += host_interval_problems(doc.get("results", []), doc.get("host_noise"))
     if doc["complete"] and doc["stopped_by"] is not None:
         bad.append("complete but stopped_by %s" % doc["stopped_by"])
     if doc["errors"] and doc["exit_status"] == 0:
@@ -235,6 +249,12 @@ def self_test(validator, doc):
             probe_times_s=[0.001, 0.001, 0.001, 0.001, 0.002], probe_at_s=[0.0] * 5, probes=5,
             varied_pct=1.0, probe_median_s=0.001,
             meaningful_difference_pct=2.0, flagged=False),
+        "host interval not widened by the host's variation": lambda d: [r["summary"].__setitem__(
+            "host_interval", r["summary"]["median_interval"] and dict(
+                low=r["summary"]["median_interval"]["low"], high=r["summary"]["median_interval"]["high"],
+                host_varied_pct=(d["host_noise"] or {}).get("varied_pct") or 0.0,
+                method="median_interval widened on each side by host_noise.varied_pct of the median"))
+            for r in d["results"]],
         "host noise probes miscounted": lambda d: d["host_noise"].__setitem__("probes", d["host_noise"]["probes"] + 1),
         "host noise probe start times out of order": lambda d: d["host_noise"].update(
             probe_times_s=[0.001, 0.001], probe_at_s=[0.3, 0.1], probes=2, varied_pct=None, probe_median_s=None,
@@ -255,6 +275,11 @@ def main():
     if len(sys.argv) < 4 or sys.argv[2] not in ("run", "topology", "self-test"):
         print(__doc__)
         return 2
+    try:  # here, not at the top: the promise checks above need no jsonschema (check_rounds.py imports them)
+        import jsonschema
+    except ImportError:
+        print("python3-jsonschema is not installed (apt-get install python3-jsonschema)")
+        return 3
     schema = json.load(open(sys.argv[1]))
     kind = sys.argv[2]
     if kind == "topology":

@@ -131,6 +131,9 @@ MUTANTS = [
      "src/modes/round_loop.c", "            session_between_visits(s);", "", "rounds"),
     ("host probe start times from the clock's epoch, not the run's start",
      "src/modes/session.c", "s->probe_at[s->nprobes] = now - s->start;", "s->probe_at[s->nprobes] = now;", "schema"),
+    ("host interval widened by twice the host's variation (the meaningful difference)",
+     "src/output/json_report.c", "double widen = s->median * noise->varied_pct / 100;",
+     "double widen = s->median * noise->meaningful_pct / 100;", "schema"),
     ("the step into DRAM: the most ns of any step, steep or not (a TLB climb can win)",
      "src/measure/cache_levels.c", "        if (climb_ratio(s) < steepest / DOMINANT_RELATIVE_SHARE)\n            continue;\n",
      "", "unit:cache_levels"),
@@ -213,6 +216,7 @@ SCHEMA_RUNS = [
     ["-s", "128", "-o", "read", "-o", "latency", "-r", "3", "--sample-ms", "1", "--latency-sample-ms", "1"],
     ["latency", "--min", "4K", "--max", "64K", "--sample-ms", "1"],
     ["stream", "-n", "200000", "--ntimes", "3"],
+    ["-s", "16", "-o", "read", "-o", "copy", "-r", "30"],  # 60 visits of 10 ms or more: a host verdict
 ]
 
 

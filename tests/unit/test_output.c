@@ -149,6 +149,28 @@ TEST(summary_text_and_comparability_warning)
     free_all(r, 2);
 }
 
+TEST(host_noise_footer_says_the_widening)
+{
+    /* The verdict's own figures, and the widened interval by exactly varied_pct (not
+     * the meaningful difference, twice it); too few probes: neither. */
+    run_host_noise n = {.measured = true, .probes = 58, .known = true, .varied_pct = 3.3, .meaningful_pct = 6.6,
+                        .steal_pct = 0, .cpu_pressure_pct = 1.5, .memory_pressure_pct = -1};
+    char *text = NULL;
+    CAPTURE(text, table_write_host_noise(f, &n));
+    CHECK_CONTAINS(text, "  varied \xc2\xb1" "3.3% (a fixed CPU probe timed 58 times); differences below 7% are not "
+                         "meaningful\n");
+    CHECK_CONTAINS(text, "  each \xc2\xb1 is this run's alone; widened by 3.3% it is where this host's median is likely "
+                         "(JSON summary.host_interval)\n");
+    CHECK_CONTAINS(text, "  steal 0.0%, CPU pressure 1.5%, memory pressure unknown\n");
+    free(text);
+    n.known = false;
+    n.probes = 3;
+    CAPTURE(text, table_write_host_noise(f, &n));
+    CHECK_CONTAINS(text, "too short to judge its variation (3 probes");
+    CHECK(strstr(text, "widened") == NULL);
+    free(text);
+}
+
 TEST(format_helpers)
 {
     char b[32];
