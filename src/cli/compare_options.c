@@ -13,6 +13,8 @@ static const option_spec specs[] = {
      .help = "Exit status 1 when any figure of B is slower than A's by\nmore than PCT percent (a CI regression gate)"},
     {.long_name = "force", .kind = OPT_FLAG, .key = "force", .offset = F(force),
      .help = "Compare runs of different hosts, CPU models, kernels,\nmodes or options (refused without it)"},
+    {.long_name = "within-run", .kind = OPT_FLAG, .key = "within_run", .offset = F(within_run),
+     .help = "Judge from the runs' own samples only: do not widen each\ninterval by how much each run's host moved"},
     {.long_name = "json", .value_name = "FILE", .kind = OPT_TEXT, .key = "json",
      .offset = offsetof(compare_options, common.json_path), .bad = "not a file name",
      .help = "Also write the comparison (every figure, unrounded) as JSON\nto FILE"},
@@ -21,12 +23,14 @@ static const option_spec specs[] = {
 
 const option_table compare_option_table = {
     "membench compare",
-    "Usage: membench compare A.json B.json [--threshold PCT] [--force] [--json FILE]\n"
+    "Usage: membench compare A.json B.json [--threshold PCT] [--force] [--within-run]\n"
+    "                        [--json FILE]\n"
     "Compares two runs' JSON (--json of any measuring mode), figure by figure:\n"
     "A, B (medians of the raw samples), B/A, and a verdict - faster, slower or\n"
     "no difference within noise - from a bootstrap 95% interval of the ratio of\n"
     "medians over each run's time batches (its rounds; fixed seed: the same files\n"
-    "give the same answer). Exit status 0,\n"
+    "give the same answer), widened by how much each run's host moved\n"
+    "(host_noise.varied_pct). Exit status 0,\n"
     "1 when --threshold is exceeded, 2 for bad input or runs that differ.\n"
     "\n",
     NULL,

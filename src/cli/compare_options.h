@@ -11,6 +11,7 @@ typedef struct {
     common_options common; /* -h, --json FILE, the two files */
     double threshold;      /* --threshold PCT; -1: none */
     bool force;            /* --force: compare runs of different hosts or options */
+    bool within_run;       /* --within-run: intervals from the runs' own batches only */
 } compare_options;
 
 extern const option_table compare_option_table;

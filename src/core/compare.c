@@ -174,7 +174,14 @@ static size_t batch_medians(const loaded_record *r, double *out)
     return k;
 }
 
-static void judge(compare_row *row, double threshold_pct)
+/* Either median may be off by its host's movement: B/A by up to (1 +- b)/(1 -+ a). */
+static void widen_for_hosts(ratio_interval *ri, double a_pct, double b_pct)
+{
+    ri->low *= (1 - b_pct / 100) / (1 + a_pct / 100);
+    ri->high *= (1 + b_pct / 100) / (1 - a_pct / 100);
+}
+
+static void judge(compare_row *row, double threshold_pct, const compare_report *rep)
 {
     const loaded_record *a = row->a, *b = row->b;
     row->a_median = median_of(a);
@@ -191,15 +198,21 @@ static void judge(compare_row *row, double threshold_pct)
         row->ratio.high = shown * (up > 1 ? up : 1);
     }
     row->ratio.ratio = shown;
+    if (row->ratio.told && rep->host_widened)
+        widen_for_hosts(&row->ratio, rep->host_a_pct, rep->host_b_pct);
     bool higher = compare_higher_is_better(a);
     row->verdict = compare_judge(&row->ratio, higher);
     row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;
     row->beyond_threshold = threshold_pct >= 0 && row->verdict == VERDICT_SLOWER && row->worse_pct > threshold_pct;
 }
 
-bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, compare_report *out)
+bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, bool widen_by_hosts,
+                  compare_report *out)
 {
     memset(out, 0, sizeof *out);
+    out->host_widened = widen_by_hosts;
+    out->host_a_pct = widen_by_hosts && a->host_varied_pct > 0 ? a->host_varied_pct : 0;
+    out->host_b_pct = widen_by_hosts && b->host_varied_pct > 0 ? b->host_varied_pct : 0;
     figure_key *ka = sorted_keys(a), *kb = sorted_keys(b);
     size_t *match_a = calloc(a->count + 1, sizeof *match_a); /* index in b + 1; 0: none */
     bool *matched_b = calloc(b->count + 1, sizeof *matched_b);
@@ -224,7 +237,7 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
             continue;
         }
         row->b = &b->records[match_a[i] - 1];
-        judge(row, threshold_pct);
+        judge(row, threshold_pct, out);
         out->matched++;
         out->faster += row->verdict == VERDICT_FASTER;
         out->slower += row->verdict == VERDICT_SLOWER;

@@ -32,6 +32,11 @@ typedef struct {
     compare_row *rows;
     size_t count;
     size_t matched, only_a, only_b, faster, slower, same, untold, beyond;
+    /* Each interval of B/A widened by how much each run's host moved (host_noise.varied_pct,
+     * 0 for a run without a verdict): a run's own batches cannot see what changes only
+     * between runs, and on a noisy host that is most of it. False with --within-run. */
+    bool host_widened;
+    double host_a_pct, host_b_pct;
 } compare_report;
 
 /* What differs between the runs' identity: host, CPU model, kernel, mode and each
@@ -40,8 +45,11 @@ typedef struct {
 bool compare_differences(const loaded_run *a, const loaded_run *b, char *out, size_t len);
 /* Matches the figures (mode, operation, metric, size, threads, nodes; repeats of
  * one such key in order) and judges each. threshold_pct < 0: no threshold.
+ * widen_by_hosts: each interval also widened by the runs' host variation
+ * (B/A's low times (1 - b%)/(1 + a%), its high times (1 + b%)/(1 - a%)).
  * False when out of memory. */
-bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, compare_report *out);
+bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, bool widen_by_hosts,
+                  compare_report *out);
 void compare_report_free(compare_report *r);
 
 /* "faster", "slower", "no difference within noise", ... */

@@ -138,6 +138,11 @@ static bool load_doc(loaded_run *run, char *err, size_t errlen)
     if (!complete || complete->type != JV_BOOL)
         return missing(err, errlen, "", "complete", "true or false");
     run->complete = complete->boolean;
+    double varied;
+    run->host_varied_pct = json_get_number(json_get_object(d, "host_noise"), "varied_pct", &varied) && varied >= 0 &&
+                                   varied < 100
+                               ? varied
+                               : -1;
     const json_value *host = json_get_object(d, "host");
     if (!host)
         return missing(err, errlen, "", "host", "an object");

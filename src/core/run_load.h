@@ -33,6 +33,9 @@ typedef struct {
     json_value doc;   /* owns the strings below */
     const char *version, *mode, *hostname, *cpu_model, *kernel, *started_at;
     bool complete;
+    /* host_noise.varied_pct: how much the host moved during the run, in %; -1 when
+     * the run has no verdict (too short, stopped, or an older document) */
+    double host_varied_pct;
     const json_value *options; /* object of scalars */
     loaded_record *records;
     size_t count;

@@ -54,7 +54,7 @@ static int compare(session *s, loaded_run *a, loaded_run *b)
     if (!b->complete)
         warn(s, "%s: %s", pb, "the run was stopped before the end: its figures are what it got to");
     compare_report r;
-    if (!compare_runs(a, b, o->threshold, &r)) {
+    if (!compare_runs(a, b, o->threshold, !o->within_run, &r)) {
         fprintf(s->env.err, "%s: error: out of memory\n", s->who);
         return 1;
     }

@@ -66,6 +66,14 @@ void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const 
     json_string(&j, "test", "bootstrap 95% percentile interval of median(B)/median(A)");
     json_int(&j, "resamples", BOOTSTRAP_RESAMPLES);
     json_int(&j, "seed", BOOTSTRAP_SEED);
+    if (r->host_widened) { /* each run's host variation (0: no verdict), as the intervals were widened */
+        json_object_begin(&j, "host_widening");
+        json_number(&j, "a_pct", r->host_a_pct);
+        json_number(&j, "b_pct", r->host_b_pct);
+        json_object_end(&j);
+    } else {
+        json_null(&j, "host_widening");
+    }
     if (threshold_pct >= 0)
         json_number(&j, "threshold_pct", threshold_pct);
     else

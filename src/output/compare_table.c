@@ -54,15 +54,31 @@ static void describe(FILE *f, const char *label, const char *path, const loaded_
             r->started_at ? r->started_at : "no date", r->complete ? "" : ", incomplete: the run was stopped");
 }
 
+/* "\xc2\xb12.1%", or why a run's host adds nothing */
+static const char *host_text(const loaded_run *r, char *buf, size_t len)
+{
+    if (r->host_varied_pct > 0)
+        snprintf(buf, len, "\xc2\xb1%.1f%%", r->host_varied_pct);
+    else
+        snprintf(buf, len, "%s", r->host_varied_pct == 0 ? "\xc2\xb1" "0%" : "no verdict: not widened");
+    return buf;
+}
+
 void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
                          const compare_report *r, double threshold_pct)
 {
+    char ha[48], hb[48];
     describe(f, "A", path_a, a);
     describe(f, "B", path_b, b);
     fprintf(f, "A and B are medians of each figure's raw samples (bandwidth: higher is faster;\n"
-               "latency: lower is). Verdict: bootstrap 95%% interval of B/A, %d resamples, seed %d;\n"
-               "an interval that holds 1 is no difference within noise.\n\n",
+               "latency: lower is). Verdict: bootstrap 95%% interval of B/A, %d resamples, seed %d;\n",
             BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);
+    if (r->host_widened)
+        fprintf(f, "widened by how much each run's host moved (A %s, B %s; --within-run: not);\n",
+                host_text(a, ha, sizeof ha), host_text(b, hb, sizeof hb));
+    else
+        fprintf(f, "from the runs' own samples only (--within-run: not widened by their hosts' movement);\n");
+    fprintf(f, "an interval that holds 1 is no difference within noise.\n\n");
     char (*cells)[COLS][CELL] = malloc((r->count + 1) * sizeof *cells);
     if (!cells)
         return;

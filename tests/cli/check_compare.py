@@ -123,9 +123,11 @@ check("the same two files give the same output twice (the bootstrap is seeded)",
 # --- doctored: bandwidth halved, latency doubled ----------------------------------------------
 # Whether a real difference shows depends on this machine's noise, which a test must
 # not assert: these copies keep each figure's median and narrow its samples around it
-# (+-0.2%), then scale them.
+# (+-0.2%), then scale them. No host verdict either (how much the host moved during
+# these runs would widen the intervals by as much; see "host widening" below).
 def tight(doc):
     d = copy.deepcopy(doc)
+    d["host_noise"] = None
     for r in d["results"]:
         m = statistics.median(r["samples"])
         r["samples"] = [m * (1 + 0.001 * k) for k in (-2, -1, 0, 1, 2)]
@@ -156,6 +158,43 @@ check("latency doubled: 'slower' (lower is better for latency), exit 1 with --th
 p = compare(SLOW, LAT, "--threshold", "10")
 check("latency halved: 'faster', exit 0", p.returncode == 0 and rows(p.stdout) and
       all(l.rstrip().endswith("faster") for l in rows(p.stdout)), p.stdout)
+
+# --- host widening: each interval also takes how much each run's host moved -----------------
+# README "Compare": B 5% slower with samples +-0.2% is 'slower' from the samples alone,
+# but each run's host moved +-3% (host_noise.varied_pct), so either median may be 3% off:
+# B/A's interval is widened to low x 0.97/1.03, high x 1.03/0.97 and holds 1.
+def with_host(doc, varied):
+    d = copy.deepcopy(doc)
+    d["host_noise"] = {"varied_pct": varied}
+    return d
+
+
+HA, HB = write("host-a.json", with_host(bw, 3.0)), write("host-b.json", with_host(scaled(bw, 0.95), 3.0))
+p = compare(HA, HB, "--threshold", "1", "--json", path("host.json"))
+w = json.load(open(path("host.json"))) if os.path.exists(path("host.json")) else {}
+q = compare(HA, HB, "--threshold", "1", "--within-run", "--json", path("within.json"))
+v = json.load(open(path("within.json"))) if os.path.exists(path("within.json")) else {}
+check("host widening: 5% slower within hosts that moved +-3% is no difference within noise, exit 0",
+      p.returncode == 0 and rows(p.stdout) and all("no difference within noise" in l for l in rows(p.stdout)) and
+      "widened by how much each run's host moved (A \u00b13.0%, B \u00b13.0%; --within-run: not)" in p.stdout,
+      p.stdout + p.stderr)
+check("host widening: --within-run judges from the samples alone: slower, beyond --threshold 1, exit 1",
+      q.returncode == 1 and rows(q.stdout) and all("slower (beyond threshold)" in l for l in rows(q.stdout)) and
+      "from the runs' own samples only" in q.stdout, q.stdout + q.stderr)
+pairs = list(zip(w.get("figures", []), v.get("figures", [])))
+check("host widening: --json says it (a_pct, b_pct 3; null with --within-run), each interval the samples' own "
+      "times 0.97/1.03 and 1.03/0.97",
+      w.get("host_widening") == {"a_pct": 3.0, "b_pct": 3.0} and v.get("host_widening", 0) is None and
+      len(pairs) == len(bw["results"]) and
+      all(abs(a["ratio_low"] - b["ratio_low"] * 0.97 / 1.03) <= 1e-12 and
+          abs(a["ratio_high"] - b["ratio_high"] * 1.03 / 0.97) <= 1e-12 and a["ratio"] == b["ratio"] for a, b in pairs),
+      (w.get("host_widening"), v.get("host_widening"), pairs[:1]))
+NOV = write("host-none.json", with_host(scaled(bw, 0.95), None))
+p = compare(HA, NOV, "--json", path("host-none-cmp.json"))
+n = json.load(open(path("host-none-cmp.json"))) if os.path.exists(path("host-none-cmp.json")) else {}
+check("host widening: a run without a verdict adds nothing, and the table says so",
+      n.get("host_widening") == {"a_pct": 3.0, "b_pct": 0} and "B no verdict: not widened" in p.stdout,
+      p.stdout + json.dumps(n.get("host_widening")))
 
 # --- one sample each: cannot tell ----------------------------------------------------------
 one = copy.deepcopy(bw)

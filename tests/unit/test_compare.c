@@ -112,6 +112,7 @@ TEST(bootstrap_median_matches_sorting)
 
 typedef struct {
     const char *host, *kernel, *options, *results;
+    const char *noise; /* host_noise's value; NULL: null (no verdict) */
 } doc_parts;
 
 static char *doc(const doc_parts *d)
@@ -120,9 +121,9 @@ static char *doc(const doc_parts *d)
     snprintf(text, 8192,
              "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
              "\"started_at\":\"2026-01-01T00:00:00Z\",\"host\":{\"hostname\":\"%s\",\"cpu_model\":\"EPYC\","
-             "\"kernel\":\"%s\"},\"options\":{%s},\"results\":[%s]}",
-             d->host ? d->host : "vm", d->kernel ? d->kernel : "Linux 6", d->options ? d->options : "\"tries\":5",
-             d->results ? d->results : "");
+             "\"kernel\":\"%s\"},\"host_noise\":%s,\"options\":{%s},\"results\":[%s]}",
+             d->host ? d->host : "vm", d->kernel ? d->kernel : "Linux 6", d->noise ? d->noise : "null",
+             d->options ? d->options : "\"tries\":5", d->results ? d->results : "");
     return text;
 }
 
@@ -251,7 +252,7 @@ TEST(compare_runs_matches_judges_and_gates)
     CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
     CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
     compare_report rep;
-    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK(compare_runs(&a, &b, 10, false, &rep));
     CHECK_INT(rep.count, 5);
     CHECK_INT(rep.matched, 3);
     CHECK_INT(rep.only_a, 1);
@@ -275,18 +276,60 @@ TEST(compare_runs_matches_judges_and_gates)
         CHECK_INT(rep.rows[4].b->size_bytes, 2 << 20);
     }
     compare_report_free(&rep);
-    CHECK(compare_runs(&a, &b, 60, &rep)); /* only the latency is worse by more than 60% */
+    CHECK(compare_runs(&a, &b, 60, false, &rep)); /* only the latency is worse by more than 60% */
     CHECK_INT(rep.beyond, 1);
     compare_report_free(&rep);
-    CHECK(compare_runs(&b, &a, 10, &rep)); /* the other way round, everything got faster */
+    CHECK(compare_runs(&b, &a, 10, false, &rep)); /* the other way round, everything got faster */
     CHECK_INT(rep.faster, 2);
     CHECK_INT(rep.beyond, 0);
     compare_report_free(&rep);
-    CHECK(compare_runs(&a, &b, -1, &rep)); /* no threshold: nothing is beyond it */
+    CHECK(compare_runs(&a, &b, -1, false, &rep)); /* no threshold: nothing is beyond it */
     CHECK_INT(rep.beyond, 0);
     compare_report_free(&rep);
     run_free(&a);
     run_free(&b);
+}
+
+/* Each run's host variation widens B/A's interval: low x (1 - b)/(1 + a), high x
+ * (1 + b)/(1 - a); B 5% slower from samples within +-2% is slower from the samples
+ * alone, no difference once hosts that moved +-3% and +-2% are allowed for. */
+TEST(compare_widens_by_each_runs_host_variation)
+{
+    char ra[1024], rb[1024];
+    record(ra, sizeof ra, "read", "bandwidth", 65536, 1);
+    record(rb, sizeof rb, "read", "bandwidth", 65536, 0.95);
+    loaded_run a, b, none;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra, .noise = "{\"varied_pct\":3}"}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb, .noise = "{\"varied_pct\":2}"}, &b, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &none, err, sizeof err));
+    CHECK_NEAR(a.host_varied_pct, 3, 0);
+    CHECK_NEAR(none.host_varied_pct, -1, 0); /* host_noise null: no verdict */
+    compare_report own, wide, half;
+    CHECK(compare_runs(&a, &b, -1, false, &own));
+    CHECK(compare_runs(&a, &b, -1, true, &wide));
+    CHECK(compare_runs(&a, &none, -1, true, &half));
+    CHECK(!own.host_widened && wide.host_widened);
+    CHECK_NEAR(wide.host_a_pct, 3, 0);
+    CHECK_NEAR(wide.host_b_pct, 2, 0);
+    CHECK_NEAR(half.host_b_pct, 0, 0); /* a run without a verdict adds nothing */
+    if (own.count == 1 && wide.count == 1 && half.count == 1) {
+        CHECK_INT(own.rows[0].verdict, VERDICT_SLOWER);
+        CHECK_INT(wide.rows[0].verdict, VERDICT_SAME);
+        CHECK_NEAR(wide.rows[0].ratio.ratio, own.rows[0].ratio.ratio, 0);
+        CHECK_NEAR(wide.rows[0].ratio.low, own.rows[0].ratio.low * 0.98 / 1.03, 1e-12);
+        CHECK_NEAR(wide.rows[0].ratio.high, own.rows[0].ratio.high * 1.02 / 0.97, 1e-12);
+        CHECK_NEAR(half.rows[0].ratio.low, own.rows[0].ratio.low / 1.03, 1e-12);
+        CHECK_NEAR(half.rows[0].ratio.high, own.rows[0].ratio.high / 0.97, 1e-12);
+    } else {
+        CHECK(false);
+    }
+    compare_report_free(&own);
+    compare_report_free(&wide);
+    compare_report_free(&half);
+    run_free(&a);
+    run_free(&b);
+    run_free(&none);
 }
 
 /* Repeats of one figure (same mode, operation, size, threads, nodes) pair up in order. */
@@ -302,7 +345,7 @@ TEST(compare_runs_pairs_repeats_in_order)
     CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
     CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
     compare_report rep;
-    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK(compare_runs(&a, &b, 10, false, &rep));
     CHECK_INT(rep.matched, 2);
     CHECK_INT(rep.same, 2);
     if (rep.count == 2)
@@ -348,7 +391,7 @@ TEST(compare_gate_needs_a_verdict)
     CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
     CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
     compare_report rep;
-    CHECK(compare_runs(&a, &b, 10, &rep));
+    CHECK(compare_runs(&a, &b, 10, false, &rep));
     CHECK_INT(rep.untold, 1);
     CHECK_INT(rep.beyond, 0);
     if (rep.count == 1) {
@@ -390,7 +433,7 @@ TEST(compare_judges_over_rounds_not_samples)
         CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
         CHECK(!with_rounds || (a.count == 1 && a.records[0].sample_rounds && a.records[0].sample_rounds[9] == 3));
         compare_report rep;
-        CHECK(compare_runs(&a, &b, 5, &rep));
+        CHECK(compare_runs(&a, &b, 5, false, &rep));
         CHECK_INT(rep.count, 1);
         if (rep.count == 1) {
             CHECK_INT(rep.rows[0].verdict, with_rounds ? VERDICT_SAME : VERDICT_FASTER);
