@@ -10,12 +10,16 @@
 # the default runs and about 13x their samples), `likwid-bench -t load_avx` over the
 # default run's threads, as much per thread as its largest read, and a plain pointer
 # chase (bench/plain_chase.c) over its largest latency size (sizes from the first
-# default run: the peers measure what membench's compared figures measure); the four
+# default run: the peers measure what membench's compared figures measure), its
+# first loads also timed on their own, as many as membench chased at that size (the
+# chase at membench's measuring time: the full one chases about 100x longer); the four
 # in an order that changes every round.
 # Then, per point of the sweep (operation x size):
 #   coverage   how often a default run's median interval (summary.median_interval,
 #              at its stated level) holds the reference median: the interval is
 #              honest when this is at least its level;
+#   host cov   the same for summary.host_interval (the median interval widened by
+#              the run's host variation), which claims no level: this is its record;
 #   spread     the run-to-run spread of the default runs' headline value (CSV's
 #              value: best of -r; and the median), (max - min) / median of ROUNDS runs,
 #              next to likwid's DRAM read and the plain chase's, measured in the
@@ -44,15 +48,20 @@ judged() {
 reference() {
     ./membench -r 2 --json "$OUT/reference-$1.json" >/dev/null 2>&1
 }
-peer_sizes() { # the largest read (MiB per thread, threads) and latency size (MiB) of a default run
+peer_sizes() { # of a default run: the largest read (MiB per thread, threads), the largest
+    # latency size (MiB) and the loads membench chased there (its samples x their length)
     [ -n "${chase_mib:-}" ] && return
-    read -r read_mib threads chase_mib < <(python3 -c "
-import json, sys
+    read -r read_mib threads chase_mib chase_loads < <(python3 -c "
+import json, statistics, sys
 rs = json.load(open(sys.argv[1]))['results']
 rd = max((r for r in rs if r['operation'] == 'read'), key=lambda r: r['size_bytes'])
-lat = max(r['size_bytes'] for r in rs if r['operation'] == 'latency')
-print(rd['size_bytes'] >> 20, rd['threads'], lat >> 20)" "$OUT/default-$1.json")
-    echo "peers: likwid-bench load_avx on $((read_mib * threads)) MiB over $threads threads, plain chase on $chase_mib MiB" >&2
+lat = max((r for r in rs if r['operation'] == 'latency'), key=lambda r: r['size_bytes'])
+ends, rounds = lat['sample_end_s'], lat['sample_rounds']
+gaps = [b - a for a, b, ra, rb in zip(ends, ends[1:], rounds, rounds[1:]) if ra == rb] # within a round
+loads = len(ends) * statistics.median(gaps) / (lat['summary']['median'] * 1e-9)
+print(rd['size_bytes'] >> 20, rd['threads'], lat['size_bytes'] >> 20, int(loads))" "$OUT/default-$1.json")
+    echo "peers: likwid-bench load_avx on $((read_mib * threads)) MiB over $threads threads, plain chase on $chase_mib MiB" \
+        "(its first $chase_loads loads also on their own: membench's time there)" >&2
 }
 likwid() {
     [ "$have_likwid" = 1 ] || return 0
@@ -60,7 +69,10 @@ likwid() {
         awk -v r="$1" '/^MByte\/s/ {print r, $2}' >>"$OUT/likwid"
 }
 chase() {
-    echo "$1 $(build/plain_chase "$chase_mib")" >>"$OUT/chase"
+    local full first
+    read -r full first < <(build/plain_chase "$chase_mib" "$chase_loads")
+    echo "$1 $full" >>"$OUT/chase"
+    echo "$1 $first" >>"$OUT/chase_matched"
 }
 # The order changes every round, all four steps alike: on a guest whose host backs
 # freed pages anew, a process's DRAM figures depend on what ran just before it
@@ -110,9 +122,12 @@ def peer_values(step):
 def spread(xs):
     return (max(xs) - min(xs)) / statistics.median(xs) * 100 if xs else float('nan')
 
-print('%-9s %8s %6s %9s %8s %11s %12s' % ('op', 'size_kb', 'level', 'coverage', 'runs', 'spread(val)',
-                                           'spread(median)'))
-covered_total = runs_total = 0
+def holds(interval, ref):
+    return interval is not None and interval['low'] <= ref <= interval['high']
+
+print('%-9s %8s %6s %9s %9s %8s %11s %12s' % ('op', 'size_kb', 'level', 'coverage', 'host cov', 'runs',
+                                                'spread(val)', 'spread(median)'))
+covered_total = runs_total = host_total = 0
 held_by_run = [[0, 0] for _ in defaults] # per run: intervals that held the reference median, intervals
 for key in sorted(pooled, key=lambda k: (k[0], k[1])):
     ref = statistics.median(pooled[key])
@@ -120,18 +135,22 @@ for key in sorted(pooled, key=lambda k: (k[0], k[1])):
     rs = [defaults[i][key] for i in runs]
     if not rs:
         continue
-    inside = [r['summary']['median_interval']['low'] <= ref <= r['summary']['median_interval']['high'] for r in rs]
+    inside = [holds(r['summary']['median_interval'], ref) for r in rs]
+    # the median interval widened by the run's host variation (summary.host_interval; absent before it existed)
+    host_inside = [holds(r['summary'].get('host_interval'), ref) for r in rs]
     for i, held in zip(runs, inside):
         held_by_run[i][0] += held
         held_by_run[i][1] += 1
     level = statistics.median(r['summary']['median_interval']['level'] for r in rs)
     covered_total += sum(inside)
+    host_total += sum(host_inside)
     runs_total += len(inside)
-    print('%-9s %8d %5.0f%% %8.0f%% %8d %10.1f%% %13.1f%%' % (key[0], key[1], level * 100,
-          100 * sum(inside) / len(inside), len(rs), spread([r['value'] for r in rs]),
-          spread([r['summary']['median'] for r in rs])))
-print('all points: %d of %d intervals held the reference median (%.0f%%)' % (covered_total, runs_total,
-      100 * covered_total / max(runs_total, 1)))
+    print('%-9s %8d %5.0f%% %8.0f%% %8.0f%% %8d %10.1f%% %13.1f%%' % (key[0], key[1], level * 100,
+          100 * sum(inside) / len(inside), 100 * sum(host_inside) / len(inside), len(rs),
+          spread([r['value'] for r in rs]), spread([r['summary']['median'] for r in rs])))
+print('all points: %d of %d intervals held the reference median (%.0f%%); host intervals: %d (%.0f%%)' % (
+      covered_total, runs_total, 100 * covered_total / max(runs_total, 1), host_total,
+      100 * host_total / max(runs_total, 1)))
 
 # Does the run's own host-noise verdict tell the runs whose intervals miss? Per run: its
 # verdict and how many of its intervals held the reference median.
@@ -155,6 +174,7 @@ def peer(name, step):
           len(xs)))
 peer('likwid-bench load_avx MB/s', 'likwid')
 peer('plain chase ns', 'chase')
+peer('plain chase ns, membench\'s time', 'chase_matched')
 # The same spreads by what ran just before (the last step of the round before, for a
 # round's first step): a figure that moves with its predecessor is not host noise alone.
 order_path = os.path.join(out, 'order')
