@@ -20,6 +20,9 @@
 #              honest when this is at least its level;
 #   host cov   the same for summary.host_interval (the median interval widened by
 #              the run's host variation), which claims no level: this is its record;
+#   compare    membench compare of each default run with the next (one build, one
+#              host: every faster or slower is a false one), from the runs' own
+#              batches (--within-run) and widened by their hosts (the default);
 #   spread     the run-to-run spread of the default runs' headline value (CSV's
 #              value: best of -r; and the median), (max - min) / median of ROUNDS runs,
 #              next to likwid's DRAM read and the plain chase's, measured in the
@@ -159,6 +162,22 @@ for i, (doc, (held, n)) in enumerate(zip(default_docs, held_by_run), 1):
     noise = doc['host_noise']
     varied = '%5.1f%%' % noise['varied_pct'] if noise['varied_pct'] is not None else '    -'
     print('%3d  %11s  %6d  %d of %d' % (i, varied, noise['probes'], held, n))
+
+# A/A: consecutive default runs compared; a 95% interval should call about 5% different.
+import subprocess
+for label, extra in (('own batches (--within-run)', ['--within-run']), ('widened by the hosts', [])):
+    verdicts = {}
+    for i in range(1, rounds):
+        cmp_path = os.path.join(out, 'compare.json')
+        subprocess.run(['./membench', 'compare', os.path.join(out, 'default-%d.json' % i),
+                        os.path.join(out, 'default-%d.json' % (i + 1)), '--json', cmp_path] + extra,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for f in json.load(open(cmp_path))['figures']:
+            verdicts[f['verdict']] = verdicts.get(f['verdict'], 0) + 1
+    n = sum(verdicts.values())
+    wrong = verdicts.get('faster', 0) + verdicts.get('slower', 0)
+    print('compare A/A, %s: %d of %d figures called different (%.1f%%: %d faster, %d slower) in %d pairs' % (
+          label, wrong, n, 100 * wrong / max(n, 1), verdicts.get('faster', 0), verdicts.get('slower', 0), rounds - 1))
 
 bw = [r for d in defaults for r in d.values() if r['metric'] == 'bandwidth']
 print('bandwidth records: %d, %d restarted their series, %d with every sample from one round' % (
