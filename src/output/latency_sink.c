@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "output/table_sink.h"
 #include "util/format_bytes.h"
 
 void latency_write_header(FILE *f, bool csv, const char *counter, double counter_hz)
@@ -165,8 +166,12 @@ static void end(sink *s, const run_info *info)
 {
     latency_sink *l = (latency_sink *)s;
     /* nothing measured (a failure, a signal, -t): no curve to draw conclusions from */
-    if (info->results && info->results->n > 0)
+    if (info->results && info->results->n > 0) {
         latency_write_estimates(l->csv ? l->err : l->f, &info->analysis);
+        /* how far each point's interval is to be widened for the host, as -R says it */
+        fprintf(l->csv ? l->err : l->f, "\n");
+        table_write_host_noise(l->csv ? l->err : l->f, &info->noise);
+    }
     fflush(l->f);
 }
 

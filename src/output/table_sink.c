@@ -133,7 +133,8 @@ void table_write_host_noise(FILE *f, const run_host_noise *n)
                    "(JSON summary.host_interval)\n",
                 n->varied_pct);
     } else {
-        fprintf(f, "  too short to judge its variation (%zu probes of a fixed CPU workload, 5 needed)\n", n->probes);
+        fprintf(f, "  too short to judge its variation (%zu probe%s of a fixed CPU workload, 5 needed)\n", n->probes,
+                n->probes == 1 ? "" : "s");
     }
     fprintf(f, "  ");
     pct_or_unknown(f, "steal", n->steal_pct);

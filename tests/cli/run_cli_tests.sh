@@ -491,6 +491,8 @@ LQ=(--sample-ms 1 --min 4K --max 64K)
 check "latency exits 0 and prints a row per size" bash -c "[ $rc -eq 0 ] && [ \$(grep -cE '^[0-9]+ KiB +[0-9.]+ ns' '$TMP/lat.txt') -eq 5 ]"
 check "latency reports steps and reported-vs-measured sizes" \
     bash -c "grep -q '^Latency steps' '$TMP/lat.txt' && grep -q '^Cache sizes, reported vs measured' '$TMP/lat.txt'"
+check "latency ends with how the host moved (as -R): a verdict or too short to judge, then steal and pressure" \
+    bash -c "tail -5 '$TMP/lat.txt' | grep -A3 '^HOST DURING THIS RUN:$' | grep -qE '^  (varied ±[0-9.]+% \(a fixed CPU probe timed [0-9]+ times\)|too short to judge)' && tail -2 '$TMP/lat.txt' | grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$'"
 "$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>"$TMP/lat.err"
 check "latency --csv header and rows" \
     bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
