@@ -18,15 +18,21 @@ const char *record_param_text(const loaded_record *r, const char *key)
     return json_get_text(json_get_object(r->json, "params"), key);
 }
 
-/* A median's whisker: the record's own summary.median_interval (over time batches
- * of its samples, which the samples alone do not show); recomputed from the
- * samples, as independent, for a document without one. */
+/* A median's whisker: the record's summary.host_interval (its median interval
+ * widened by how much the host moved during the run: runs differ by more than one
+ * run's samples show), else its summary.median_interval (over time batches of its
+ * samples, which the samples alone do not show); recomputed from the samples, as
+ * independent, for a document without either. */
 static chart_whisker record_median_interval(const loaded_record *r)
 {
-    const json_value *mi = json_get_object(json_get_object(r->json, "summary"), "median_interval");
-    chart_whisker w;
-    if (json_get_number(mi, "low", &w.low) && json_get_number(mi, "high", &w.high) && w.low <= w.high)
-        return w;
+    const json_value *summary = json_get_object(r->json, "summary");
+    static const char *const keys[] = {"host_interval", "median_interval"};
+    for (int k = 0; k < 2; k++) {
+        const json_value *iv = json_get_object(summary, keys[k]);
+        chart_whisker w;
+        if (json_get_number(iv, "low", &w.low) && json_get_number(iv, "high", &w.high) && w.low <= w.high)
+            return w;
+    }
     return chart_whisker_median_ci(r->samples, r->nsamples);
 }
 
@@ -58,7 +64,8 @@ static const char whisker_caption[] =
     "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
     "the largest raw sample. Latency (the median): its whisker is the run's distribution-free interval of the "
     "median, from the order statistics of the medians of time batches of its samples (one per round, at most 10; "
-    "the smallest to the largest of them when there are under 6). A whisker "
+    "the smallest to the largest of them when there are under 6), widened on each side by how much the host "
+    "varied during the run when the run has that verdict (where this host's median is likely). A whisker "
     "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole.";
 
 /* The line chart a record belongs on, or -1. */

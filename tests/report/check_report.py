@@ -59,6 +59,8 @@ RUNS = {
     "sweep.json": ["-o", "read", "-o", "copy", "-r", "2", "--sample-ms", "1"],
     "sweep1m.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
     "lat.json": ["latency", "--sample-ms", "1", "--min", "4K", "--max", "256K", "--points-per-octave", "2"],
+    # 40 visits of 10 ms samples: a host verdict, so its latency whisker is the host interval
+    "hostlat.json": ["-o", "latency", "-o", "read", "-s", "256", "-r", "20"],
     "stream.json": ["stream", "-n", "2000000", "--ntimes", "3"],
     "lm.json": ["latency-matrix", "-b", "8M", "--sample-ms", "1"],
     "bwm.json": ["bandwidth-matrix", "-b", "4M", "--window-ms", "5", "--samples", "2"],
@@ -73,6 +75,9 @@ for name, args in RUNS.items():
     ok = p.returncode == 0 and os.path.exists(path(name))
     if check("run %s: %s" % (name, " ".join(args)), ok, p.stderr):
         docs[name] = json.load(open(path(name)))
+hl = [r for r in docs.get("hostlat.json", {}).get("results", []) if r["metric"] == "latency"]
+check("hostlat.json: a host verdict, so its latency record has a host interval (the whisker checked below)",
+      len(hl) == 1 and hl[0]["summary"]["host_interval"] is not None, hl and hl[0]["summary"])
 
 # A sweep stopped by Ctrl-C once it has some results: its document says complete false.
 proc = subprocess.Popen([BIN, "-o", "read", "-o", "copy", "-r", "3", "--sample-ms", "20", "--json", "partial.json"],
@@ -184,14 +189,15 @@ samples = {}  # (run, operation, size, value) -> the record (its raw samples and
 
 def whisker(kind, r):
     """What the page promises: bandwidth (best sample) min to max of the samples;
-    latency (median) the record's summary.median_interval (checked against its samples'
-    time batches by tests/cli/check_schema.py), or without one the distribution-free
+    latency (median) the record's summary.host_interval, else its summary.median_interval
+    (both checked against its samples' time batches and the run's host verdict by
+    tests/cli/check_schema.py), or without either the distribution-free
     95% interval of the samples, x(j)..x(n+1-j) with the largest j such that
     P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
     xs = sorted(r["samples"])
     if kind == "bandwidth":
         return (xs[0], xs[-1])
-    mi = r.get("summary", {}).get("median_interval")
+    mi = r.get("summary", {}).get("host_interval") or r.get("summary", {}).get("median_interval")
     if mi:
         return (mi["low"], mi["high"])
     n, j, tail = len(xs), 1, 0.0
@@ -246,7 +252,7 @@ def check_page(title, names, root, rc, errors):
             whiskers = [(float(w.attrs["data-low"]), float(w.attrs["data-high"])) for w in g.find("line", cls="whisker")]
             want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
             check("%s: %s chart, %s %s: a whisker per point: %s" % (
-                  title, kind, key[0], key[1], "the record's median interval" if kind != "bandwidth"
+                  title, kind, key[0], key[1], "the record's host (else median) interval" if kind != "bandwidth"
                   else "smallest to largest sample"), whiskers == want, (whiskers, want))
         labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
         check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),
