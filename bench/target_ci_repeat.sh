@@ -24,14 +24,16 @@ for i in range(1, runs + 1):
     d = json.load(open("%s/run-%d.json" % (out, i)))
     r = d["results"][0]
     iv = r["summary"]["median_interval"]
+    hv = r["summary"].get("host_interval") or iv  # the median interval widened by the run's host variation
     rows.append((r["value"], iv["low"], iv["high"], iv["level"], r["params"].get("target_ci_met"), r["params"]["rounds"],
-                 d["elapsed_s"]))
-    print("run %2d: %7.1f ns  [%.1f, %.1f] (%.0f%%, +-%.1f%%)  target met %-5s  %2d rounds  %4.1f s"
+                 d["elapsed_s"], hv["low"], hv["high"]))
+    print("run %2d: %7.1f ns  [%.1f, %.1f] (%.0f%%, +-%.1f%%)  host [%.1f, %.1f]  target met %-5s  %2d rounds  %4.1f s"
           % (i, r["value"], iv["low"], iv["high"], 100 * iv["level"], 50 * (iv["high"] - iv["low"]) / r["value"],
-             r["params"].get("target_ci_met"), r["params"]["rounds"], d["elapsed_s"]))
+             hv["low"], hv["high"], r["params"].get("target_ci_met"), r["params"]["rounds"], d["elapsed_s"]))
 med = statistics.median(x[0] for x in rows)
 lo, hi = min(x[0] for x in rows), max(x[0] for x in rows)
 print("medians: median %.1f ns, spread %.1f%% (%.1f..%.1f; goal: within 5%%)" % (med, 100 * (hi - lo) / med, lo, hi))
-print("intervals holding the median of all runs: %d of %d; target met in %d"
-      % (sum(x[1] <= med <= x[2] for x in rows), len(rows), sum(bool(x[4]) for x in rows)))
+print("intervals holding the median of all runs: %d of %d (host intervals: %d); target met in %d"
+      % (sum(x[1] <= med <= x[2] for x in rows), len(rows), sum(x[7] <= med <= x[8] for x in rows),
+         sum(bool(x[4]) for x in rows)))
 PY
