@@ -55,13 +55,16 @@ peer_sizes() { # of a default run: the largest read (MiB per thread, threads), t
     # latency size (MiB) and the loads membench chased there (its samples x their length)
     [ -n "${chase_mib:-}" ] && return
     read -r read_mib threads chase_mib chase_loads < <(python3 -c "
-import json, statistics, sys
-rs = json.load(open(sys.argv[1]))['results']
+import json, re, statistics, sys
+doc = json.load(open(sys.argv[1]))
+rs = doc['results']
 rd = max((r for r in rs if r['operation'] == 'read'), key=lambda r: r['size_bytes'])
 lat = max((r for r in rs if r['operation'] == 'latency'), key=lambda r: r['size_bytes'])
 ends, rounds = lat['sample_end_s'], lat['sample_rounds']
 gaps = [b - a for a, b, ra, rb in zip(ends, ends[1:], rounds, rounds[1:]) if ra == rb] # within a round
-loads = len(ends) * statistics.median(gaps) / (lat['summary']['median'] * 1e-9)
+# one sample a visit (-r 7): the plan's sample length
+sample_s = statistics.median(gaps) if gaps else float(re.search(r'([0-9.]+) ms per sample', doc['plan']['latency'])[1]) / 1e3
+loads = len(ends) * sample_s / (lat['summary']['median'] * 1e-9)
 print(rd['size_bytes'] >> 20, rd['threads'], lat['size_bytes'] >> 20, int(loads))" "$OUT/default-$1.json")
     echo "peers: likwid-bench load_avx on $((read_mib * threads)) MiB over $threads threads, plain chase on $chase_mib MiB" \
         "(its first $chase_loads loads also on their own: membench's time there)" >&2
