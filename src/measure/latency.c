@@ -154,6 +154,14 @@ int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx)
     return ran;
 }
 
+uint64_t chase_resize_steps(double sample_s, double ns_per_step, uint64_t steps)
+{
+    double lasted = ns_per_step * 1e-9 * (double)steps;
+    if (!(ns_per_step > 0) || (lasted >= 0.75 * sample_s && lasted <= 1.25 * sample_s))
+        return steps;
+    return (uint64_t)(sample_s / (ns_per_step * 1e-9)) + 1;
+}
+
 /* A quarter sample's chase for chase_settle. */
 static double quarter_chase(void *ctx)
 {
@@ -193,10 +201,12 @@ static void visit_job(team *t, int tid, void *arg)
     chase_settle(timed_chase(&p->pos, warm), quarter_chase, p);
     int got = 0;
     while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || chase_point_wants_more(p))) {
-        if (!add_sample(p, timed_chase(&p->pos, p->steps), p->round)) {
+        double ns = timed_chase(&p->pos, p->steps);
+        if (!add_sample(p, ns, p->round)) {
             p->status = MEASURE_NO_MEMORY;
             break;
         }
+        p->steps = chase_resize_steps(p->rq.sample_s, ns, p->steps);
         got++;
     }
     if (got == 0 && p->status == MEASURE_OK)

@@ -190,3 +190,19 @@ TEST(latency_later_visits_warm_up_with_a_whole_traversal)
     CHECK_INT((long long)chase_warmup_steps(111000, 1 << 20, false), 111000); /* capped at a sample */
     CHECK_INT((long long)chase_warmup_steps(1000, 0, false), 251);
 }
+
+/* The step count follows the samples: one that lasted within 25% of the sample time
+ * keeps it; one far off (a count calibrated on a chain the caches had lost: 6.5 ms
+ * samples of 20 at 4 MiB) sets it to the sample time at the pace just measured. */
+TEST(latency_step_count_follows_a_sample_far_from_its_length)
+{
+    /* 20 ms samples; 1,000,000 steps at 20 ns last 20 ms */
+    CHECK_INT((long long)chase_resize_steps(0.020, 20.0, 1000000), 1000000);
+    CHECK_INT((long long)chase_resize_steps(0.020, 15.1, 1000000), 1000000); /* 15.1 ms: within 25%, kept */
+    CHECK_INT((long long)chase_resize_steps(0.020, 24.9, 1000000), 1000000); /* 24.9 ms: kept */
+    CHECK_INT((long long)chase_resize_steps(0.020, 14.9, 1000000), 1342282); /* 14.9 ms: 25% short, resized */
+    CHECK_INT((long long)chase_resize_steps(0.020, 25.1, 1000000), 796813);  /* 25.1 ms: 25% long, resized */
+    CHECK_INT((long long)chase_resize_steps(0.020, 6.5, 1000000), 3076924);  /* 6.5 ms: 20 ms at 6.5 ns */
+    CHECK_INT((long long)chase_resize_steps(0.020, 40.5, 1000000), 493828);  /* 40.5 ms: too long too */
+    CHECK_INT((long long)chase_resize_steps(0.020, 0.0, 1000000), 1000000);  /* no pace: kept */
+}
