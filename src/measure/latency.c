@@ -78,6 +78,12 @@ static measure_status build_chain(chase_point *p)
     return MEASURE_OK;
 }
 
+/* Steps that last sample_s at per_step_s seconds a step; otherwise (no pace) steps. */
+static uint64_t steps_lasting(double sample_s, double per_step_s, uint64_t steps)
+{
+    return per_step_s > 0 ? (uint64_t)(sample_s / per_step_s) + 1 : steps;
+}
+
 /* Calibrate the step count so one sample lasts sample_s; the calibration
  * chases double as warm-up and are discarded. */
 static bool calibrate(chase_point *p)
@@ -90,8 +96,7 @@ static bool calibrate(chase_point *p)
         if (stop_requested())
             return false;
         if (dt >= p->rq.sample_s / 4 || steps >= MAX_CALIBRATION_CHASE_STEPS) {
-            double per = dt / (double)steps;
-            p->steps = per > 0 ? (uint64_t)(p->rq.sample_s / per) + 1 : steps;
+            p->steps = steps_lasting(p->rq.sample_s, dt / (double)steps, steps);
             return true;
         }
         steps *= 4;
@@ -157,9 +162,9 @@ int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx)
 uint64_t chase_resize_steps(double sample_s, double ns_per_step, uint64_t steps)
 {
     double lasted = ns_per_step * 1e-9 * (double)steps;
-    if (!(ns_per_step > 0) || (lasted >= 0.75 * sample_s && lasted <= 1.25 * sample_s))
+    if (lasted >= 0.75 * sample_s && lasted <= 1.25 * sample_s)
         return steps;
-    return (uint64_t)(sample_s / (ns_per_step * 1e-9)) + 1;
+    return steps_lasting(sample_s, ns_per_step * 1e-9, steps);
 }
 
 /* A quarter sample's chase for chase_settle. */

@@ -167,10 +167,11 @@ static void end(sink *s, const run_info *info)
     latency_sink *l = (latency_sink *)s;
     /* nothing measured (a failure, a signal, -t): no curve to draw conclusions from */
     if (info->results && info->results->n > 0) {
-        latency_write_estimates(l->csv ? l->err : l->f, &info->analysis);
+        FILE *out = l->csv ? l->err : l->f; /* stdout stays CSV */
+        latency_write_estimates(out, &info->analysis);
         /* how far each point's interval is to be widened for the host, as -R says it */
-        fprintf(l->csv ? l->err : l->f, "\n");
-        table_write_host_noise(l->csv ? l->err : l->f, &info->noise);
+        fprintf(out, "\n");
+        table_write_host_noise(out, &info->noise);
     }
     fflush(l->f);
 }
