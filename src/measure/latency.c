@@ -14,6 +14,9 @@
  * gets faster by more than 5%, at most this many times. */
 #define WARMUP_MAX_EXTRA 12
 #define WARMUP_SETTLED 0.95
+/* The page size a page walk's tables are counted in for the warm-up: the smallest
+ * a guest or its host may back memory with. */
+#define WALK_PAGE_BYTES 4096
 
 /* A latency point measured over visits: its chain (kept between visits or not),
  * the calibrated step count and the samples so far. */
@@ -137,12 +140,19 @@ bool chase_point_wants_more(const chase_point *p)
     return stats_compute(p->ns, (size_t)p->nsamples).cv >= p->rq.cv_target;
 }
 
-uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, bool first_visit)
+uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, uint64_t pages, bool first_visit)
 {
-    if (first_visit)
-        return steps;
-    uint64_t warm = steps / 4 + 1, whole = nodes < steps ? nodes : steps;
-    return warm > whole ? warm : whole;
+    uint64_t warm = steps;
+    if (!first_visit) {
+        uint64_t quarter = steps / 4 + 1, whole = nodes < steps ? nodes : steps;
+        warm = quarter > whole ? quarter : whole;
+    }
+    uint64_t walk = pages;
+    if (nodes > 0 && walk > nodes)
+        walk = nodes;
+    if (walk > 4 * steps) /* a sample is far below 2^62 steps: no overflow */
+        walk = 4 * steps;
+    return walk > warm ? walk : warm;
 }
 
 int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx)
@@ -199,7 +209,7 @@ static void visit_job(team *t, int tid, void *arg)
         return;
     }
     uint64_t nodes = p->rq.layout.node_bytes ? p->rq.bytes / p->rq.layout.node_bytes : 0;
-    uint64_t warm = chase_warmup_steps(p->steps, nodes, p->visits++ == 0);
+    uint64_t warm = chase_warmup_steps(p->steps, nodes, p->rq.bytes / WALK_PAGE_BYTES, p->visits++ == 0);
     /* Then more, while each is faster than the last: a chain that fits in the L3
      * came back into it only over several samples on a Zen 3 guest (4 MiB: 87 ns
      * in a visit's first sample, 37 after), and that is not the latency asked for. */

@@ -41,12 +41,17 @@ measure_status measure_latency(team *t, const latency_request *rq, result_record
 typedef struct chase_point chase_point;
 
 /* Steps of a visit's discarded chase, for a sample of `steps` over a chain of
- * `nodes`: a full sample on the first visit; on later ones a quarter, but at least
- * one whole traversal (at most a sample): the other points have evicted the chain,
- * and a chain that fits in the caches is only back in them once every node has
- * been loaded again. A quarter was less than one traversal when the step count had
- * been calibrated on a cold chain: the next sample then paid for the rest. */
-uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, bool first_visit);
+ * `nodes` in `pages` 4 KiB pages: a full sample on the first visit; on later ones a
+ * quarter, but at least one whole traversal (at most a sample): the other points
+ * have evicted the chain, and a chain that fits in the caches is only back in them
+ * once every node has been loaded again. A quarter was less than one traversal when
+ * the step count had been calibrated on a cold chain: the next sample then paid for
+ * the rest. On every visit also at least one load per page (never more than a
+ * traversal, nor four samples): the page walk's tables (the guest's and, in a VM,
+ * the host's, which may back any page with 4 KiB) come back into the caches only
+ * then. Without it a visit's first 1 GiB sample read 3-6% above its third on the
+ * Xeon guest (BENCHMARKS "Latency warm-up"). */
+uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, uint64_t pages, bool first_visit);
 
 /* The step count for the next sample, after one of `steps` that took ns_per_step:
  * unchanged while that sample lasted within 25% of sample_s, else sample_s at its

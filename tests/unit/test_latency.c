@@ -184,11 +184,32 @@ TEST(latency_warm_up_goes_on_while_the_chase_gets_faster)
  * traversal (the chain is back in the caches only then), never more than a sample. */
 TEST(latency_later_visits_warm_up_with_a_whole_traversal)
 {
-    CHECK_INT((long long)chase_warmup_steps(227000, 65536, true), 227000);  /* first visit: a sample */
-    CHECK_INT((long long)chase_warmup_steps(227000, 65536, false), 65536);  /* quarter < one traversal */
-    CHECK_INT((long long)chase_warmup_steps(625000, 65536, false), 156251); /* quarter > one traversal */
-    CHECK_INT((long long)chase_warmup_steps(111000, 1 << 20, false), 111000); /* capped at a sample */
-    CHECK_INT((long long)chase_warmup_steps(1000, 0, false), 251);
+    /* chains of at most one page per sample: the page floor adds nothing */
+    CHECK_INT((long long)chase_warmup_steps(227000, 65536, 1024, true), 227000);  /* first visit: a sample */
+    CHECK_INT((long long)chase_warmup_steps(227000, 65536, 1024, false), 65536);  /* quarter < one traversal */
+    CHECK_INT((long long)chase_warmup_steps(625000, 65536, 1024, false), 156251); /* quarter > one traversal */
+    CHECK_INT((long long)chase_warmup_steps(111000, 1 << 20, 16384, false), 111000); /* capped at a sample */
+    CHECK_INT((long long)chase_warmup_steps(1000, 0, 0, false), 251);
+}
+
+/* Every visit's discarded chase is at least one load per 4 KiB page of the chain
+ * (the page walk's tables back in the caches), but never more than one traversal
+ * nor four samples. */
+TEST(latency_warm_up_loads_every_page_once)
+{
+    /* 1 GiB of 64-byte nodes: 16 Mi nodes, 256 Ki pages; 95,000 steps a sample */
+    CHECK_INT((long long)chase_warmup_steps(95000, 16777216, 262144, true), 262144);
+    CHECK_INT((long long)chase_warmup_steps(95000, 16777216, 262144, false), 262144);
+    /* four samples are fewer than the pages: four samples */
+    CHECK_INT((long long)chase_warmup_steps(50000, 16777216, 262144, false), 200000);
+    CHECK_INT((long long)chase_warmup_steps(50000, 16777216, 262144, true), 200000);
+    /* nodes of a whole page (a 4 KiB stride): one traversal is every page */
+    CHECK_INT((long long)chase_warmup_steps(95000, 200000, 262144, false), 200000);
+    /* unknown nodes: pages, within four samples */
+    CHECK_INT((long long)chase_warmup_steps(95000, 0, 262144, false), 262144);
+    /* pages fewer than the sample's warm-up: the sample's */
+    CHECK_INT((long long)chase_warmup_steps(95000, 16777216, 65536, true), 95000);
+    CHECK_INT((long long)chase_warmup_steps(95000, 16777216, 65536, false), 95000);
 }
 
 /* The step count follows the samples: one that lasted within 25% of the sample time
