@@ -13,7 +13,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define LINE 64
+#include "random_cycle.h"
+
+#define LINE CYCLE_LINE
 #define FLUSH_BYTES (256u << 20)
 #define MAX_CHUNKS 1000
 
@@ -49,25 +51,17 @@ int main(int argc, char **argv)
     }
     size_t bytes = mib << 20, lines = bytes / LINE;
     char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    size_t *order = malloc(lines * sizeof *order);
     char *flush = malloc(FLUSH_BYTES);
-    if (buf == MAP_FAILED || !order || !flush) {
+    if (buf == MAP_FAILED || !flush) {
         fprintf(stderr, "chase_warmup: cannot allocate %zu MiB\n", mib);
         return 1;
     }
     if (argc == 6)
         madvise(buf, bytes, MADV_HUGEPAGE);
-    for (size_t i = 0; i < lines; i++)
-        order[i] = i;
-    uint64_t x = 88172645463325252ull; /* xorshift: a fixed, repeatable shuffle */
-    for (size_t i = lines - 1; i > 0; i--) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t j = (size_t)(x % (i + 1)), t = order[i];
-        order[i] = order[j], order[j] = t;
+    if (!link_random_cycle(buf, lines)) {
+        fprintf(stderr, "chase_warmup: cannot allocate the order of %zu lines\n", lines);
+        return 1;
     }
-    for (size_t i = 0; i < lines; i++)
-        *(void **)(buf + order[i] * LINE) = buf + order[(i + 1) % lines] * LINE;
-    free(order);
     memset(flush, 1, FLUSH_BYTES);
     static double sum[MAX_CHUNKS];
     void **p = (void **)buf;

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define LINE 64
+#include "random_cycle.h"
+
+#define LINE CYCLE_LINE
 
 static double now(void)
 {
@@ -36,22 +38,10 @@ int main(int argc, char **argv)
         return 2;
     }
     char *buf = malloc(lines * LINE);
-    size_t *order = malloc(lines * sizeof *order);
-    if (!buf || !order) {
+    if (!buf || !link_random_cycle(buf, lines)) {
         fprintf(stderr, "plain_chase: cannot allocate %zu MiB\n", mib);
         return 1;
     }
-    for (size_t i = 0; i < lines; i++)
-        order[i] = i;
-    uint64_t x = 88172645463325252ull; /* xorshift: a fixed, repeatable shuffle */
-    for (size_t i = lines - 1; i > 0; i--) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t j = (size_t)(x % (i + 1)), t = order[i];
-        order[i] = order[j], order[j] = t;
-    }
-    for (size_t i = 0; i < lines; i++) /* each line points at the next in the order */
-        *(void **)(buf + order[i] * LINE) = buf + order[(i + 1) % lines] * LINE;
-    free(order);
     void **p = (void **)buf;
     size_t loads = lines * 4 > 20000000 ? lines * 4 : 20000000;
     if (first > loads)
