@@ -25,6 +25,8 @@
 typedef struct {
     buffer src, dst;
     uint64_t expected_xor; /* XOR of src's words, for checking the read kernel */
+    const void *xor_of;    /* the pool source expected_xor was taken of, at xor_generation */
+    unsigned xor_generation;
     uint64_t last_xor;
     bool completed; /* the last sample ran all its passes */
     bool alloc_ok;
@@ -139,6 +141,7 @@ struct bw_pool {
     thread_state *ts;
     int *nodes;  /* per thread, as asked (bw_pool_request.nodes); NULL: not bound */
     uint64_t *lent; /* per thread: bytes of its source lent for good (bw_pool_lend_source) */
+    unsigned generation; /* bumped when a lent source is written (bw_pool_source_rewritten) */
 };
 
 /* This thread's part of the pool as the point's buffers: the source as the pool
@@ -182,10 +185,16 @@ static void job_alloc(team *t, int tid, void *arg)
     else
         s->alloc_ok = alloc_thread(s, tid, rq->bytes, uses_src(rq->k), uses_dst(rq->k), rq->pages, rq->huge_size,
                                    rq->nodes ? rq->nodes[tid] : -1);
-    /* what a read kernel's pass must return; taken at every visit, as a pool's
-     * source may have had a chain linked in it since (a stop: nothing is measured) */
-    if (s->alloc_ok && rq->k->verify == VERIFY_SOURCE_XOR)
-        xor_words(&s->src, &s->expected_xor);
+    /* what a read kernel's pass must return: taken of own buffers when they are
+     * made, of a pool's source again only when a chain was linked in the pool's
+     * sources since the last visit (bw_pool_source_rewritten); a pass over 1 GiB at
+     * every visit otherwise (a stop: nothing is measured) */
+    if (s->alloc_ok && rq->k->verify == VERIFY_SOURCE_XOR &&
+        !(rq->pool && s->xor_of == s->src.ptr && s->xor_generation == rq->pool->generation)) {
+        bool whole = xor_words(&s->src, &s->expected_xor);
+        s->xor_of = rq->pool && whole ? s->src.ptr : NULL;
+        s->xor_generation = rq->pool ? rq->pool->generation : 0;
+    }
 }
 
 /* Page sizes and nodes of every thread's buffers, with one read of smaps. */
@@ -710,6 +719,11 @@ bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out)
         return false;
     *out = buffer_view(&pool->ts[tid].dst, pool->dst_offset, bytes);
     return true;
+}
+
+void bw_pool_source_rewritten(bw_pool *pool)
+{
+    pool->generation++;
 }
 
 bool bw_pool_lend_source(bw_pool *pool, uint64_t bytes, int node, buffer *out)

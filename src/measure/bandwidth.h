@@ -104,10 +104,13 @@ bool bw_pool_scratch(const bw_pool *pool, int tid, uint64_t bytes, buffer *out);
  * first part not lent yet of the first thread with room that the pool was asked to
  * place on `node` (-1: a pool not bound to nodes). The kernels only read a source,
  * so a latency chain linked there stays linked between visits; what the chain
- * writes is what the read kernels are verified against from then on (their
- * expected XOR is taken at every visit). Lend the largest first. False when no
- * thread has room. */
+ * writes is what the read kernels are verified against from then on: say so with
+ * bw_pool_source_rewritten after each linking, and their expected XOR is taken
+ * again at their next visit. Lend the largest first. False when no thread has
+ * room. */
 bool bw_pool_lend_source(bw_pool *pool, uint64_t bytes, int node, buffer *out);
+/* A chain was linked in memory bw_pool_lend_source lent. */
+void bw_pool_source_rewritten(bw_pool *pool);
 void bw_pool_destroy(bw_pool *pool);
 
 #endif

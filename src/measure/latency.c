@@ -254,6 +254,11 @@ int chase_point_samples(const chase_point *p)
     return p->nsamples;
 }
 
+int chase_point_builds(const chase_point *p)
+{
+    return p->builds;
+}
+
 bool chase_point_fill(const chase_point *p, team *t, result_record *out)
 {
     const latency_request *rq = &p->rq;

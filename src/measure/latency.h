@@ -70,6 +70,8 @@ chase_point *chase_point_create(const latency_request *rq);
  * is freed afterwards unless keep_chain. MEASURE_STOPPED: no sample this visit. */
 measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain);
 int chase_point_samples(const chase_point *p);
+/* How many times its chain has been linked so far. */
+int chase_point_builds(const chase_point *p);
 /* The CV rule: fewer than min_samples, or CV not below cv_target before max_samples. */
 bool chase_point_wants_more(const chase_point *p);
 /* The record as measure_latency fills it; false without samples or memory. */

@@ -353,7 +353,10 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     /* Every visit takes latency_per_visit samples (fewer when the cap is nearer):
      * the CV rule's extra samples come in later rounds, spread like the others. */
     int count = round_visit_samples(latency_per_visit(o), chase_point_samples(p->lat), p->sched.cap);
+    int builds = chase_point_builds(p->lat);
     measure_status ms = chase_point_visit(p->lat, st->latency_team, count, round, p->keep || p->home.ptr);
+    if (p->home.ptr && chase_point_builds(p->lat) != builds)
+        bw_pool_source_rewritten(st->pool); /* the read points' expected XOR is stale */
     if (ms == MEASURE_NO_MEMORY) {
         session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
         p->finished = true; /* an allocation failure skips this point only */
