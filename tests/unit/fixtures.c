@@ -93,6 +93,23 @@ const char *fixture_arm_no_l3(void)
     return root;
 }
 
+const char *fixture_small_caches(void)
+{
+    const char *root = test_tempdir();
+    test_write_file(root, "devices/system/cpu/online", "0-1\n");
+    for (int cpu = 0; cpu < 2; cpu++) {
+        char self[16];
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_topology(root, cpu, cpu, 0, self);
+        cpu_cache(root, cpu, 0, 1, "Data", "16K", self);
+        cpu_cache(root, cpu, 1, 2, "Unified", "64K", self);
+        cpu_cache(root, cpu, 2, 3, "Unified", "256K", "0-1");
+    }
+    node(root, 0, "0-1", 1LL << 20);
+    pages(root, "always [madvise] never\n");
+    return root;
+}
+
 const char *fixture_vm_odd_caches(void)
 {
     const char *root = test_tempdir();

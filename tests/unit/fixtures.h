@@ -1,7 +1,7 @@
 /* Recorded-style sysfs trees written into a temporary directory, describing
- * machines this one is not: a 2-socket SMT server, an arm64 part without L3, a VM
- * with odd cache reports and no topology files, a memory-less NUMA node, a
- * 256-CPU machine. */
+ * machines this one is not: a 2-socket SMT server, an arm64 part without L3, a
+ * part with caches small enough for a whole sweep in a test, a VM with odd cache
+ * reports and no topology files, a memory-less NUMA node, a 256-CPU machine. */
 #ifndef MEMBENCH_TEST_FIXTURES_H
 #define MEMBENCH_TEST_FIXTURES_H
 
@@ -15,6 +15,7 @@
 /* Each returns the root of a new tree (pass to topology_load). */
 const char *fixture_two_socket_smt(void);   /* 16 CPUs: 2 pkg x 4 cores x 2 SMT, 2 nodes */
 const char *fixture_arm_no_l3(void);        /* 4 CPUs, L1 64K, L2 1M, no L3 */
+const char *fixture_small_caches(void);     /* 2 CPUs, L1 16K, L2 64K, L3 256K: a sweep's sizes end at 1 MiB */
 const char *fixture_vm_odd_caches(void);    /* 2 CPUs, no topology/ and no node/, L3 105 MiB */
 const char *fixture_memoryless_node(void);  /* 4 CPUs, node1 has CPUs 2-3 and no memory */
 const char *fixture_headless_tie(void);    /* 6 CPUs, 5 nodes: memory-less nodes 1 and 4 with ties */

@@ -59,5 +59,8 @@ int test_argv(char **argv, int cap, char *argv0, va_list ap);
 const char *test_tempdir(void);
 /* Writes content to root/rel, creating parent directories. */
 void test_write_file(const char *root, const char *rel, const char *content);
+/* Sleeps at least `seconds`, the rest again after a signal: the lower bound a
+ * slowed kernel's test relies on. */
+void test_sleep(double seconds);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -84,6 +85,13 @@ void test_write_file(const char *root, const char *rel, const char *content)
     }
     fputs(content, f);
     fclose(f);
+}
+
+void test_sleep(double seconds)
+{
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0) /* EINTR: sleep the rest */
+        ;
 }
 
 static void cleanup_dirs(void)

@@ -1,11 +1,11 @@
 /* A read kernel's answer (the XOR of the words it read) is checked at every visit:
  * from the visit's last timed sample when its pass count is odd (one pass a
  * sample at DRAM sizes, no pass more), else from one pass more (an even count's
- * XOR is 0 whatever was read). A kernel that sleeps a fixed time at each call sets
+ * XOR is 0 whatever was read). And a first pass that lasts a sample already is
+ * the visit's warm-up: no calibration sample follows it (the kernel's calls are
+ * counted). A kernel that sleeps a fixed time at each call sets
  * the pass count: the sleep is a lower bound, so a slow host can only make a pass
  * longer; the margin below is 52 ms. */
-#include <time.h>
-
 #include "kernels/kernel.h"
 #include "measure/bandwidth.h"
 #include "measure/stop.h"
@@ -17,17 +17,10 @@ static double first_nap_s, later_nap_s; /* the first call's sleep, and every oth
 static int calls;
 static uint64_t spoil; /* XORed into every answer: 0, a right kernel */
 
-static void nap(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0) /* EINTR: sleep the rest */
-        ;
-}
-
 static uint64_t napping_read(const kernel_args *a)
 {
     uint64_t x = real_read->fn(a);
-    nap(calls++ == 0 ? first_nap_s : later_nap_s);
+    test_sleep(calls++ == 0 ? first_nap_s : later_nap_s);
     return x ^ spoil;
 }
 
@@ -65,6 +58,9 @@ TEST(read_verified_from_its_timed_pass_or_one_more)
      * sample, checked from the sample itself */
     CHECK_INT(read_visit(0.003, 0.003, 0.001, 0, &passes), MEASURE_OK);
     CHECK_INT((long long)passes, 1);
+    /* and no pass more: the first pass, a sample long already, was the warm-up (no
+     * calibration sample after it), then the 3 samples (no check pass) */
+    CHECK_INT(calls, 4);
     CHECK_INT(read_visit(0.003, 0.003, 0.001, 1, &passes), MEASURE_WRONG_RESULT);
     /* the first pass 60 ms against the calibration's 112.5 ms aim (samples of 90
      * ms): two passes unless that sleep overran by 52 ms; each later one 75 ms, so
@@ -72,5 +68,6 @@ TEST(read_verified_from_its_timed_pass_or_one_more)
      * called wrong for it, a wrong one still is */
     CHECK_INT(read_visit(0.060, 0.075, 0.090, 0, &passes), MEASURE_OK);
     CHECK_INT((long long)passes, 2);
+    CHECK_INT(calls, 1 + 2 + 3 * 2 + 1); /* the first pass, a calibration sample, 3 samples, the check */
     CHECK_INT(read_visit(0.060, 0.075, 0.090, 1, &passes), MEASURE_WRONG_RESULT);
 }

@@ -293,6 +293,64 @@ TEST(session_each_mode_runs_twice_in_one_process)
     free(second);
 }
 
+static bool four_mib(uint64_t *bytes, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    *bytes = 4ULL << 20;
+    return true;
+}
+
+/* A record's true/false parameter: 1, 0, or -1 when it is not there as one. */
+static int flag_of(const result_record *r, const char *key)
+{
+    const param *p = params_find(&r->params, key);
+    return p && p->kind == PARAM_BOOL ? p->flag : -1;
+}
+
+/* The record of a run's `op` point at `kb` KiB; NULL when there is none. */
+static const result_record *record_at(const session *s, const char *op, uint64_t kb)
+{
+    for (size_t i = 0; i < s->results.n; i++)
+        if (strcmp(s->results.items[i].operation, op) == 0 && s->results.items[i].size_bytes == kb * 1024)
+            return &s->results.items[i];
+    return NULL;
+}
+
+/* The sweep's latency chains beyond the keep limit get homes in the pool's sources,
+ * largest first, and are linked once there: the 1 GiB chain of a default run took
+ * 0.4 s to link at every visit (BENCHMARKS "Speed of the default run"). On a tree
+ * with caches small enough (sizes 8 KiB to 1 MiB) and a 4 MiB budget (keep limit
+ * 512 KiB: 8-256 KiB kept), one thread's pool holds one 1 MiB read source: the
+ * 1 MiB chain gets it, and the 512 KiB chain, with no room left, is linked at every
+ * visit. Smallest first, the 512 KiB chain would take half the source and the
+ * largest none. Measured on this machine, CPU 0. */
+TEST(session_sweep_homes_the_largest_chain_first)
+{
+    session s;
+    budget_of_open_on = four_mib;
+    CHECK_INT(open_on(&s, fixture_once(fixture_small_caches), NULL, "-p", "1", "-o", "read", "-o", "latency", "-r",
+                      "2", "--sample-ms", "1", "--latency-sample-ms", "1", NULL),
+              -1);
+    budget_of_open_on = fixture_four_gib;
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(session_measure(&s), 0);
+    const result_record *read = record_at(&s, "read", 1024), *largest = record_at(&s, "latency", 1024),
+                        *next = record_at(&s, "latency", 512), *kept = record_at(&s, "latency", 256);
+    CHECK(read && largest && next && kept);
+    if (read && largest && next && kept) {
+        CHECK_INT(flag_of(read, "pooled"), 1);
+        CHECK_INT(flag_of(largest, "pooled"), 1); /* in the read's source */
+        CHECK_INT((long long)params_get_number(&largest->params, "chain_builds", -1), 1);
+        CHECK_INT(flag_of(next, "pooled"), 0);
+        long long rounds = (long long)params_get_number(&next->params, "rounds", -1);
+        CHECK(rounds >= 2);
+        CHECK_INT((long long)params_get_number(&next->params, "chain_builds", -1), rounds);
+        CHECK_INT((long long)params_get_number(&kept->params, "chain_builds", -1), 1); /* kept: its own memory */
+    }
+    close_session(&s);
+}
+
 static const param_list *plan_cell(const session *s, size_t i)
 {
     const param_table *cells = section_find_table(&s->info.plan, "cells");

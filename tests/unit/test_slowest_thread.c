@@ -4,7 +4,6 @@
  * bound the code under test must see; nothing is asserted about how fast the
  * other thread is. */
 #include <pthread.h>
-#include <time.h>
 
 #include "kernels/kernel.h"
 #include "kernels/stream_kernels.h"
@@ -21,11 +20,8 @@ static const kernel *inner[STREAM_NFUNCS];
 
 static void nap_if_slow(void)
 {
-    if (pthread_equal(pthread_self(), slow_thread)) {
-        struct timespec ts = {0, (long)(SLOW_S * 1e9)};
-        while (nanosleep(&ts, &ts) != 0) /* EINTR: sleep the rest */
-            ;
-    }
+    if (pthread_equal(pthread_self(), slow_thread))
+        test_sleep(SLOW_S);
 }
 
 #define SLOWED(i)                                                                                                  \
