@@ -129,15 +129,34 @@ static bool add_sample(chase_point *p, double ns, int round)
     return true;
 }
 
-/* Whether the CV rule wants more samples: fewer than min_samples, or the CV of
- * those taken is not below cv_target and max_samples is not reached. */
+bool chase_last_round_shifted(const double *ns, const int *rounds, int n)
+{
+    int k = n; /* the last round's samples are ns[k..n) */
+    while (k > 0 && rounds[k - 1] == rounds[n - 1])
+        k--;
+    if (k == 0 || n - k < 2)
+        return false;
+    double old_lo = ns[0], old_hi = ns[0], new_lo = ns[k], new_hi = ns[k];
+    for (int i = 0; i < n; i++) {
+        double *lo = i < k ? &old_lo : &new_lo, *hi = i < k ? &old_hi : &new_hi;
+        *lo = ns[i] < *lo ? ns[i] : *lo;
+        *hi = ns[i] > *hi ? ns[i] : *hi;
+    }
+    return new_lo > old_hi || new_hi < old_lo;
+}
+
+bool chase_samples_want_more(const latency_request *rq, const double *ns, const int *rounds, int n)
+{
+    if (n < rq->min_samples)
+        return true;
+    if (n >= rq->max_samples)
+        return false;
+    return stats_compute(ns, (size_t)n).cv >= rq->cv_target && !chase_last_round_shifted(ns, rounds, n);
+}
+
 bool chase_point_wants_more(const chase_point *p)
 {
-    if (p->nsamples < p->rq.min_samples)
-        return true;
-    if (p->nsamples >= p->rq.max_samples)
-        return false;
-    return stats_compute(p->ns, (size_t)p->nsamples).cv >= p->rq.cv_target;
+    return chase_samples_want_more(&p->rq, p->ns, p->rounds, p->nsamples);
 }
 
 uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, uint64_t pages, bool first_visit)
@@ -287,6 +306,7 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
         params_null(&out->params, "latency_ref_cycles");
     params_number(&out->params, "chain_build_s", p->build_s);
     params_int(&out->params, "chain_builds", p->builds);
+    params_bool(&out->params, "last_round_shifted", chase_last_round_shifted(p->ns, p->rounds, got));
     params_int(&out->params, "chased_bytes", (long long)rq->bytes);
     out->pins_verified = team_pin_verified(t, 0);
     result_observed seen = result_observed_unknown(); /* the chaser's CPU after its last visit */

@@ -72,7 +72,18 @@ measure_status chase_point_visit(chase_point *p, team *t, int count, int round, 
 int chase_point_samples(const chase_point *p);
 /* How many times its chain has been linked so far. */
 int chase_point_builds(const chase_point *p);
-/* The CV rule: fewer than min_samples, or CV not below cv_target before max_samples. */
+/* Whether the last round's samples (at least 2; rounds[] ascending, one per
+ * sample) lie wholly above or wholly below every earlier sample: the host moved
+ * between rounds. More rounds would then come from its latest phase alone, close
+ * together in time, and outweigh the rounds spread over the run: on the Xeon guest
+ * a 1 GiB point at 223 ns in rounds 1-2 and 259 in round 3 got 12 more samples
+ * up to 368 ns and reported 319 (BENCHMARKS "Calibration", batch 10). */
+bool chase_last_round_shifted(const double *ns, const int *rounds, int n);
+/* The CV rule on samples ns[0..n) taken in rounds[]: more while fewer than
+ * min_samples, or while CV is not below cv_target before max_samples, unless the
+ * last round shifted (chase_last_round_shifted). */
+bool chase_samples_want_more(const latency_request *rq, const double *ns, const int *rounds, int n);
+/* The CV rule on the point's samples so far. */
 bool chase_point_wants_more(const chase_point *p);
 /* The record as measure_latency fills it; false without samples or memory. */
 bool chase_point_fill(const chase_point *p, team *t, result_record *out);
