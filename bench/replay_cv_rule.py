@@ -4,10 +4,10 @@ shifted round (chase_last_round_shifted), to see what it changes before running 
 
 usage: bench/replay_cv_rule.py CALIB_DIR [CALIB_DIR ...]   (CALIB_DIR= of bench/calibration.sh)
 
-For every default run's latency point at 32 MiB or more, the samples are cut where the
+For every default run's latency point, the samples are cut where the
 rule would have stopped the rounds: at the first round after which the point had its
-minimum of samples (7) and that round's samples (2 or more) all lay above, or all
-below, every earlier sample. A run recorded by a build with the rule is unchanged by
+minimum of samples (7) and that round's samples (2 or more) all lay above every
+earlier sample. A run recorded by a build with the rule is unchanged by
 it. Printed per size, against the reference median (the pooled reference slices'):
 the run-to-run spread (max - min) / median of the points' medians, their median and
 largest error, and the mean sample count, as recorded and as replayed."""
@@ -29,7 +29,7 @@ def rounds_of(r):
 
 def shifted(rounds):
     last, earlier = rounds[-1], [x for rr in rounds[:-1] for x in rr]
-    return len(last) >= 2 and bool(earlier) and (min(last) > max(earlier) or max(last) < min(earlier))
+    return len(last) >= 2 and bool(earlier) and min(last) > max(earlier)
 
 
 def replayed(r):
@@ -57,15 +57,15 @@ def main():
                     ref.setdefault(r["size_bytes"], []).extend(r["samples"])
         for f in glob.glob(os.path.join(d, "default-*.json")):
             for r in json.load(open(f))["results"]:
-                if r["operation"] == "latency" and r["size_bytes"] >= 32 << 20 and r["size_bytes"] in ref:
+                if r["operation"] == "latency" and r["size_bytes"] in ref:
                     runs.setdefault(r["size_bytes"], []).append((r["samples"], replayed(r)))
         print(d)
         for size in sorted(runs):
             m = statistics.median(ref[size])
             now = [statistics.median(a) for a, _ in runs[size]]
             then = [statistics.median(b) for _, b in runs[size]]
-            print("  %5d MiB ref %6.1f ns  recorded: %s  samples %4.1f | replayed: %s  samples %4.1f  (n=%d)" % (
-                size >> 20, m, figures(now, m), statistics.mean(len(a) for a, _ in runs[size]), figures(then, m),
+            print("  %8d KiB ref %6.1f ns  recorded: %s  samples %4.1f | replayed: %s  samples %4.1f  (n=%d)" % (
+                size >> 10, m, figures(now, m), statistics.mean(len(a) for a, _ in runs[size]), figures(then, m),
                 statistics.mean(len(b) for _, b in runs[size]), len(runs[size])))
 
 

@@ -47,7 +47,7 @@ static const option_spec specs[] = {
     {.long_name = "rounds", .value_name = "N", .kind = OPT_INT, .key = "rounds", .offset = F(rounds), .min = 1,
      .max = LATENCY_MAX_ROUNDS, .bad = "must be a whole number from 1 to 21",
      .help = "Visit every size N times, in plan order, its samples\nspread over the visits (default 3; more while CV >= 5%\n"
-             "and no round shifted; 1: each size's samples back\nto back)"},
+             "and no round slower than all before; 1: each size's\nsamples back to back)"},
     OPTION_TARGET_CI(latency_options, target_ci_pct, "--rounds"),
     OPTION_MAX_TIME(latency_options, max_time_s),
     {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),

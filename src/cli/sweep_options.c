@@ -68,7 +68,7 @@ static const option_spec specs[] = {
      .help = "Minimum duration of one bandwidth sample (default: 10)"},
     {.long_name = "latency-sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "latency_sample_ms",
      .offset = F(latency_sample_ms), .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
-     .help = "Duration of one latency sample (default: 20); ceil(7 / -r) a visit, more rounds until CV < 5% (21 at most) or a round shifts"},
+     .help = "Duration of one latency sample (default: 20); ceil(7 / -r) a visit, more rounds until CV < 5% (21 at most) or a round is slower than all before"},
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the latency chase order (default: 1)"},
     OPTION_TARGET_CI(sweep_options, target_ci_pct, "-r"),

@@ -136,13 +136,14 @@ bool chase_last_round_shifted(const double *ns, const int *rounds, int n)
         k--;
     if (k == 0 || n - k < 2)
         return false;
-    double old_lo = ns[0], old_hi = ns[0], new_lo = ns[k], new_hi = ns[k];
+    double old_hi = ns[0], new_lo = ns[k];
     for (int i = 0; i < n; i++) {
-        double *lo = i < k ? &old_lo : &new_lo, *hi = i < k ? &old_hi : &new_hi;
-        *lo = ns[i] < *lo ? ns[i] : *lo;
-        *hi = ns[i] > *hi ? ns[i] : *hi;
+        if (i < k)
+            old_hi = ns[i] > old_hi ? ns[i] : old_hi;
+        else
+            new_lo = ns[i] < new_lo ? ns[i] : new_lo;
     }
-    return new_lo > old_hi || new_hi < old_lo;
+    return new_lo > old_hi;
 }
 
 bool chase_samples_want_more(const latency_request *rq, const double *ns, const int *rounds, int n)

@@ -73,11 +73,14 @@ int chase_point_samples(const chase_point *p);
 /* How many times its chain has been linked so far. */
 int chase_point_builds(const chase_point *p);
 /* Whether the last round's samples (at least 2; rounds[] ascending, one per
- * sample) lie wholly above or wholly below every earlier sample: the host moved
- * between rounds. More rounds would then come from its latest phase alone, close
- * together in time, and outweigh the rounds spread over the run: on the Xeon guest
- * a 1 GiB point at 223 ns in rounds 1-2 and 259 in round 3 got 12 more samples
- * up to 368 ns and reported 319 (BENCHMARKS "Calibration", batch 10). */
+ * sample) all lie above every earlier sample: the host slowed between rounds.
+ * More rounds would then come from its slow phase alone, close together in time,
+ * and outweigh the rounds spread over the run: on the Xeon guest a 1 GiB point at
+ * 223 ns in rounds 1-2 and 259 in round 3 got 12 more samples up to 368 ns and
+ * reported 319 (BENCHMARKS "Calibration", batch 10). A round wholly below is not
+ * a shift: what disturbs a chase only adds time, so the earlier rounds were the
+ * disturbed ones and more rounds are welcome (stopping there left a 2 MiB point at
+ * 33 ns, 16 in its last round, in batch 11). */
 bool chase_last_round_shifted(const double *ns, const int *rounds, int n);
 /* The CV rule on samples ns[0..n) taken in rounds[]: more while fewer than
  * min_samples, or while CV is not below cv_target before max_samples, unless the

@@ -212,8 +212,9 @@ TEST(latency_warm_up_loads_every_page_once)
     CHECK_INT((long long)chase_warmup_steps(95000, 16777216, 65536, false), 95000);
 }
 
-/* A latency point's last round shifted when its samples (2 or more) all lie above,
- * or all below, every earlier sample; then the CV rule asks for no more rounds. */
+/* A latency point's last round shifted when its samples (2 or more) all lie above
+ * every earlier sample (the host slowed); then the CV rule asks for no more rounds.
+ * A round wholly below (the host recovered) is no shift: more rounds are welcome. */
 TEST(latency_cv_rule_stops_at_a_shifted_round)
 {
     /* a 1 GiB point of calibration batch 10: rounds 1-2 at 218-224 ns, round 3 at 255-274 */
@@ -223,8 +224,8 @@ TEST(latency_cv_rule_stops_at_a_shifted_round)
     CHECK(!chase_last_round_shifted(ns, rounds, 6)); /* rounds 1-2 overlap */
     CHECK(!chase_last_round_shifted(ns, rounds, 3)); /* nothing earlier */
     CHECK(!chase_last_round_shifted(ns, rounds, 7)); /* round 3's first sample alone: not a shift yet */
-    double down[] = {223, 224, 223, 220, 218, 223, 210, 200, 205};
-    CHECK(chase_last_round_shifted(down, rounds, 9));
+    double down[] = {37, 41, 37, 29, 33, 34, 16, 16, 16}; /* a 2 MiB point of batch 11 */
+    CHECK(!chase_last_round_shifted(down, rounds, 9));
     double touching[] = {223, 224, 223, 220, 218, 223, 224, 255, 259}; /* 224 is an earlier sample's */
     CHECK(!chase_last_round_shifted(touching, rounds, 9));
     int one_round[] = {1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --rounds 1: the samples of one visit */
@@ -235,6 +236,7 @@ TEST(latency_cv_rule_stops_at_a_shifted_round)
     CHECK(chase_samples_want_more(&rq, ns, rounds, 6));       /* fewer than 7 */
     CHECK(!chase_samples_want_more(&rq, ns, rounds, 9));      /* CV 9%, but round 3 shifted */
     CHECK(chase_samples_want_more(&rq, touching, rounds, 9)); /* CV 6%, not shifted: more */
+    CHECK(chase_samples_want_more(&rq, down, rounds, 9));     /* faster at last: more */
     CHECK(chase_samples_want_more(&rq, ns, rounds, 7));       /* CV 9%, round 3 one sample so far */
     CHECK(chase_samples_want_more(&rq, ns, one_round, 9));    /* one round: the CV rule alone */
     rq.max_samples = 9;
