@@ -131,6 +131,8 @@ static bool add_sample(chase_point *p, double ns, int round)
 
 bool chase_last_round_shifted(const double *ns, const int *rounds, int n)
 {
+    if (n < 3)
+        return false; /* no room for an earlier sample and a round of 2 */
     int k = n; /* the last round's samples are ns[k..n) */
     while (k > 0 && rounds[k - 1] == rounds[n - 1])
         k--;

@@ -223,6 +223,7 @@ TEST(latency_cv_rule_stops_at_a_shifted_round)
     CHECK(chase_last_round_shifted(ns, rounds, 9));
     CHECK(!chase_last_round_shifted(ns, rounds, 6)); /* rounds 1-2 overlap */
     CHECK(!chase_last_round_shifted(ns, rounds, 3)); /* nothing earlier */
+    CHECK(!chase_last_round_shifted(ns, rounds, 0));
     CHECK(!chase_last_round_shifted(ns, rounds, 7)); /* round 3's first sample alone: not a shift yet */
     double down[] = {37, 41, 37, 29, 33, 34, 16, 16, 16}; /* a 2 MiB point of batch 11 */
     CHECK(!chase_last_round_shifted(down, rounds, 9));
