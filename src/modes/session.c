@@ -21,6 +21,7 @@
 #include "output/verbose_sink.h"
 #include "platform/arch.h"
 #include "platform/platform.h"
+#include "util/format_bytes.h"
 
 static const char *live_getenv(const char *name)
 {
@@ -224,6 +225,29 @@ static void judge_host(session *s)
                      d.memory_pressure_pct);
 }
 
+/* A matrix mode has hundreds of points: the first few are named, then one line says more followed. */
+#define SESSION_TWO_LEVEL_WARNINGS 5
+
+/* A point whose samples fell in two levels has a median that is neither: said. */
+static void warn_two_levels(session *s, const result_record *r)
+{
+    const sample_stats *st = &r->summary;
+    if (!st->low_level_n || ++s->two_level_points > SESSION_TWO_LEVEL_WARNINGS + 1)
+        return;
+    if (s->two_level_points > SESSION_TWO_LEVEL_WARNINGS) {
+        session_warn(s, "more points fell in two levels than are named here: see summary.two_levels in --json");
+        return;
+    }
+    char size[32];
+    const char *unit = result_unit(r);
+    session_warn(s,
+                 "%s %s, %d thread%s: its %zu samples fell in two levels, %zu near %.4g %s and %zu near %.4g %s; "
+                 "it moved between cache levels or host phases during the run, and its median is neither",
+                 r->operation, format_bytes(r->size_bytes, size, sizeof size), r->threads,
+                 r->threads == 1 ? "" : "s", st->n, st->low_level_n, st->low_level_median, unit, st->high_level_n,
+                 st->high_level_median, unit);
+}
+
 void session_emit(session *s, result_record *r)
 {
     clear_progress(s);
@@ -233,8 +257,10 @@ void session_emit(session *s, result_record *r)
         return;
     if (!s->parent && s->measuring)
         probe_host(s);
-    s->info.elapsed_s = clock_now() - s->start;
     const result_record *kept = &s->results.items[s->results.n - 1];
+    if (!s->parent) /* a step's records reach its parent's session_emit: said once, there */
+        warn_two_levels(s, kept);
+    s->info.elapsed_s = clock_now() - s->start;
     for (int i = 0; i < s->nsinks; i++)
         sink_record(s->sinks[i], &s->info, kept);
 }

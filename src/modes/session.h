@@ -59,6 +59,7 @@ struct session {
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool said_pages_unverified;
+    int two_level_points; /* records with summary.two_levels, warned about up to SESSION_TWO_LEVEL_WARNINGS */
     session *parent;    /* this session is a step of parent's run (session_open_step) */
     /* the host's load and the noise probe (top-level sessions only) */
     host_load load_start, load_last;

@@ -78,6 +78,31 @@ static void write_host_interval(json_writer *j, const sample_stats *s, const run
     json_object_end(j);
 }
 
+/* null: the samples are one level. */
+static void write_two_levels(json_writer *j, const sample_stats *s)
+{
+    if (!s->low_level_n) {
+        json_null(j, "two_levels");
+        return;
+    }
+    json_object_begin(j, "two_levels");
+    json_object_begin(j, "low");
+    json_int(j, "n", (long long)s->low_level_n);
+    json_number(j, "median", s->low_level_median);
+    json_object_end(j);
+    json_object_begin(j, "high");
+    json_int(j, "n", (long long)s->high_level_n);
+    json_number(j, "median", s->high_level_median);
+    json_object_end(j);
+    json_number(j, "jump", s->level_jump);
+    char method[128];
+    snprintf(method, sizeof method,
+             "the largest ratio of neighbouring sorted samples with 2 or more on each side, when %g or more",
+             STATS_LEVEL_JUMP);
+    json_string(j, "method", method);
+    json_object_end(j);
+}
+
 static void write_summary(json_writer *j, const sample_stats *s, const run_host_noise *noise)
 {
     json_object_begin(j, "summary");
@@ -101,6 +126,7 @@ static void write_summary(json_writer *j, const sample_stats *s, const run_host_
         json_object_end(j);
     }
     write_host_interval(j, s, noise);
+    write_two_levels(j, s);
     json_object_end(j);
 }
 

@@ -44,6 +44,34 @@ static void median_interval(const double *sorted, size_t n, sample_stats *s)
     s->median_level = 1 - 2 * below;
 }
 
+/* The median of sorted[0..n) (n >= 1). */
+static double sorted_median(const double *sorted, size_t n)
+{
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+static void two_levels(const double *sorted, size_t n, sample_stats *s)
+{
+    size_t at = 0; /* the first sample above the largest jump; 0: none */
+    double jump = 0;
+    for (size_t i = 2; i + 2 <= n; i++) { /* 2 or more on each side: one outlier is not a level */
+        if (!(sorted[i - 1] > 0))
+            continue; /* a ratio needs a positive base */
+        double r = sorted[i] / sorted[i - 1];
+        if (r > jump) {
+            jump = r;
+            at = i;
+        }
+    }
+    if (at == 0 || jump < STATS_LEVEL_JUMP)
+        return;
+    s->low_level_n = at;
+    s->high_level_n = n - at;
+    s->low_level_median = sorted_median(sorted, at);
+    s->high_level_median = sorted_median(sorted + at, n - at);
+    s->level_jump = jump;
+}
+
 double *stats_sorted_copy(const double *values, size_t n)
 {
     double *sorted = n ? malloc(n * sizeof *sorted) : NULL;
@@ -64,7 +92,7 @@ sample_stats stats_compute(const double *values, size_t n)
     s.n = n;
     s.min = sorted[0];
     s.max = sorted[n - 1];
-    s.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    s.median = sorted_median(sorted, n);
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += sorted[i];
@@ -77,6 +105,7 @@ sample_stats stats_compute(const double *values, size_t n)
     }
     s.cv = s.mean != 0 ? s.stddev / s.mean : 0;
     median_interval(sorted, n, &s);
+    two_levels(sorted, n, &s);
     free(sorted);
     return s;
 }

@@ -19,9 +19,23 @@ typedef struct {
     /* 0: the interval above treats every sample as independent. k > 0: it was
      * taken over the medians of k batches of samples (stats_batch_interval). */
     size_t median_batches;
+    /* Two levels: the samples, sorted, jump by STATS_LEVEL_JUMP or more between
+     * two neighbours with 2 or more samples on each side (split at the largest
+     * such jump):
+     * the point moved between cache levels or host phases during the run, and
+     * its median is neither level. low_level_n 0: one level (the rest 0). */
+    size_t low_level_n, high_level_n;
+    double low_level_median, high_level_median;
+    double level_jump; /* the jump: the upper neighbour over the lower */
 } sample_stats;
 
 #define STATS_MEDIAN_LEVEL 0.95
+
+/* Two levels are told from noise by a jump of half or more between neighbouring
+ * samples: cache levels differ by 2x and more in latency, and a host's slow
+ * phase moves samples gradually (BENCHMARKS "Calibration": no bandwidth point of
+ * 1,600 records split at 1.5, 21 latency points at the L3's edge did). */
+#define STATS_LEVEL_JUMP 1.5
 
 /* Coverage of [x(j), x(n+1-j)] as an interval of the median (1 <= j <= n/2). */
 double stats_median_coverage(size_t n, size_t j);

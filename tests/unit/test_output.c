@@ -8,10 +8,12 @@
 #include "output/csv_sink.h"
 #include "output/format.h"
 #include "output/json.h"
+#include "output/json_report.h"
 #include "output/summary.h"
 #include "output/table_sink.h"
 #include "output/latency_sink.h"
 #include "test.h"
+#include "util/json_parse.h"
 
 static result_record bw(mb_op op, uint64_t kb, double mb_s)
 {
@@ -327,4 +329,50 @@ TEST(buffers_with_different_pages_are_each_counted_with_the_true_share)
     CHECK_NEAR(w.pages[0].huge_bytes, -1, 0);
     result_free(&r);
     result_free(&w);
+}
+
+/* One record's summary as --json writes it, parsed back. */
+static json_value record_summary(const double *samples, int n, json_value *doc)
+{
+    result_record r;
+    result_init(&r, "sweep", "latency", METRIC_LATENCY);
+    r.size_bytes = 4 << 20;
+    r.threads = 1;
+    CHECK(result_set_samples(&r, samples, n));
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    json_writer j;
+    json_init(&j, f);
+    json_write_record(&j, &r, NULL);
+    fclose(f);
+    char err[128];
+    CHECK(json_parse(text, len, doc, err, sizeof err));
+    free(text);
+    result_free(&r);
+    const json_value *summary = json_get_object(doc, "summary");
+    return summary ? *summary : (json_value){.type = JV_NULL};
+}
+
+TEST(json_summary_names_two_levels_or_null)
+{
+    json_value doc;
+    const double l3_then_dram[] = {131.7, 16.3, 129.3, 16.3, 120.5, 15.8, 128.4};
+    json_value summary = record_summary(l3_then_dram, 7, &doc);
+    const json_value *levels = json_get_object(&summary, "two_levels");
+    double x = 0;
+    CHECK(json_get_number(json_get_object(levels, "low"), "n", &x) && x == 3);
+    CHECK(json_get_number(json_get_object(levels, "low"), "median", &x) && x == 16.3);
+    CHECK(json_get_number(json_get_object(levels, "high"), "n", &x) && x == 4);
+    CHECK(json_get_number(json_get_object(levels, "high"), "median", &x) && x == (128.4 + 129.3) / 2);
+    CHECK(json_get_number(levels, "jump", &x) && x == 120.5 / 16.3);
+    CHECK_STR(json_get_text(levels, "method"),
+              "the largest ratio of neighbouring sorted samples with 2 or more on each side, when 1.5 or more");
+    json_value_free(&doc);
+
+    const double one_level[] = {140, 150, 145, 160};
+    summary = record_summary(one_level, 4, &doc);
+    const json_value *none = json_get(&summary, "two_levels");
+    CHECK(none != NULL && none->type == JV_NULL);
+    json_value_free(&doc);
 }

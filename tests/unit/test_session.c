@@ -351,6 +351,50 @@ TEST(session_sweep_homes_the_largest_chain_first)
     close_session(&s);
 }
 
+/* A record of the given samples, as a mode emits it. */
+static void emit_samples(session *s, const double *samples, int n)
+{
+    result_record r;
+    result_init(&r, "sweep", "latency", METRIC_LATENCY);
+    r.size_bytes = 4 << 20;
+    r.threads = 1;
+    CHECK(result_set_samples(&r, samples, n));
+    session_emit(s, &r);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A point whose samples fell in two levels is named with both, the first five;
+ * then one line says more followed; a point of one level is not named. */
+TEST(session_warns_of_points_in_two_levels)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_small_caches(), NULL, "-o", "latency", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    s.measuring = true; /* past the plan: warnings said at once */
+    const double one_level[] = {140, 150, 145, 160};
+    emit_samples(&s, one_level, 4);
+    const double two_levels[] = {131.7, 16.3, 129.3, 16.3, 120.5, 15.8, 128.4};
+    for (int i = 0; i < 7; i++)
+        emit_samples(&s, two_levels, 7);
+    char *err = contents(s.env.err);
+    CHECK_CONTAINS(err, "membench: warning: latency 4 MiB, 1 thread: its 7 samples fell in two levels, 3 near 16.3 ns "
+                        "and 4 near 128.9 ns; it moved between cache levels or host phases during the run, and its "
+                        "median is neither\n");
+    CHECK_INT(count_of(err, "samples fell in two levels"), 5);
+    CHECK_INT(count_of(err, "more points fell in two levels than are named here"), 1);
+    CHECK_INT(count_of(err, "warning"), 6); /* nothing of the one-level point */
+    CHECK_INT(s.info.nwarnings, 6);          /* JSON "warnings" has them too */
+    free(err);
+    close_session(&s);
+}
+
 static const param_list *plan_cell(const session *s, size_t i)
 {
     const param_table *cells = section_find_table(&s->info.plan, "cells");

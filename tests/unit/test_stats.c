@@ -160,3 +160,48 @@ TEST(stats_time_batches_one_round_is_no_rounds)
     CHECK_INT(end[0], 1);
     CHECK_INT(end[3], 4);
 }
+
+/* A point that moved between levels: the Zen 4 guest's 4 MiB chase had 3 samples
+ * in its L3 and the rest in DRAM (BENCHMARKS "Calibration", batch 13, run 10). */
+TEST(stats_two_levels_split_at_the_largest_jump)
+{
+    const double l3_then_dram[] = {131.7, 16.3, 129.3, 16.3, 120.5, 15.8, 128.4};
+    sample_stats s = stats_compute(l3_then_dram, 7);
+    CHECK_INT(s.low_level_n, 3);
+    CHECK_INT(s.high_level_n, 4);
+    CHECK_NEAR(s.low_level_median, 16.3, 0);
+    CHECK_NEAR(s.high_level_median, (128.4 + 129.3) / 2, 1e-12);
+    CHECK_NEAR(s.level_jump, 120.5 / 16.3, 1e-12);
+    CHECK_NEAR(s.median, 120.5, 0); /* the median: neither level */
+
+    /* the largest jump with 2 on each side, past a larger one with a single sample above */
+    const double outlier_above[] = {16, 16, 40, 41, 42, 200};
+    s = stats_compute(outlier_above, 6);
+    CHECK_INT(s.low_level_n, 2);
+    CHECK_INT(s.high_level_n, 4);
+    CHECK_NEAR(s.low_level_median, 16, 0);
+    CHECK_NEAR(s.high_level_median, 41.5, 0);
+    CHECK_NEAR(s.level_jump, 2.5, 1e-12);
+}
+
+TEST(stats_two_levels_need_a_jump_of_half_and_two_on_each_side)
+{
+    const double at_the_jump[] = {10, 10, 15, 15};
+    CHECK_INT(stats_compute(at_the_jump, 4).low_level_n, 2); /* 1.5: two levels */
+    const double under_it[] = {10, 10, 14.99, 15};
+    CHECK_INT(stats_compute(under_it, 4).low_level_n, 0);
+    const double one_above[] = {10, 10, 10, 100};
+    CHECK_INT(stats_compute(one_above, 4).low_level_n, 0); /* an outlier is not a level */
+    const double one_below[] = {1, 100, 100, 100};
+    CHECK_INT(stats_compute(one_below, 4).low_level_n, 0);
+    const double three[] = {1, 10, 100};
+    CHECK_INT(stats_compute(three, 3).low_level_n, 0); /* three samples cannot have two levels of two */
+    /* a slow drift doubles the samples by steps of 1.2: one level */
+    const double drift[] = {100, 120, 144, 172.8, 207.4};
+    sample_stats s = stats_compute(drift, 5);
+    CHECK_INT(s.low_level_n, 0);
+    CHECK_INT(s.high_level_n, 0);
+    CHECK_NEAR(s.level_jump, 0, 0);
+    const double zeros[] = {0, 0, 5, 5}; /* no ratio over a zero */
+    CHECK_INT(stats_compute(zeros, 4).low_level_n, 0);
+}
