@@ -181,9 +181,16 @@ static void widen_for_hosts(ratio_interval *ri, double a_pct, double b_pct)
     ri->high *= (1 + b_pct / 100) / (1 - a_pct / 100);
 }
 
+static bool in_two_levels(const loaded_record *r)
+{
+    return stats_compute(r->samples, r->nsamples).low_level_n > 0;
+}
+
 static void judge(compare_row *row, double threshold_pct, const compare_report *rep)
 {
     const loaded_record *a = row->a, *b = row->b;
+    row->a_two_levels = in_two_levels(a);
+    row->b_two_levels = in_two_levels(b);
     row->a_median = median_of(a);
     row->b_median = median_of(b);
     double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
@@ -244,6 +251,7 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
         out->same += row->verdict == VERDICT_SAME;
         out->untold += row->verdict == VERDICT_CANNOT_TELL;
         out->beyond += row->beyond_threshold;
+        out->two_levels += row->a_two_levels || row->b_two_levels;
     }
     for (size_t j = 0; ok && j < b->count; j++) {
         if (matched_b[j])

@@ -26,12 +26,16 @@ typedef struct {
     compare_verdict verdict;
     double worse_pct;           /* how much worse B is, in % (negative: better) */
     bool beyond_threshold;      /* slower, and worse by more than the threshold */
+    /* Each run's samples of the figure fell in two levels (util/stats.h): that
+     * median is neither level, and a verdict on it says little. */
+    bool a_two_levels, b_two_levels;
 } compare_row;
 
 typedef struct {
     compare_row *rows;
     size_t count;
     size_t matched, only_a, only_b, faster, slower, same, untold, beyond;
+    size_t two_levels; /* figures in both whose samples fell in two levels in A or B */
     /* Each interval of B/A widened by how much each run's host moved (host_noise.varied_pct,
      * 0 for a run without a verdict): a run's own batches cannot see what changes only
      * between runs, and on a noisy host that is most of it. False with --within-run. */

@@ -47,6 +47,10 @@ static void row(json_writer *j, const compare_row *w)
     }
     json_string(j, "verdict", compare_verdict_text(w->verdict));
     json_bool(j, "beyond_threshold", w->beyond_threshold);
+    json_object_begin(j, "two_levels"); /* each run's samples of it fell in two levels: its median is neither */
+    json_bool(j, "a", w->a_two_levels);
+    json_bool(j, "b", w->b_two_levels);
+    json_object_end(j);
     json_object_end(j);
 }
 

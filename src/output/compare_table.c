@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/format_bytes.h"
+#include "util/stats.h"
 
 enum { COLS = 10, CELL = 64 };
 
@@ -37,7 +38,12 @@ static void cells_of(const compare_row *row, char c[COLS][CELL])
         snprintf(c[8], CELL, "%.3f-%.3f", row->ratio.low, row->ratio.high);
     else
         snprintf(c[8], CELL, "-");
-    snprintf(c[9], CELL, "%s%s", compare_verdict_text(row->verdict), row->beyond_threshold ? " (beyond threshold)" : "");
+    const char *levels = row->a_two_levels && row->b_two_levels ? " (A and B in two levels)"
+                         : row->a_two_levels                    ? " (A in two levels)"
+                         : row->b_two_levels                    ? " (B in two levels)"
+                                                                : "";
+    snprintf(c[9], CELL, "%s%s%s", compare_verdict_text(row->verdict), row->beyond_threshold ? " (beyond threshold)" : "",
+             levels);
 }
 
 static void print_line(FILE *f, char c[COLS][CELL], const int *width)
@@ -99,6 +105,10 @@ void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const
     fprintf(f, "\n%zu figures in both: %zu faster, %zu slower, %zu no difference within noise, %zu cannot tell; "
                "%zu only in A, %zu only in B\n",
             r->matched, r->faster, r->slower, r->same, r->untold, r->only_a, r->only_b);
+    if (r->two_levels)
+        fprintf(f, "%zu figure%s fell in two levels in A or B (their samples jump by %gx or more): such a median is "
+                   "neither level, and its verdict says little\n",
+                r->two_levels, r->two_levels == 1 ? "" : "s", STATS_LEVEL_JUMP);
     if (threshold_pct >= 0)
         fprintf(f, "Threshold %g%%: %zu figure%s slower by more than %g%%%s\n", threshold_pct, r->beyond,
                 r->beyond == 1 ? "" : "s", threshold_pct, r->beyond ? " (exit status 1)" : "");

@@ -95,7 +95,8 @@ for name, doc in (("a.json", bw), ("lat.json", lat)):
     check("compare %s with itself: exit 0, one row per result, every one 'no difference within noise', "
           "ratio 1.000" % name,
           p.returncode == 0 and len(body) == len(doc["results"]) and len(body) > 0 and
-          all(l.rstrip().endswith("no difference within noise") and " 1.000 " in l for l in body),
+          all(l.rstrip().replace(" (A and B in two levels)", "").endswith("no difference within noise") and
+              " 1.000 " in l for l in body),
           p.stdout + p.stderr)
     check("compare %s with itself: the summary counts every figure as no difference" % name,
           "%d figures in both: 0 faster, 0 slower, %d no difference within noise" %
@@ -206,6 +207,26 @@ p = compare(ONE, ONE_HALF, "--threshold", "10")
 check("one sample each: the verdict cannot tell (the ratio is shown), the gate does not count it, exit 0",
       p.returncode == 0 and rows(p.stdout) and
       all(" 0.500 " in l and "cannot tell" in l for l in rows(p.stdout)), p.stdout)
+
+# --- a figure whose samples fell in two levels ----------------------------------------------
+# README "Compare": its median is neither level; the verdict stands and says so.
+split = copy.deepcopy(bw)
+m = statistics.median(split["results"][0]["samples"])
+split["results"][0]["samples"] = [m, m * 1.001, m * 1.002, 2 * m, 2.002 * m] # 3 near m, 2 near 2m
+SPLIT = write("two-levels.json", split)
+p = compare(A, SPLIT, "--json", path("two-levels-cmp.json"))
+t = json.load(open(path("two-levels-cmp.json"))) if os.path.exists(path("two-levels-cmp.json")) else {}
+body = rows(p.stdout)
+check("a figure in two levels in B: its row says '(B in two levels)', no other row does, and the summary counts it",
+      p.returncode == 0 and len(body) == len(bw["results"]) and body[0].rstrip().endswith("(B in two levels)") and
+      not any("two levels" in l for l in body[1:]) and
+      "1 figure fell in two levels in A or B (their samples jump by 1.5x or more)" in p.stdout, p.stdout + p.stderr)
+check("a figure in two levels: --json says which run's samples fell in two levels",
+      [f.get("two_levels") for f in t.get("figures", [])] ==
+      [{"a": False, "b": True}] + [{"a": False, "b": False}] * (len(bw["results"]) - 1), json.dumps(t)[:600])
+p = compare(SPLIT, SPLIT)
+check("a figure in two levels in both: '(A and B in two levels)'",
+      rows(p.stdout) and rows(p.stdout)[0].rstrip().endswith("(A and B in two levels)"), p.stdout)
 
 # --- runs that are not of one setup -------------------------------------------------------
 other = copy.deepcopy(bw)

@@ -444,3 +444,41 @@ TEST(compare_judges_over_rounds_not_samples)
         run_free(&b);
     }
 }
+
+/* A figure whose samples fell in two levels in one run is marked for that run and
+ * counted once; its verdict is still judged. */
+TEST(compare_marks_figures_in_two_levels)
+{
+    const char *fmt = "{\"mode\":\"sweep\",\"operation\":\"%s\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":1,"
+                      "\"size_bytes\":4194304,\"threads\":1,\"placement\":[{\"thread\":0,\"cpu\":0,\"node\":0,"
+                      "\"memory_node\":0}],\"samples\":[%s],\"complete\":true}";
+    const char *one = "16,16.1,15.9,16.2,16", *two = "16,16.1,15.9,130,131";
+    char ra[2048], rb[2048], x[1024], y[1024];
+    snprintf(x, sizeof x, fmt, "latency", one);
+    snprintf(y, sizeof y, fmt, "chase", two);
+    snprintf(ra, sizeof ra, "%s,%s", x, y); /* A: latency one level, chase two */
+    snprintf(x, sizeof x, fmt, "latency", two);
+    snprintf(y, sizeof y, fmt, "chase", two);
+    snprintf(rb, sizeof rb, "%s,%s", x, y); /* B: both two */
+    loaded_run a, b;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &b, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, -1, false, &rep));
+    CHECK_INT(rep.count, 2);
+    CHECK_INT(rep.two_levels, 2);
+    if (rep.count == 2) {
+        CHECK(!rep.rows[0].a_two_levels && rep.rows[0].b_two_levels);
+        CHECK(rep.rows[1].a_two_levels && rep.rows[1].b_two_levels);
+        CHECK_INT(rep.rows[0].verdict, VERDICT_SAME); /* medians 16 and 16: judged as ever */
+    }
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &a, -1, false, &rep));
+    CHECK_INT(rep.two_levels, 1);
+    if (rep.count == 2)
+        CHECK(!rep.rows[0].a_two_levels && !rep.rows[0].b_two_levels);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
