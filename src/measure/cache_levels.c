@@ -1,5 +1,7 @@
 #include "measure/cache_levels.h"
 
+#include <math.h>
+
 static double climb_ratio(const latency_step *s)
 {
     return s->latency_after_ns / s->latency_before_ns;
@@ -28,10 +30,48 @@ const latency_step *dominant_step(const latency_step *steps, size_t nsteps)
     return best;
 }
 
+static double octaves(uint64_t a, uint64_t b)
+{
+    return fabs(log2((double)a) - log2((double)b));
+}
+
+/* The inner level (not the last of levels, size non-zero) nearest to step s in
+ * octaves, the innermost of equals; nlevels when there is none. */
+static size_t nearest_inner_level(const reported_cache_level *levels, size_t nlevels, const latency_step *s)
+{
+    size_t best = nlevels;
+    for (size_t i = 0; i + 1 < nlevels; i++)
+        if (levels[i].size &&
+            (best == nlevels || octaves(s->last_size_before, levels[i].size) <
+                                    octaves(s->last_size_before, levels[best].size)))
+            best = i;
+    return best;
+}
+
+/* Inner level i's step: of the steps nearer to it than to any other inner level,
+ * the nearest; never the step into DRAM, which is the last level's. A step is one
+ * level's edge: on the Zen 4 guest, whose chase got 2.4 MiB of a reported 32 MiB
+ * L3, the step into DRAM was also the nearest to the reported 1 MiB L2, and a noisy
+ * curve with one step below it gave L1 and L2 the same 16 KiB step. */
+static const latency_step *inner_step(const latency_step *steps, size_t nsteps, const reported_cache_level *levels,
+                                      size_t nlevels, size_t i, const latency_step *dram)
+{
+    const latency_step *best = NULL;
+    for (size_t k = 0; k < nsteps; k++) {
+        const latency_step *s = &steps[k];
+        if (s == dram || nearest_inner_level(levels, nlevels, s) != i)
+            continue;
+        if (!best || octaves(s->last_size_before, levels[i].size) < octaves(best->last_size_before, levels[i].size))
+            best = s;
+    }
+    return best;
+}
+
 size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_step *steps, size_t nsteps,
                           const reported_cache_level *levels, size_t nlevels, level_check *checks)
 {
     size_t n = 0;
+    const latency_step *dram = dominant_step(steps, nsteps);
     double curve_start = nsizes ? (double)sizes[0] : 0;
     double curve_end = nsizes ? (double)sizes[nsizes - 1] : 0;
     for (size_t i = 0; i < nlevels; i++) {
@@ -44,7 +84,7 @@ size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_st
         c->reported = levels[i].size;
         c->checkable = nsizes > 0 && curve_end >= reported * CACHE_LEVEL_FACTOR &&
                        curve_start <= reported / CACHE_LEVEL_FACTOR;
-        c->step = top ? dominant_step(steps, nsteps) : nearest_step(steps, nsteps, levels[i].size);
+        c->step = top ? dram : inner_step(steps, nsteps, levels, nlevels, i, dram);
         double ratio = c->step ? (double)c->step->last_size_before / reported : 0;
         c->disagrees = c->checkable && (!c->step || ratio > CACHE_LEVEL_FACTOR || ratio < 1 / CACHE_LEVEL_FACTOR);
     }

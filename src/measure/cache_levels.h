@@ -1,7 +1,9 @@
 /* Reported cache levels set against the latency steps a chase measured. Pure: no
  * I/O, no topology; the caller passes the reported sizes and the curve, and gets
  * one check per reported level back.
- *  - Inner levels take the step nearest (in log2 distance) to the reported size.
+ *  - Each step but the last level's goes to the inner level nearest to it (in
+ *    log2 distance), and each inner level takes the nearest of its steps (none: no
+ *    step found): a step is one cache's edge, and the step into DRAM no inner one's.
  *  - The last level given is the last-level cache: it takes the dominant step (the
  *    step into DRAM, dominant_step), whatever smaller steps follow it (a shared L3
  *    that other tenants keep full shows as a small step at its nominal size; a

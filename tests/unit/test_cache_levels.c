@@ -102,15 +102,63 @@ TEST(cache_levels_dominant_step_first_or_last)
     half[1].latency_after_ns = 29.9;
     CHECK(dominant_step(half, 2) == &half[0]);
 
-    /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. */
+    /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. The step
+     * into DRAM is no inner level's, so L1 takes the other, 32x off too. */
     uint64_t sizes[] = {4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB};
     reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}};
     level_check c[2];
     CHECK_INT(check_cache_levels(sizes, 6, s, 2, levels, 2, c), 2);
-    CHECK(c[0].step == &s[0]);
+    CHECK(c[0].step == &s[1]);
+    CHECK(c[0].disagrees);
     CHECK(c[1].step == &s[0]);
     CHECK(c[1].checkable);
     CHECK(c[1].disagrees);
+}
+
+/* The Zen 4 guest's curve (BENCHMARKS "A second host"): its chase gets about 2.4 MiB
+ * of a reported 32 MiB L3. The step into DRAM, after 2436 KiB, is nearer the
+ * reported 1 MiB L2 than the TLB-and-L2 climb after 216 KiB, but it is the L3's:
+ * the L2 takes the other step. */
+TEST(cache_levels_no_inner_level_takes_the_step_into_dram)
+{
+    latency_step s[] = {step(16 * KB, 40 * KB, 1.1, 3.8), step(216 * KB, 1724 * KB, 3.8, 14.8),
+                        step(2436 * KB, 11584 * KB, 14.7, 143.6)};
+    uint64_t sizes[] = {4 * KB, 64 * KB, 1 * MB, 64 * MB};
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 32 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, 4, s, 3, levels, 3, c), 3);
+    CHECK(c[0].step == &s[0] && !c[0].disagrees);
+    CHECK(c[1].step == &s[1]); /* not s[2], though 1 MiB is nearer 2436 KiB than 216 KiB */
+    CHECK(c[1].disagrees);     /* 216 KiB: the TLB's climb starts before the L2's edge on 4 KiB pages */
+    CHECK(c[2].step == &s[2] && c[2].disagrees);
+    CHECK(nearest_step(s, 3, 1 * MB) == &s[2]);
+}
+
+/* A noisy curve of the same guest found one step below DRAM's, at 16 KiB. It is the
+ * L1's (1 octave from 32 KiB), not the L2's too (6 from 1 MiB): the L2 has none. A
+ * step between two levels goes to the nearer. */
+TEST(cache_levels_a_step_is_one_levels_edge)
+{
+    latency_step s[] = {step(16 * KB, 40 * KB, 1.2, 4.1), step(180 * KB, 46340 * KB, 4.0, 187.2)};
+    uint64_t sizes[] = {4 * KB, 64 * KB, 1 * MB, 64 * MB};
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 16 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, 4, s, 2, levels, 3, c), 3);
+    CHECK(c[0].step == &s[0] && !c[0].disagrees);
+    CHECK(c[1].step == NULL && c[1].checkable && c[1].disagrees); /* no step found */
+    CHECK(c[2].step == &s[1]);
+    /* A step after 182 KiB is nearer 1 MiB (2.49 octaves) than 32 KiB (2.51): the
+     * L2's. After 180 KiB it is nearer the L1 (2.49 against 2.51), which keeps its
+     * nearer 16 KiB step, and the L2 has none. */
+    latency_step mid[] = {step(16 * KB, 40 * KB, 1.2, 4.1), step(182 * KB, 300 * KB, 4.1, 15),
+                          step(8 * MB, 16 * MB, 15, 150)};
+    CHECK_INT(check_cache_levels(sizes, 4, mid, 3, levels, 3, c), 3);
+    CHECK(c[0].step == &mid[0]);
+    CHECK(c[1].step == &mid[1]);
+    mid[1].last_size_before = 180 * KB;
+    CHECK_INT(check_cache_levels(sizes, 4, mid, 3, levels, 3, c), 3);
+    CHECK(c[0].step == &mid[0]); /* the L1's nearest of its two */
+    CHECK(c[1].step == NULL);
 }
 
 /* The step is compared by its capacity (last_size_before), at exactly the factor. */
