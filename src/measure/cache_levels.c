@@ -49,7 +49,8 @@ static size_t nearest_inner_level(const reported_cache_level *levels, size_t nle
 }
 
 /* Inner level i's step: of the steps nearer to it than to any other inner level,
- * the nearest; never the step into DRAM, which is the last level's. A step is one
+ * the nearest; never the step into DRAM, which is the last level's, nor one after it
+ * (a TLB climb past DRAM's on 4 KiB pages; steps are ascending). A step is one
  * level's edge: on the Zen 4 guest, whose chase got 2.4 MiB of a reported 32 MiB
  * L3, the step into DRAM was also the nearest to the reported 1 MiB L2; and with
  * that step set aside, a noisy curve's one step below it, at 16 KiB, was the
@@ -60,7 +61,7 @@ static const latency_step *inner_step(const latency_step *steps, size_t nsteps, 
     const latency_step *best = NULL;
     for (size_t k = 0; k < nsteps; k++) {
         const latency_step *s = &steps[k];
-        if (s == dram || nearest_inner_level(levels, nlevels, s) != i)
+        if ((dram && s >= dram) || nearest_inner_level(levels, nlevels, s) != i)
             continue;
         if (!best || octaves(s->last_size_before, levels[i].size) < octaves(best->last_size_before, levels[i].size))
             best = s;

@@ -102,14 +102,14 @@ TEST(cache_levels_dominant_step_first_or_last)
     half[1].latency_after_ns = 29.9;
     CHECK(dominant_step(half, 2) == &half[0]);
 
-    /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. The step
-     * into DRAM is no inner level's, so L1 takes the other, 32x off too. */
+    /* The top level is L2 here: it takes steps[0] (the x10 climb), 32x off. Neither
+     * the step into DRAM nor the one after it is an inner level's: L1 has none. */
     uint64_t sizes[] = {4 * KB, 16 * KB, 64 * KB, 256 * KB, 1 * MB, 4 * MB};
     reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}};
     level_check c[2];
     CHECK_INT(check_cache_levels(sizes, 6, s, 2, levels, 2, c), 2);
-    CHECK(c[0].step == &s[1]);
-    CHECK(c[0].disagrees);
+    CHECK(c[0].step == NULL);
+    CHECK(c[0].checkable && c[0].disagrees);
     CHECK(c[1].step == &s[0]);
     CHECK(c[1].checkable);
     CHECK(c[1].disagrees);
@@ -132,6 +132,14 @@ TEST(cache_levels_no_inner_level_takes_the_step_into_dram)
     CHECK(c[1].disagrees);     /* 216 KiB: the TLB's climb starts before the L2's edge on 4 KiB pages */
     CHECK(c[2].step == &s[2] && c[2].disagrees);
     CHECK(nearest_step(s, 3, 1 * MB) == &s[2]);
+    /* A TLB climb past DRAM's (after 19 MiB, x1.3) is no inner level's either: the
+     * L2 without a step of its own below DRAM's has none. */
+    latency_step past[] = {step(16 * KB, 40 * KB, 1.1, 3.8), step(2436 * KB, 11584 * KB, 14.7, 143.6),
+                           step(19484 * KB, 23172 * KB, 116.7, 149.1)};
+    CHECK_INT(check_cache_levels(sizes, 4, past, 3, levels, 3, c), 3);
+    CHECK(c[0].step == &past[0]);
+    CHECK(c[1].step == NULL && c[1].disagrees);
+    CHECK(c[2].step == &past[1]);
 }
 
 /* A noisy curve of the same guest found one step below DRAM's, at 16 KiB. It is the
