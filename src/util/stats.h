@@ -33,8 +33,9 @@ typedef struct {
 
 /* Two levels are told from noise by a jump of half or more between neighbouring
  * samples: cache levels differ by 2x and more in latency, and a host's slow
- * phase moves samples gradually (BENCHMARKS "Calibration": no bandwidth point of
- * 1,600 records split at 1.5, 21 latency points at the L3's edge did). */
+ * phase moves samples gradually (BENCHMARKS "Calibration", the Zen 4 guest: of
+ * 3,200 records no bandwidth one split at 1.5, and the 51 latency ones that did
+ * had their samples in two cache levels). */
 #define STATS_LEVEL_JUMP 1.5
 
 /* Coverage of [x(j), x(n+1-j)] as an interval of the median (1 <= j <= n/2). */
