@@ -49,8 +49,9 @@ static size_t nearest_inner_level(const reported_cache_level *levels, size_t nle
 }
 
 /* Inner level i's step: of the steps nearer to it than to any other inner level,
- * the nearest; never the step into DRAM, which is the last level's, nor one after it
- * (a TLB climb past DRAM's on 4 KiB pages; steps are ascending). A step is one
+ * the nearest; never the step into DRAM (dram; NULL: not known), which is the last
+ * level's, nor one after it (a TLB climb past DRAM's on 4 KiB pages; steps are
+ * ascending). A step is one
  * level's edge: on the Zen 4 guest, whose chase got 2.4 MiB of a reported 32 MiB
  * L3, the step into DRAM was also the nearest to the reported 1 MiB L2; and with
  * that step set aside, a noisy curve's one step below it, at 16 KiB, was the
@@ -69,13 +70,24 @@ static const latency_step *inner_step(const latency_step *steps, size_t nsteps, 
     return best;
 }
 
+/* The measured sizes reach CACHE_LEVEL_FACTOR below and above size. */
+static bool curve_around(const uint64_t *sizes, size_t nsizes, uint64_t size)
+{
+    return nsizes > 0 && (double)sizes[nsizes - 1] >= (double)size * CACHE_LEVEL_FACTOR &&
+           (double)sizes[0] <= (double)size / CACHE_LEVEL_FACTOR;
+}
+
 size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_step *steps, size_t nsteps,
                           const reported_cache_level *levels, size_t nlevels, level_check *checks)
 {
     size_t n = 0;
-    const latency_step *dram = dominant_step(steps, nsteps);
-    double curve_start = nsizes ? (double)sizes[0] : 0;
-    double curve_end = nsizes ? (double)sizes[nsizes - 1] : 0;
+    /* The dominant step is the step into DRAM only on a curve around the last level
+     * (checkable); on a shorter one (4 KiB to 256 KiB) it is an inner level's, and
+     * every step is the inner levels' to share out. */
+    const latency_step *dram = nlevels > 0 && levels[nlevels - 1].size &&
+                                       curve_around(sizes, nsizes, levels[nlevels - 1].size)
+                                   ? dominant_step(steps, nsteps)
+                                   : NULL;
     for (size_t i = 0; i < nlevels; i++) {
         if (levels[i].size == 0)
             continue;
@@ -84,9 +96,8 @@ size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_st
         level_check *c = &checks[n++];
         c->level = levels[i].level;
         c->reported = levels[i].size;
-        c->checkable = nsizes > 0 && curve_end >= reported * CACHE_LEVEL_FACTOR &&
-                       curve_start <= reported / CACHE_LEVEL_FACTOR;
-        c->step = top ? dram : inner_step(steps, nsteps, levels, nlevels, i, dram);
+        c->checkable = curve_around(sizes, nsizes, levels[i].size);
+        c->step = top ? dominant_step(steps, nsteps) : inner_step(steps, nsteps, levels, nlevels, i, dram);
         double ratio = c->step ? (double)c->step->last_size_before / reported : 0;
         c->disagrees = c->checkable && (!c->step || ratio > CACHE_LEVEL_FACTOR || ratio < 1 / CACHE_LEVEL_FACTOR);
     }

@@ -276,7 +276,8 @@ def check_page(title, names, root, rc, errors):
                     if lo / 2 < size < hi * 2:
                         reported.add(size)
             measured = {c["measured_bytes"] for n in names if label(n) in runs_here and docs[n]["mode"] == "latency"
-                        for c in docs[n]["analysis"].get("cache_checks", []) if c["checkable"]} \
+                        for c in docs[n]["analysis"].get("cache_checks", [])
+                        if c["checkable"] and c["measured_bytes"]} \
                 if kind == "latency" else set()
             marks = [(int(g.attrs["data-size"]), g.attrs["data-measured"]) for g in svg.find("g", cls="cache-marker")]
             inside = lambda v: v >= 2 ** int.bit_length(int(lo) - 1) / 2 and v <= 2 ** int.bit_length(int(hi))

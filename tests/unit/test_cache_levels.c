@@ -142,6 +142,20 @@ TEST(cache_levels_no_inner_level_takes_the_step_into_dram)
     CHECK(c[2].step == &past[1]);
 }
 
+/* A curve that stops short of the last level (4 KiB to 256 KiB, a 32 MiB L3): its
+ * dominant step is no step into DRAM but the L1's, and the L1 takes it. */
+TEST(cache_levels_a_short_curve_gives_its_dominant_step_to_an_inner_level)
+{
+    latency_step s[] = {step(32 * KB, 44 * KB, 1.13, 4.09)};
+    uint64_t sizes[] = {4 * KB, 16 * KB, 64 * KB, 256 * KB};
+    reported_cache_level levels[] = {{1, 32 * KB}, {2, 1 * MB}, {3, 32 * MB}};
+    level_check c[3];
+    CHECK_INT(check_cache_levels(sizes, 4, s, 1, levels, 3, c), 3);
+    CHECK(c[0].step == &s[0] && c[0].checkable && !c[0].disagrees);
+    CHECK(!c[1].checkable && !c[2].checkable);
+    CHECK(c[2].step == &s[0]); /* the last level still names the dominant step, unchecked */
+}
+
 /* A noisy curve of the same guest found one step below DRAM's, at 16 KiB. It is the
  * L1's (1 octave from 32 KiB), not the L2's too (6 from 1 MiB): the L2 has none. A
  * step between two levels goes to the nearer. */
