@@ -7,6 +7,7 @@
 
 #include "core/chart_axis.h"
 #include "util/format_bytes.h"
+#include "util/stats.h"
 
 bool record_param_number(const loaded_record *r, const char *key, double *out)
 {
@@ -66,7 +67,9 @@ static const char whisker_caption[] =
     "median, from the order statistics of the medians of time batches of its samples (one per round, at most 10; "
     "the smallest to the largest of them when there are under 6), widened on each side by how much the host "
     "varied during the run when the run has that verdict (where this host's median is likely). A whisker "
-    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole.";
+    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole. "
+    "A hollow point's samples fell in two levels (summary.two_levels: sorted, they jump by 1.5x or more): its "
+    "value is neither level, and its tooltip gives both.";
 
 /* The line chart a record belongs on, or -1. */
 static int line_of(const loaded_record *r)
@@ -118,7 +121,16 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
         x = 0;
-    *p = (chart_point){.x = x, .y = r->value, .low = w.low, .high = w.high, .rec = r};
+    sample_stats st = stats_compute(r->samples, r->nsamples); /* as the run's summary.two_levels */
+    *p = (chart_point){.x = x,
+                       .y = r->value,
+                       .low = w.low,
+                       .high = w.high,
+                       .rec = r,
+                       .low_level_n = st.low_level_n,
+                       .high_level_n = st.high_level_n,
+                       .low_level_median = st.low_level_median,
+                       .high_level_median = st.high_level_median};
     return true;
 }
 

@@ -22,6 +22,10 @@ typedef struct {
     double x, y;          /* y: the record's value */
     double low, high;     /* the whisker: smallest and largest raw sample */
     const loaded_record *rec;
+    /* The record's samples fell in two levels (util/stats.h; 0: one level): drawn
+     * hollow, the levels in the tooltip. */
+    size_t low_level_n, high_level_n;
+    double low_level_median, high_level_median;
 } chart_point;
 
 typedef struct {

@@ -22,6 +22,7 @@ import os
 import shutil
 import signal
 import struct
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -209,6 +210,21 @@ def whisker(kind, r):
     return (xs[j - 1], xs[n - j])
 
 
+def two_levels(xs):
+    """README "Uncertainty": sorted, the samples jump by 1.5x or more between two neighbours
+    with 2 or more on each side (split at the largest such jump): (low n, low median,
+    high n, high median), or None."""
+    s = sorted(xs)
+    best = None
+    for i in range(2, len(s) - 1):
+        if s[i - 1] > 0 and (best is None or s[i] / s[i - 1] > best[0]):
+            best = (s[i] / s[i - 1], i)
+    if not best or best[0] < 1.5:
+        return None
+    i = best[1]
+    return (i, statistics.median(s[:i]), len(s) - i, statistics.median(s[i:]))
+
+
 def expected(names):
     """chart -> {(run, operation): [(size, value), ...]}, heat records, stream records."""
     lines, heats, stream = {}, [], []
@@ -249,6 +265,13 @@ def check_page(title, names, root, rc, errors):
             check("%s: %s chart, %s %s: one point per record (%d), by size and value" % (title, kind, key[0], key[1],
                                                                                       len(points)),
                   sorted(circles) == sorted(points), (sorted(circles), sorted(points)))
+            hollow = [("two-levels" in c.classes(), c.all_text()) for c in g.find("circle", cls="point")]
+            want_two = [two_levels(samples[(key[0], key[1], size, value)]["samples"]) for size, value in circles]
+            check("%s: %s chart, %s %s: hollow, with both levels in the tooltip, exactly the points whose samples "
+                  "fell in two levels (%d)" % (title, kind, key[0], key[1], sum(w is not None for w in want_two)),
+                  [h for h, _ in hollow] == [w is not None for w in want_two] and
+                  all(w is None or "fell in two levels, %d near %.4g and %d near %.4g" % w in t
+                      for (_, t), w in zip(hollow, want_two)), (hollow, want_two))
             whiskers = [(float(w.attrs["data-low"]), float(w.attrs["data-high"])) for w in g.find("line", cls="whisker")]
             want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
             check("%s: %s chart, %s %s: a whisker per point: %s" % (
@@ -464,6 +487,26 @@ else:
               not list(root.find("script")) and not list(root.find("img")) and not list(root.find("b")) and
               "<script>alert(1)</script>" in "".join(e.all_text() for e in root.find("tr", cls="fact-host")) and
               any(g.attrs.get("data-series") == "re\"ad<b>" for g in root.find("g", cls="series")), p.stderr)
+
+    # A latency point whose samples fell in two levels is drawn hollow (checked on every
+    # point by check_page; this run makes sure there is one).
+    if "lat.json" in docs:
+        two = json.loads(json.dumps(docs["lat.json"]))
+        r = two["results"][0]
+        m = r["summary"]["median"]
+        r["samples"] = [m, m * 1.01, m * 1.02, 8 * m, 8.1 * m]
+        r.pop("sample_rounds", None)
+        r.pop("sample_end_s", None)
+        docs["two-levels.json"] = two
+        json.dump(two, open(path("two-levels.json"), "w"))
+        p = report(path("two-levels.html"), ["two-levels.json"])
+        if check("two-levels.json: membench report exits 0", p.returncode == 0, p.stderr):
+            root, rc, errors = render(path("two-levels.html"))
+            check_page("two levels", ["two-levels.json"], root, rc, errors)
+            hollow = [c for c in root.find("circle", cls="two-levels")]
+            check("two levels: the doctored point is hollow",
+                  len(hollow) >= 1 and any(int(c.attrs["data-size"]) == r["size_bytes"] for c in hollow),
+                  [c.attrs for c in hollow])
 
 # --- bad input ------------------------------------------------------------------
 open(path("notjson.json"), "w").write("{\"tool\": \"membench\",")

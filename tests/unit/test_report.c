@@ -234,3 +234,46 @@ TEST(report_escapes_text_from_documents)
     report_model_free(&m);
     run_free(&run);
 }
+
+/* A latency point whose samples fell in two levels is drawn hollow, both levels in
+ * its tooltip; a point of one level is drawn as ever. */
+TEST(report_draws_a_point_in_two_levels_hollow)
+{
+    static const char doc[] =
+        "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+        "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"C\",\"kernel\":\"K\"},\"warnings\":[],\"options\":{},"
+        "\"results\":[{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\","
+        "\"value\":16.2,\"size_bytes\":4194304,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,"
+        "\"memory_node\":0}],\"samples\":[16,130,16.1,16.2,131]},"
+        "{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":150,"
+        "\"size_bytes\":67108864,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],"
+        "\"samples\":[150,160,140,155,170]}]}";
+    loaded_run run;
+    char err[256];
+    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    const char *names[] = {"a.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    const line_chart *lat = &m.lines[LINE_LATENCY];
+    CHECK(lat->nseries == 1 && lat->series[0].count == 2);
+    if (lat->nseries == 1 && lat->series[0].count == 2) {
+        const chart_point *two = &lat->series[0].points[0], *one = &lat->series[0].points[1];
+        CHECK_INT(two->low_level_n, 3);
+        CHECK_INT(two->high_level_n, 2);
+        CHECK_NEAR(two->low_level_median, 16.1, 1e-12);
+        CHECK_NEAR(two->high_level_median, 130.5, 1e-12);
+        CHECK_INT(one->low_level_n, 0);
+    }
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    svg_line_chart(f, lat, names, true);
+    fclose(f);
+    CHECK_CONTAINS(svg, "class=\"point two-levels\"");
+    CHECK_CONTAINS(svg, "; its samples fell in two levels, 3 near 16.1 and 2 near 130.5: its value is neither</title>");
+    const char *first = strstr(svg, "two-levels");
+    CHECK(first && !strstr(first + 1, "two-levels")); /* the 64 MiB point, one level, is not */
+    free(svg);
+    report_model_free(&m);
+    run_free(&run);
+}
