@@ -51,11 +51,10 @@ static size_t nearest_inner_level(const reported_cache_level *levels, size_t nle
 /* Inner level i's step: of the steps nearer to it than to any other inner level,
  * the nearest; never the step into DRAM (dram; NULL: not known), which is the last
  * level's, nor one after it (a TLB climb past DRAM's on 4 KiB pages; steps are
- * ascending). A step is one
- * level's edge: on the Zen 4 guest, whose chase got 2.4 MiB of a reported 32 MiB
- * L3, the step into DRAM was also the nearest to the reported 1 MiB L2; and with
- * that step set aside, a noisy curve's one step below it, at 16 KiB, was the
- * nearest to both L1 and L2. */
+ * ascending). A step is one level's edge: on the Zen 4 guest, whose chase got
+ * 2.4 MiB of a reported 32 MiB L3, the step into DRAM was also the nearest to the
+ * reported 1 MiB L2; and with that step set aside, a noisy curve's one step below
+ * it, at 16 KiB, was the nearest to both L1 and L2. */
 static const latency_step *inner_step(const latency_step *steps, size_t nsteps, const reported_cache_level *levels,
                                       size_t nlevels, size_t i, const latency_step *dram)
 {

@@ -4,7 +4,8 @@
  *  - Each step but the last level's goes to the inner level nearest to it (in
  *    log2 distance), and each inner level takes the nearest of its steps (none: no
  *    step found): a step is one cache's edge, and neither the step into DRAM nor
- *    one after it is an inner one's.
+ *    one after it is an inner one's (on a curve around the last level; on a shorter
+ *    one the dominant step is no step into DRAM, and the inner levels share all).
  *  - The last level given is the last-level cache: it takes the dominant step (the
  *    step into DRAM, dominant_step), whatever smaller steps follow it (a shared L3
  *    that other tenants keep full shows as a small step at its nominal size; a
