@@ -68,8 +68,8 @@ static const char whisker_caption[] =
     "the smallest to the largest of them when there are under 6), widened on each side by how much the host "
     "varied during the run when the run has that verdict (where this host's median is likely). A whisker "
     "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole. "
-    "A hollow point's samples fell in two levels (summary.two_levels: sorted, they jump by 1.5x or more): its "
-    "value is neither level, and its tooltip gives both.";
+    "A hollow point's samples fell in two levels (summary.two_levels: sorted, they jump by 1.5x or more): a "
+    "median of them is neither level, and its tooltip gives both.";
 
 /* The line chart a record belongs on, or -1. */
 static int line_of(const loaded_record *r)

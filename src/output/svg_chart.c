@@ -113,7 +113,7 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         markup_number(f, p->low);
         fputs("\" data-high=\"", f);
         markup_number(f, p->high);
-        bool two = p->low_level_n > 0; /* hollow: its value is neither level */
+        bool two = p->low_level_n > 0; /* hollow: a median of such samples is neither level */
         fprintf(f, "\"/>\n<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" data-size=\"%llu\"%s data-x=\"",
                 two ? " two-levels" : "", px, chart_axis_px(y, p->y), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
         markup_number(f, p->x);
@@ -130,7 +130,7 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
         fprintf(f, " (samples %.6g to %.6g)", p->low, p->high);
         if (two) {
-            fprintf(f, "; its samples fell in two levels, %zu near %.4g and %zu near %.4g: its value is neither",
+            fprintf(f, "; its samples fell in two levels, %zu near %.4g and %zu near %.4g",
                     p->low_level_n, p->low_level_median, p->high_level_n, p->high_level_median);
         }
         fputs("</title></circle>\n", f);
