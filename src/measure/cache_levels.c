@@ -83,10 +83,10 @@ size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_st
     /* The dominant step is the step into DRAM only on a curve around the last level
      * (checkable); on a shorter one (4 KiB to 256 KiB) it is an inner level's, and
      * every step is the inner levels' to share out. */
-    const latency_step *dram = nlevels > 0 && levels[nlevels - 1].size &&
-                                       curve_around(sizes, nsizes, levels[nlevels - 1].size)
-                                   ? dominant_step(steps, nsteps)
-                                   : NULL;
+    const latency_step *dominant = dominant_step(steps, nsteps);
+    const latency_step *dram =
+        nlevels > 0 && levels[nlevels - 1].size && curve_around(sizes, nsizes, levels[nlevels - 1].size) ? dominant
+                                                                                                          : NULL;
     for (size_t i = 0; i < nlevels; i++) {
         if (levels[i].size == 0)
             continue;
@@ -96,7 +96,7 @@ size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_st
         c->level = levels[i].level;
         c->reported = levels[i].size;
         c->checkable = curve_around(sizes, nsizes, levels[i].size);
-        c->step = top ? dominant_step(steps, nsteps) : inner_step(steps, nsteps, levels, nlevels, i, dram);
+        c->step = top ? dominant : inner_step(steps, nsteps, levels, nlevels, i, dram);
         double ratio = c->step ? (double)c->step->last_size_before / reported : 0;
         c->disagrees = c->checkable && (!c->step || ratio > CACHE_LEVEL_FACTOR || ratio < 1 / CACHE_LEVEL_FACTOR);
     }

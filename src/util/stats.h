@@ -21,9 +21,8 @@ typedef struct {
     size_t median_batches;
     /* Two levels: the samples, sorted, jump by STATS_LEVEL_JUMP or more between
      * two neighbours with 2 or more samples on each side (split at the largest
-     * such jump):
-     * the point moved between cache levels or host phases during the run, and
-     * its median is neither level. low_level_n 0: one level (the rest 0). */
+     * such jump): the point moved between cache levels or host phases during the
+     * run, and its median is neither level. low_level_n 0: one level (the rest 0). */
     size_t low_level_n, high_level_n;
     double low_level_median, high_level_median;
     double level_jump; /* the jump: the upper neighbour over the lower */
