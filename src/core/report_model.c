@@ -24,16 +24,20 @@ const char *record_param_text(const loaded_record *r, const char *key)
  * run's samples show), else its summary.median_interval (over time batches of its
  * samples, which the samples alone do not show); recomputed from the samples, as
  * independent, for a document without either. */
-static chart_whisker record_median_interval(const loaded_record *r)
+static chart_whisker record_median_interval(const loaded_record *r, const char **name)
 {
     const json_value *summary = json_get_object(r->json, "summary");
     static const char *const keys[] = {"host_interval", "median_interval"};
+    static const char *const names[] = {"host interval", "median interval"};
     for (int k = 0; k < 2; k++) {
         const json_value *iv = json_get_object(summary, keys[k]);
         chart_whisker w;
-        if (json_get_number(iv, "low", &w.low) && json_get_number(iv, "high", &w.high) && w.low <= w.high)
+        if (json_get_number(iv, "low", &w.low) && json_get_number(iv, "high", &w.high) && w.low <= w.high) {
+            *name = names[k];
             return w;
+        }
     }
+    *name = "median interval";
     return chart_whisker_median_ci(r->samples, r->nsamples);
 }
 
@@ -116,7 +120,8 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
     s->points = p;
     p = &p[s->count++];
     /* a median gets the interval of a median; a best sample the range it was the best of */
-    chart_whisker w = strcmp(r->metric, "latency") == 0 ? record_median_interval(r)
+    const char *whisker_name = "samples";
+    chart_whisker w = strcmp(r->metric, "latency") == 0 ? record_median_interval(r, &whisker_name)
                                                          : chart_whisker_of(r->samples, r->nsamples);
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
@@ -126,6 +131,7 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
                        .y = r->value,
                        .low = w.low,
                        .high = w.high,
+                       .whisker_name = whisker_name,
                        .rec = r,
                        .low_level_n = st.low_level_n,
                        .high_level_n = st.high_level_n,

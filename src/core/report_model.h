@@ -20,7 +20,9 @@
 
 typedef struct {
     double x, y;          /* y: the record's value */
-    double low, high;     /* the whisker: smallest and largest raw sample */
+    double low, high;     /* the whisker: see whisker_name */
+    const char *whisker_name; /* the tooltip's: "samples" (smallest to largest, for a best
+                               * sample), "host interval" or "median interval" (for a median) */
     const loaded_record *rec;
     /* The record's samples fell in two levels (util/stats.h; 0: one level): drawn
      * hollow, the levels in the tooltip. */

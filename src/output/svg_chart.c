@@ -128,7 +128,7 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
                 c->x_log2 ? chart_tick_label(p->x, true, label, sizeof label) : (snprintf(label, sizeof label, "%.6g MB/s", p->x), label),
                 p->y);
         markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
-        fprintf(f, " (samples %.6g to %.6g)", p->low, p->high);
+        fprintf(f, " (%s %.6g to %.6g)", p->whisker_name, p->low, p->high);
         if (two) {
             fprintf(f, "; its samples fell in two levels, %zu near %.4g and %zu near %.4g",
                     p->low_level_n, p->low_level_median, p->high_level_n, p->high_level_median);

@@ -208,6 +208,8 @@ MUTANTS = [
     ("the report draws a point in two levels like any other",
      "src/output/svg_chart.c", "bool two = p->low_level_n > 0;", "bool two = p->low_level_n > 1000000;",
      "unit:report_draws"),
+    ("the report's tooltip calls a host interval the median interval, and back",
+     "src/core/report_model.c", "*name = names[k];", "*name = names[1 - k];", "unit:report_tooltip"),
     ("latency step accepted although the intervals overlap",
      "src/measure/cache_estimate.c", "bool apart = p[i].low > p[base].high;", "bool apart = true;", "unit:latency_steps"),
     ("copy kernel stores one vector twice",

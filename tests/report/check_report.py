@@ -194,20 +194,22 @@ def whisker(kind, r):
     (both checked against its samples' time batches and the run's host verdict by
     tests/cli/check_schema.py), or without either the distribution-free
     95% interval of the samples, x(j)..x(n+1-j) with the largest j such that
-    P(Binomial(n, 1/2) < j) <= 2.5% (at least 1)."""
+    P(Binomial(n, 1/2) < j) <= 2.5% (at least 1). Returned with the name the point's
+    tooltip gives it."""
     xs = sorted(r["samples"])
     if kind == "bandwidth":
-        return (xs[0], xs[-1])
-    mi = r.get("summary", {}).get("host_interval") or r.get("summary", {}).get("median_interval")
-    if mi:
-        return (mi["low"], mi["high"])
+        return (xs[0], xs[-1]), "samples"
+    for key in ("host_interval", "median_interval"):
+        mi = r.get("summary", {}).get(key)
+        if mi:
+            return (mi["low"], mi["high"]), key.replace("_", " ")
     n, j, tail = len(xs), 1, 0.0
     for i in range(n // 2):
         tail += math.comb(n, i) / 2 ** n
         if tail > 0.025:
             break
         j = i + 1
-    return (xs[j - 1], xs[n - j])
+    return (xs[j - 1], xs[n - j]), "median interval"
 
 
 def two_levels(xs):
@@ -276,7 +278,11 @@ def check_page(title, names, root, rc, errors):
             want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
             check("%s: %s chart, %s %s: a whisker per point: %s" % (
                   title, kind, key[0], key[1], "the record's host (else median) interval" if kind != "bandwidth"
-                  else "smallest to largest sample"), whiskers == want, (whiskers, want))
+                  else "smallest to largest sample"), whiskers == [w for w, _ in want], (whiskers, want))
+            tips = [t for _, t in hollow]
+            check("%s: %s chart, %s %s: each tooltip names its whisker (%s)" % (
+                  title, kind, key[0], key[1], sorted({n for _, n in want})),
+                  all(" (%s %.6g to %.6g)" % (n, w[0], w[1]) in t for t, (w, n) in zip(tips, want)), (tips, want))
         labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
         check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),
               labels)

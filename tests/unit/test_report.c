@@ -277,3 +277,41 @@ TEST(report_draws_a_point_in_two_levels_hollow)
     report_model_free(&m);
     run_free(&run);
 }
+
+/* A point's tooltip names what its whisker is: the samples' range for a best sample,
+ * the host interval (else the median interval) for a median. */
+TEST(report_tooltip_names_each_whisker)
+{
+    static const char doc[] =
+        "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+        "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"C\",\"kernel\":\"K\"},\"warnings\":[],\"options\":{},"
+        "\"results\":[{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\","
+        "\"value\":30,\"size_bytes\":65536,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,"
+        "\"memory_node\":0}],\"samples\":[10,30,20],\"summary\":{\"median_interval\":{\"low\":11,\"high\":29}}},"
+        "{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":150,"
+        "\"size_bytes\":67108864,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],"
+        "\"samples\":[150,160,140],\"summary\":{\"median_interval\":{\"low\":145,\"high\":155},"
+        "\"host_interval\":{\"low\":120,\"high\":180}}},"
+        "{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":5,"
+        "\"size_bytes\":65536,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],"
+        "\"samples\":[5,4,6],\"summary\":{\"median_interval\":{\"low\":4.5,\"high\":5.5},\"host_interval\":null}}]}";
+    loaded_run run;
+    char err[256];
+    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    const char *names[] = {"a.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&svg, &len);
+    svg_line_chart(f, &m.lines[LINE_BANDWIDTH], names, true);
+    svg_line_chart(f, &m.lines[LINE_LATENCY], names, true);
+    fclose(f);
+    CHECK_CONTAINS(svg, "30 MB/s (samples 10 to 30)</title>");
+    CHECK_CONTAINS(svg, "150 ns (host interval 120 to 180)</title>");
+    CHECK_CONTAINS(svg, "5 ns (median interval 4.5 to 5.5)</title>");
+    CHECK(!strstr(svg, "(samples 4 to 6)") && !strstr(svg, "(samples 140 to 160)"));
+    free(svg);
+    report_model_free(&m);
+    run_free(&run);
+}
