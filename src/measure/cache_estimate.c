@@ -1,6 +1,5 @@
 #include "measure/cache_estimate.h"
 
-#include <math.h>
 #include <stdbool.h>
 
 size_t find_latency_steps(const latency_point *p, size_t n, latency_step *steps)
@@ -36,18 +35,4 @@ size_t find_latency_steps(const latency_point *p, size_t n, latency_step *steps)
         i = j + 1;
     }
     return found;
-}
-
-const latency_step *nearest_step(const latency_step *steps, size_t n, uint64_t reported)
-{
-    const latency_step *best = NULL;
-    double best_d = INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs(log2((double)steps[i].last_size_before) - log2((double)reported));
-        if (d < best_d) {
-            best_d = d;
-            best = &steps[i];
-        }
-    }
-    return best;
 }

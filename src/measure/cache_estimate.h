@@ -33,7 +33,4 @@ typedef struct {
  * points whose intervals overlap do not disagree enough to say where a step is. */
 size_t find_latency_steps(const latency_point *points, size_t n, latency_step *steps);
 
-/* The step nearest (in log2 distance) to a reported size, or NULL. */
-const latency_step *nearest_step(const latency_step *steps, size_t n, uint64_t reported);
-
 #endif

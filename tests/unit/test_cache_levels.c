@@ -131,7 +131,6 @@ TEST(cache_levels_no_inner_level_takes_the_step_into_dram)
     CHECK(c[1].step == &s[1]); /* not s[2], though 1 MiB is nearer 2436 KiB than 216 KiB */
     CHECK(c[1].disagrees);     /* 216 KiB: the TLB's climb starts before the L2's edge on 4 KiB pages */
     CHECK(c[2].step == &s[2] && c[2].disagrees);
-    CHECK(nearest_step(s, 3, 1 * MB) == &s[2]);
     /* A TLB climb past DRAM's (after 19 MiB, x1.3) is no inner level's either: the
      * L2 without a step of its own below DRAM's has none. */
     latency_step past[] = {step(16 * KB, 40 * KB, 1.1, 3.8), step(2436 * KB, 11584 * KB, 14.7, 143.6),
