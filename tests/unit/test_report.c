@@ -153,6 +153,31 @@ static char *page(const report_model *m)
     return buf;
 }
 
+/* The standalone SVG of chart a, followed by b's when b is not NULL. */
+static char *svg_of(const line_chart *a, const line_chart *b, const char *const *names)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    svg_line_chart(f, a, names, true);
+    if (b)
+        svg_line_chart(f, b, names, true);
+    fclose(f);
+    char *svg = strdup(buf); /* not buf itself: gcc takes pointers into it for pointers to buf */
+    free(buf);
+    return svg;
+}
+
+/* A whole document given as text, loaded; its error printed when it is refused. */
+static bool load_text(loaded_run *r, const char *doc)
+{
+    char err[256];
+    bool ok = run_load_text(doc, strlen(doc), r, err, sizeof err);
+    if (!ok)
+        printf("    %s\n", err);
+    return ok;
+}
+
 TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
 {
     static const char *const a[] = {"sweep|read|bandwidth|4096|100", "sweep|read|bandwidth|1024|300",
@@ -222,11 +247,7 @@ TEST(report_escapes_text_from_documents)
     CHECK_CONTAINS(html, "w &lt;i&gt;1&lt;/i&gt;");
     CHECK_CONTAINS(html, "data-run=\"&lt;img src=x&gt;.json\"");
     free(html);
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&svg, &len);
-    svg_line_chart(f, &m.lines[LINE_BANDWIDTH], names, true);
-    fclose(f);
+    char *svg = svg_of(&m.lines[LINE_BANDWIDTH], NULL, names);
     CHECK(strncmp(svg, "<?xml", 5) == 0);
     CHECK_CONTAINS(svg, "xmlns=\"http://www.w3.org/2000/svg\"");
     CHECK(!strstr(svg, "<img"));
@@ -249,8 +270,7 @@ TEST(report_draws_a_point_in_two_levels_hollow)
         "\"size_bytes\":67108864,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],"
         "\"samples\":[150,160,140,155,170]}]}";
     loaded_run run;
-    char err[256];
-    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    CHECK(load_text(&run, doc));
     const char *names[] = {"a.json"};
     report_model m;
     CHECK(report_model_build(&m, &run, names, 1));
@@ -264,11 +284,7 @@ TEST(report_draws_a_point_in_two_levels_hollow)
         CHECK_NEAR(two->high_level_median, 130.5, 1e-12);
         CHECK_INT(one->low_level_n, 0);
     }
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&svg, &len);
-    svg_line_chart(f, lat, names, true);
-    fclose(f);
+    char *svg = svg_of(lat, NULL, names);
     CHECK_CONTAINS(svg, "class=\"point two-levels\"");
     CHECK_CONTAINS(svg, "; its samples fell in two levels, 3 near 16.1 and 2 near 130.5</title>");
     const char *first = strstr(svg, "two-levels");
@@ -296,17 +312,11 @@ TEST(report_tooltip_names_each_whisker)
         "\"size_bytes\":65536,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],"
         "\"samples\":[5,4,6],\"summary\":{\"median_interval\":{\"low\":4.5,\"high\":5.5},\"host_interval\":null}}]}";
     loaded_run run;
-    char err[256];
-    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    CHECK(load_text(&run, doc));
     const char *names[] = {"a.json"};
     report_model m;
     CHECK(report_model_build(&m, &run, names, 1));
-    char *svg = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&svg, &len);
-    svg_line_chart(f, &m.lines[LINE_BANDWIDTH], names, true);
-    svg_line_chart(f, &m.lines[LINE_LATENCY], names, true);
-    fclose(f);
+    char *svg = svg_of(&m.lines[LINE_BANDWIDTH], &m.lines[LINE_LATENCY], names);
     CHECK_CONTAINS(svg, "30 MB/s (samples 10 to 30)</title>");
     CHECK_CONTAINS(svg, "150 ns (host interval 120 to 180)</title>");
     CHECK_CONTAINS(svg, "5 ns (median interval 4.5 to 5.5)</title>");
