@@ -23,7 +23,7 @@ const char *record_param_text(const loaded_record *r, const char *key)
  * widened by how much the host moved during the run: runs differ by more than one
  * run's samples show), else its summary.median_interval (over time batches of its
  * samples, which the samples alone do not show); recomputed from the samples, as
- * independent, for a document without either. */
+ * independent, for a document without either. *name: which, as the tooltip says it. */
 static chart_whisker record_median_interval(const loaded_record *r, const char **name)
 {
     const json_value *summary = json_get_object(r->json, "summary");
