@@ -64,6 +64,7 @@ static const option_spec specs[] = {
                                                                                   "of the matrix"},
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
+    OPTION_COMMON("cache-probe"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -64,6 +64,7 @@ static const option_spec specs[] = {
     {.long_name = "csv", .kind = OPT_FLAG, .key = "csv", .offset = F(csv), .help = "CSV instead of a table"},
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
+    OPTION_COMMON("cache-probe"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -306,6 +306,7 @@ static const option_spec specs[] = {
      .bad = "not a size from 4K to 4G (a bare number is KiB)", .help = "c2c: bytes of lines per sample"},
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
+    OPTION_COMMON("cache-probe"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -77,6 +77,8 @@ static parse_result parse_pages(void *opts, const char *arg, char *err, size_t e
     return set_pages(opts, c, flag, err, errlen);
 }
 
+static const char *const cache_probe_choices[] = {"auto", "always", "never", NULL};
+
 /* The shared options, defined once. */
 static const option_spec shared[] = {
     {.short_name = 'h', .long_name = "help", .kind = OPT_ACTION, .key = "help", .action = ACTION_HELP,
@@ -109,6 +111,10 @@ static const option_spec shared[] = {
     {.long_name = "pages", .value_name = "4k|2m|1g|thp", .kind = OPT_CUSTOM, .key = "pages", .custom = parse_pages,
      .help = "Page size for every buffer: 4k (no THP), 2m (pool, else THP),\n1g (pool only), thp (madvise); refused "
              "when this machine\ncannot give it; the share obtained is checked"},
+    {.long_name = "cache-probe", .value_name = "WHEN", .kind = OPT_CHOICE, .key = "cache-probe",
+     .offset = COMMON(cache_probe), .choices = cache_probe_choices, .bad = "must be auto, always or never",
+     .help = "Measure the last-level cache's edge and the DRAM plateau before\nsizing DRAM buffers (about 1-3 s): auto "
+             "when no source gives\nthe last level's size (or only a package's), always, never"},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };

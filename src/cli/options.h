@@ -71,7 +71,12 @@ struct option_spec {
  *   "openmetrics" (--openmetrics FILE),
  *   "threads" (-p N, with OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES), "cpus" (--cpus LIST),
  *   "oversubscribe", "kernel" (--kernel ISA), "list-kernels", "huge" (-H) and "pages"
- *   (--pages 4k|2m|1g|thp), both deciding one page_choice (memory/page_policy.h). */
+ *   (--pages 4k|2m|1g|thp), both deciding one page_choice (memory/page_policy.h),
+ *   "cache-probe" (--cache-probe auto|always|never). */
+/* --cache-probe: auto runs the cache probe when no source gives the last-level
+ * cache's size for one instance (topology_llc_unknown); always and never as said. */
+typedef enum { CACHE_PROBE_AUTO, CACHE_PROBE_ALWAYS, CACHE_PROBE_NEVER } cache_probe_when;
+
 typedef struct {
     option_action action;
     int verbose;
@@ -87,6 +92,7 @@ typedef struct {
     int pages;             /* page_choice: PAGE_CHOICE_DEFAULT, AUTO (-H), or --pages's */
     bool pages_given;      /* -H or --pages was given (they exclude each other) */
     const char *omp_bind, *omp_places;
+    int cache_probe;       /* cache_probe_when: when the cache probe runs before planning */
     int max_operands;      /* arguments that are not options the mode takes (set by its
                               defaults: compare's two files); 0: none */
     char **operands;       /* those arguments, in order */

@@ -65,6 +65,7 @@ static const option_spec specs[] = {
     OPTION_COMMON("pages"),
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
+    OPTION_COMMON("cache-probe"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

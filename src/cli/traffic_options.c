@@ -123,7 +123,7 @@ static const char *mix_values(char *buf, size_t len)
 /* The rows every traffic table ends with. */
 #define ROWS_END                                                                                                   \
     OPTION_COMMON("kernel"), OPTION_COMMON("list-kernels"), OPTION_COMMON("pages"), ROW_CSV, OPTION_COMMON("json"), \
-        OPTION_COMMON("openmetrics"), OPTION_COMMON("verbose"), OPTION_END
+        OPTION_COMMON("openmetrics"), OPTION_COMMON("cache-probe"), OPTION_COMMON("verbose"), OPTION_END
 
 static const option_spec peak_specs[] = {
     OPTION_COMMON("help"),

@@ -51,6 +51,10 @@ typedef struct {
     const char *operation; /* "read", "copy-nt", "latency", STREAM's "copy" ... "triad" */
     result_metric metric;
     uint64_t size_bytes;   /* per thread (sweep), the chased buffer (latency), one array (stream) */
+    const char *size_basis; /* where the cache size the size was planned from came from
+                               (topology/cache_source.h's keys, "user" when given); NULL unknown */
+    bool dram_intent;       /* the size was planned to be DRAM's */
+    bool may_fit_cache;     /* with dram_intent: the buffers may still fit a cache */
     int threads;
     result_thread *placement; /* threads entries, owned */
 

@@ -12,6 +12,7 @@
 
 #include "cli/traffic_options.h"
 #include "measure/traffic.h"
+#include "modes/cache_probe_step.h"
 #include "modes/session.h"
 #include "modes/traffic_layout.h"
 #include "memory/memory_budget.h"
@@ -78,7 +79,7 @@ static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int 
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->bytes = o->buffer_bytes ? o->buffer_bytes
-                                : traffic_buffer_default(traffic_llc_total(&s->topo), most, st->buffers, budget);
+                                : traffic_buffer_default(traffic_dram_total(&s->topo), most, st->buffers, budget);
     st->bytes -= st->bytes % 4096;
     double need = (double)st->bytes * most * st->buffers;
     if (st->bytes < ((uint64_t)1 << 20) || need > (double)budget)
@@ -87,6 +88,7 @@ static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int 
                                  "MemAvailable and cgroup limit, less a margin)",
                                  most, st->buffers, (unsigned long long)(st->bytes >> 20),
                                  (unsigned long long)(budget >> 20));
+    session_dram_sized(s, "each cell's buffers", st->bytes * (uint64_t)most, true, o->buffer_bytes != 0, true);
     page_policy_request pr = {(page_choice)o->common.pages, "--pages", st->bytes,
                               (uint64_t)most * (uint64_t)st->buffers, NULL};
     char err[256];
@@ -275,4 +277,5 @@ const mode_def bandwidth_matrix_mode = {
     .open_sinks = bwm_open_sinks,
     .run = bwm_run,
     .release = bwm_release,
+    .flags = MODE_DRAM_SIZES,
 };

@@ -14,6 +14,7 @@
 #include "measure/ref_counter.h"
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
+#include "modes/cache_probe_step.h"
 #include "output/latency_matrix_sink.h"
 #include "platform/platform.h"
 
@@ -50,6 +51,7 @@ static int choose_bytes(session *s, matrix_state *st, const latency_matrix_optio
                       (unsigned long long)(budget >> 10));
         return 1;
     }
+    session_dram_sized(s, "each cell's chased buffer", st->bytes, false, o->buffer_given, true);
     return 0;
 }
 
@@ -293,4 +295,5 @@ const mode_def latency_matrix_mode = {
     .run = matrix_run,
     .analyse = matrix_analyse,
     .release = matrix_release,
+    .flags = MODE_DRAM_SIZES,
 };

@@ -16,6 +16,7 @@
 #include "measure/latency.h"
 #include "measure/ref_counter.h"
 #include "memory/page_policy.h"
+#include "modes/cache_probe_step.h"
 #include "modes/round_loop.h"
 #include "output/latency_sink.h"
 #include "platform/platform.h"
@@ -54,6 +55,8 @@ typedef struct {
     team *team;          /* the one chasing thread */
     double start;        /* clock_now() when the rounds began */
     size_t next_emit;    /* records go out in size order: the first point not emitted */
+    const char *size_basis; /* records' "size_basis": the last level's source, or "user" */
+    bool max_may_fit;    /* the largest size (the DRAM point) may still fit a cache */
 } latency_state;
 
 
@@ -120,9 +123,14 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->budget = budget;
+    bool given = o->max_bytes != 0;
+    dram_basis b = dram_basis_of(&s->topo);
+    st->size_basis = given ? "user" : dram_basis_key(&b);
     if (o->max_bytes == 0) {
-        int top = topology_max_cache_level(&s->topo);
-        o->max_bytes = 2 * topology_cache_level(&s->topo, top >= 1 ? top : 3).size;
+        /* Twice the last level (its best size: plan/dram_size.h), and no less than
+         * where the probe saw the DRAM plateau begin. */
+        o->max_bytes = dram_min_bytes(&b, 2, false);
+        o->max_bytes -= o->max_bytes % 4096;
         if (o->max_bytes > budget)
             o->max_bytes = budget - budget % 4096;
         if (o->max_bytes < o->min_bytes)
@@ -133,6 +141,7 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
                                  "limit, less a margin)",
                                  (unsigned long long)(o->max_bytes >> 20), (unsigned long long)(budget >> 20));
     }
+    st->max_may_fit = session_dram_sized(s, "the largest chased buffer", o->max_bytes, false, given, false);
     return 0;
 }
 
@@ -245,6 +254,9 @@ static bool point_record(session *s, const latency_state *st, const curve_point 
     }
     int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
     result_set_placement(r, &(result_thread){st->cpu, cpu_node, st->node}, 1);
+    r->size_basis = st->size_basis;
+    r->dram_intent = p->bytes == o->max_bytes; /* the curve's DRAM point */
+    r->may_fit_cache = r->dram_intent && st->max_may_fit;
     r->samples_wanted = p->sched.needed;
     r->complete = r->complete && r->nsamples >= p->sched.needed;
     params_int(&r->params, "rounds", p->visits);
@@ -479,4 +491,5 @@ const mode_def latency_mode = {
     .run = latency_run,
     .analyse = latency_analyse,
     .release = latency_release,
+    .flags = MODE_DRAM_SIZES,
 };

@@ -173,4 +173,5 @@ const mode_def loaded_latency_mode = {
     .run = loaded_run,
     .analyse = loaded_analyse,
     .release = loaded_release,
+    .flags = MODE_DRAM_SIZES,
 };

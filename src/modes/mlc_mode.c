@@ -507,4 +507,5 @@ const mode_def mlc_mode = {
     .open_sinks = mlc_open_sinks,
     .run = mlc_run,
     .release = mlc_release,
+    .flags = MODE_DRAM_SIZES,
 };

@@ -14,7 +14,8 @@
 typedef struct session session;
 
 enum {
-    MODE_STANDALONE = 1 /* run() is all there is: no topology, sinks or results (topology) */
+    MODE_STANDALONE = 1, /* run() is all there is: no topology, sinks or results (topology) */
+    MODE_DRAM_SIZES = 2  /* sizes buffers to be DRAM's: takes --cache-probe, which runs before its plan */
 };
 
 typedef struct mode_def {

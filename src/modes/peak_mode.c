@@ -196,4 +196,5 @@ const mode_def peak_mode = {
     .open_sinks = peak_open_sinks,
     .run = peak_run,
     .release = peak_release,
+    .flags = MODE_DRAM_SIZES,
 };

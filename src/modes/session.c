@@ -14,6 +14,7 @@
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
+#include "modes/cache_probe_step.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/openmetrics_sink.h"
@@ -21,6 +22,7 @@
 #include "output/verbose_sink.h"
 #include "platform/arch.h"
 #include "platform/platform.h"
+#include "topology/cpuid_source.h"
 #include "util/format_bytes.h"
 
 static const char *live_getenv(const char *name)
@@ -30,7 +32,7 @@ static const char *live_getenv(const char *name)
 
 session_env session_env_live(void)
 {
-    return (session_env){"/sys", true, live_getenv, memory_budget, stdout, stderr, NULL, NULL};
+    return (session_env){"/sys", true, live_getenv, memory_budget, stdout, stderr, NULL, NULL, NULL, NULL};
 }
 
 /* "membench: " for the default mode, "membench latency: " for the others. */
@@ -248,9 +250,28 @@ static void warn_two_levels(session *s, const result_record *r)
                  st->high_level_median, unit);
 }
 
+void session_size_basis(session *s, const dram_basis *b, bool may_fit)
+{
+    s->size_basis = dram_basis_key(b);
+    s->dram_intent = true;
+    s->may_fit_cache = may_fit;
+}
+
+void session_size_given(session *s, bool dram_intent, bool may_fit)
+{
+    s->size_basis = "user";
+    s->dram_intent = dram_intent;
+    s->may_fit_cache = may_fit;
+}
+
 void session_emit(session *s, result_record *r)
 {
     clear_progress(s);
+    if (!r->size_basis && s->size_basis) {
+        r->size_basis = s->size_basis;
+        r->dram_intent = s->dram_intent;
+        r->may_fit_cache = s->may_fit_cache;
+    }
     if (!s->parent && s->measuring) /* a step's records reach its parent's session_emit */
         note_host_load(s, r);
     if (!result_list_add(&s->results, r))
@@ -398,10 +419,12 @@ static bool load_topology(session *s)
         platform_usable_cpus(&usable);
     s->have_topo = topology_load(s->env.sysfs_root, usable.count ? &usable : NULL, &s->topo);
     cpu_list_free(&usable);
-    if (s->have_topo && s->env.live) {
-        topology_add_live_cpuinfo_caches(&s->topo);
-        topology_crosscheck_cpuid(&s->topo);
-    }
+    if (s->have_topo && s->env.cpuid)
+        topology_add_cpuid(&s->topo, s->env.cpuid);
+    else if (s->have_topo && s->env.live)
+        topology_add_live_sources(&s->topo);
+    if (s->have_topo && s->env.measured)
+        topology_set_measured(&s->topo, s->env.measured);
     return s->have_topo;
 }
 
@@ -554,6 +577,8 @@ void session_step_done(session *step, int index)
 
 int session_plan(session *s)
 {
+    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent)
+        session_probe_caches(s);
     return s->mode->plan ? s->mode->plan(s) : 0;
 }
 

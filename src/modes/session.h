@@ -20,6 +20,8 @@
 #include "measure/host_load.h"
 #include "modes/mode.h"
 #include "output/sink.h"
+#include "platform/cpuid_dump.h"
+#include "plan/dram_size.h"
 #include "plan/placement.h"
 #include "team/team.h"
 #include "topology/topology.h"
@@ -37,6 +39,10 @@ typedef struct {
      * membench-mpi starts every node's steps together with it. */
     void (*step_begin)(void *ctx);
     void *step_ctx;
+    /* A recorded machine's other cache sources (tests): its CPUID and what the cache
+     * probe found there; NULL: this machine's when live, none otherwise. */
+    const cpuid_dump *cpuid;
+    const cache_measurement *measured;
 } session_env;
 
 struct session {
@@ -59,6 +65,9 @@ struct session {
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool said_pages_unverified;
+    /* What session_emit gives a record that does not say (session_size_basis). */
+    const char *size_basis;
+    bool dram_intent, may_fit_cache;
     int two_level_points; /* records with summary.two_levels, warned about up to SESSION_TWO_LEVEL_WARNINGS */
     session *parent;    /* this session is a step of parent's run (session_open_step) */
     /* the host's load and the noise probe (top-level sessions only) */
@@ -113,6 +122,11 @@ void session_add_sink(session *s, sink *k);
 void session_check_huge_pages(session *s, const result_record *r, const char *what);
 /* Takes the record (left empty), keeps it, hands it to every sink. */
 void session_emit(session *s, result_record *r);
+/* The mode's buffers were sized from b to be DRAM's (may_fit: they may still fit a
+ * cache): the records it emits say so ("size_basis", "may_fit_cache"). */
+void session_size_basis(session *s, const dram_basis *b, bool may_fit);
+/* The sizes came from the command line: records say "size_basis": "user". */
+void session_size_given(session *s, bool dram_intent, bool may_fit);
 bool session_stopped(const session *s);
 /* n worker threads on places (team_create); when they cannot all be created,
  * says why in one line (session_fail) and returns NULL. */

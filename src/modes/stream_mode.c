@@ -11,7 +11,9 @@
 #include "kernels/kernel.h"
 #include "measure/stream_run.h"
 #include "memory/page_policy.h"
+#include "modes/cache_probe_step.h"
 #include "output/stream_sink.h"
+#include "plan/dram_size.h"
 #include "platform/arch.h"
 #include "topology/memory_peak.h"
 #include "util/format_bytes.h"
@@ -33,19 +35,6 @@ typedef struct {
 } stream_state;
 
 static const char *const function_names[STREAM_NFUNCS] = {"copy", "scale", "add", "triad"};
-
-/* Total last-level cache of the machine: every instance of the highest level. */
-static uint64_t total_llc(const topology *t)
-{
-    int level = topology_max_cache_level(t);
-    if (level == 0)
-        return topology_cache_level(t, 3).size;
-    uint64_t sum = 0;
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (t->caches[i].level == level)
-            sum += t->caches[i].size;
-    return sum;
-}
 
 static int add_config(session *s, int threads, const cpu_list *cpus, const char *name)
 {
@@ -157,18 +146,26 @@ static int stream_plan(session *s)
     int rc = plan_configs(s);
     if (rc)
         return rc;
-    uint64_t llc = total_llc(&s->topo);
-    st->n = o->n_given ? o->n : (4 * llc + sizeof(double) - 1) / sizeof(double);
-    uint64_t need = 3 * st->n * sizeof(double), budget;
+    /* STREAM's rule: each array at least 4x the caches (every last-level instance),
+     * from the best knowledge of them (plan/dram_size.h). */
+    dram_basis db = dram_basis_of(&s->topo);
+    uint64_t llc = db.llc_bytes * db.instances, want = dram_min_bytes(&db, 4, true);
+    uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
+    st->n = o->n_given ? o->n : (want + sizeof(double) - 1) / sizeof(double);
+    bool capped = false;
+    if (!o->n_given && 3 * st->n * sizeof(double) > budget) {
+        st->n = budget / 3 / sizeof(double); /* the budget wins; said below */
+        capped = true;
+    }
+    uint64_t need = 3 * st->n * sizeof(double);
     if (need / 3 / sizeof(double) != st->n || need > budget)
         return session_bad_input(s,
                                  "%llu elements per array need %llu MiB for three arrays but only %llu MiB can be "
-                                 "allocated safely%s",
+                                 "allocated safely",
                                  (unsigned long long)st->n, (unsigned long long)(need >> 20),
-                                 (unsigned long long)(budget >> 20),
-                                 o->n_given ? "" : " (STREAM's rule: each array at least 4x the last-level cache)");
+                                 (unsigned long long)(budget >> 20));
     rc = plan_kernels(s, llc);
     if (rc)
         return rc;
@@ -177,11 +174,15 @@ static int stream_plan(session *s)
                               st->n * sizeof(double), 3, NULL};
     if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
         return session_bad_input(s, "%s", err);
-    if (o->n_given && st->n * sizeof(double) < 4 * llc) {
-        char have[32], want[32];
-        session_warn(s, "%s per array is less than 4x the last-level cache (%s): results include cache hits",
-                     format_bytes(st->n * sizeof(double), have, sizeof have), format_bytes(4 * llc, want, sizeof want));
+    uint64_t array = st->n * sizeof(double);
+    if (array < 4 * llc) {
+        char have[32], want_text[32], basis[96];
+        session_warn(s, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): results "
+                     "include cache hits", format_bytes(array, have, sizeof have),
+                     capped ? " (capped by the memory budget)" : "", format_bytes(4 * llc, want_text, sizeof want_text),
+                     dram_basis_text(&db, basis, sizeof basis));
     }
+    session_dram_sized(s, "the three arrays", 3 * array, true, o->n_given, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "array_elements", (long long)st->n);
     params_int(p, "ntimes", o->ntimes);
@@ -299,4 +300,5 @@ const mode_def stream_mode = {
     .run = stream_run,
     .analyse = stream_analyse,
     .release = stream_release,
+    .flags = MODE_DRAM_SIZES,
 };

@@ -16,6 +16,7 @@
 #include "output/csv_sink.h"
 #include "output/table_sink.h"
 #include "plan/placement.h"
+#include "modes/cache_probe_step.h"
 #include "modes/round_loop.h"
 #include "plan/round_schedule.h"
 #include "plan/sweep_plan.h"
@@ -29,6 +30,7 @@
 /* One size x operation across the rounds. */
 typedef struct {
     uint64_t bytes;
+    const size_point *size; /* its entry in the plan: why this size, from which source */
     mb_op op;
     int ci;          /* thread count chosen in round 1 (index into counts) */
     bw_point *bw;    /* bandwidth: buffers, passes, samples */
@@ -132,6 +134,8 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
         st->plan.points[0].bytes = bytes;
         snprintf(st->plan.points[0].reason, sizeof st->plan.points[0].reason, "-s %llu",
                  (unsigned long long)o->single_size_kb);
+        st->plan.points[0].basis = "user";
+        st->plan.points[0].dram = false;
     } else if (st->plan.dropped) {
         session_warn(s, "%zu size(s) left out: more than the memory budget allows (%llu MiB per thread)",
                      st->plan.dropped, (unsigned long long)(st->plan.max_bytes >> 20));
@@ -141,6 +145,10 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                      "-f adds nothing: the memory budget allows %llu MiB per thread, -f starts at %llu MiB "
                      "(MemAvailable and cgroup limit, less a margin)",
                      (unsigned long long)(st->plan.max_bytes >> 20), (unsigned long long)(SWEEP_FULL_START >> 20));
+    const size_point *last = st->plan.n ? &st->plan.points[st->plan.n - 1] : NULL;
+    if (last && last->dram)
+        session_dram_sized(s, "the largest size, all threads together", last->bytes * (uint64_t)size_threads, true,
+                           false, false);
     return 0;
 }
 
@@ -215,6 +223,9 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
         param_list *row = table_add_row(sizes);
         params_int(row, "size_kb", (long long)(st->plan.points[i].bytes / 1024));
         params_text(row, "reason", st->plan.points[i].reason);
+        params_text(row, "size_basis", st->plan.points[i].basis);
+        if (st->plan.points[i].dram)
+            params_bool(row, "may_fit_cache", st->plan.points[i].may_fit_cache);
     }
 }
 
@@ -474,6 +485,9 @@ static bool point_record(session *s, const sweep_state *st, const sweep_point *p
         return false;
     }
     r->size_bytes = p->bytes;
+    r->size_basis = p->size->basis;
+    r->dram_intent = p->size->dram;
+    r->may_fit_cache = p->size->may_fit_cache;
     if (latency) { /* wanted: the -r visits' worth, not only the CV rule's minimum */
         r->samples_wanted = p->sched.needed;
         r->complete = r->complete && r->nsamples >= p->sched.needed;
@@ -579,6 +593,7 @@ static bool make_points(session *s, sweep_state *st)
                 continue;
             sweep_point *p = &st->points[st->npoints++];
             p->bytes = st->plan.points[i].bytes;
+            p->size = &st->plan.points[i];
             p->op = (mb_op)op;
             p->ci = -1;
             if (op == OP_LATENCY) {
@@ -687,4 +702,5 @@ const mode_def sweep_mode = {
     .open_sinks = sweep_open_sinks,
     .run = sweep_run,
     .release = sweep_release,
+    .flags = MODE_DRAM_SIZES,
 };

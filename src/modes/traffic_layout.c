@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modes/cache_probe_step.h"
 #include "plan/traffic_plan.h"
 #include "util/format_bytes.h"
 
@@ -21,11 +22,11 @@ static int plan_memory(session *s, const traffic_options *o, int buffers, traffi
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
-    uint64_t llc = traffic_llc_total(&s->topo);
-    L->buffer_bytes = o->buffer_bytes ? o->buffer_bytes : traffic_buffer_default(llc, L->ntraffic, buffers, budget);
+    uint64_t dram = traffic_dram_total(&s->topo);
+    L->buffer_bytes = o->buffer_bytes ? o->buffer_bytes : traffic_buffer_default(dram, L->ntraffic, buffers, budget);
     L->buffer_bytes -= L->buffer_bytes % 4096;
     if (L->chaser)
-        L->chase_bytes = o->chase_bytes ? o->chase_bytes : 4 * llc < TRAFFIC_MIN_BUFFER ? TRAFFIC_MIN_BUFFER : 4 * llc;
+        L->chase_bytes = o->chase_bytes ? o->chase_bytes : dram < TRAFFIC_MIN_BUFFER ? TRAFFIC_MIN_BUFFER : dram;
     L->chase_bytes -= L->chase_bytes % 4096;
     double total = (double)L->buffer_bytes * L->ntraffic * buffers + (double)L->chase_bytes;
     if (L->buffer_bytes < ((uint64_t)1 << 20) || total > (double)budget) {
@@ -87,6 +88,8 @@ int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, in
     if (rc)
         return rc;
     session_describe_placement(s, &L->where);
+    session_dram_sized(s, "the traffic buffers", L->buffer_bytes * (uint64_t)L->ntraffic, true, o->buffer_bytes != 0,
+                       true);
     param_list *p = &s->info.plan.values;
     params_int(p, "traffic_threads", L->ntraffic);
     params_int(p, "buffer_bytes", (long long)L->buffer_bytes);

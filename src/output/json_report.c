@@ -190,6 +190,10 @@ void json_write_record(json_writer *j, const result_record *r, const run_host_no
     json_number(j, "value", result_value(r));
     json_uint(j, "size_bytes", r->size_bytes);
     json_uint(j, "size_kb", r->size_bytes / 1024);
+    if (r->size_basis)
+        json_string(j, "size_basis", r->size_basis);
+    if (r->dram_intent)
+        json_bool(j, "may_fit_cache", r->may_fit_cache);
     json_int(j, "threads", r->threads);
     json_array_begin(j, "placement");
     for (int i = 0; r->placement && i < r->threads; i++) {

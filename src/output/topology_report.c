@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "plan/dram_size.h"
 #include "util/format_bytes.h"
 
 static const char *type_name(cache_type t)
@@ -39,6 +40,70 @@ static char *cpus_text(const cpu_list *l)
     return s ? s : calloc(1, 1);
 }
 
+/* Each level as every source describes it, then what planning uses. */
+static void sources_text(FILE *f, const topology *t)
+{
+    char size[32];
+    fprintf(f, "Cache sources (each level as each source gives it):\n");
+    int top = 0;
+    for (size_t i = 0; i < t->ncache_reports; i++)
+        top = t->cache_reports[i].level > top ? t->cache_reports[i].level : top;
+    for (int level = 1; level <= top; level++) {
+        bool any = false;
+        for (size_t i = 0; i < t->ncache_reports; i++) {
+            const cache_report *r = &t->cache_reports[i];
+            if (r->level != level)
+                continue;
+            format_bytes(r->size, size, sizeof size);
+            if (any)
+                fprintf(f, ";  ");
+            else
+                fprintf(f, "  L%d:  ", level);
+            fprintf(f, "%s %s", cache_source_name(r->source), size);
+            if (r->per_package)
+                fprintf(f, " per package");
+            else if (r->sharing > 0)
+                fprintf(f, " shared by %d", r->sharing);
+            any = true;
+        }
+        if (any)
+            fprintf(f, "\n");
+    }
+    if (t->ncache_reports == 0)
+        fprintf(f, "  none\n");
+    fprintf(f, "Used for planning:");
+    for (int level = 1; level <= 3; level++) {
+        cache_level cl = topology_cache_level(t, level);
+        format_bytes(cl.size, size, sizeof size);
+        fprintf(f, "%s L%d %s (%s%s)", level > 1 ? "," : "", level, size, cl.per_package ? "per package, " : "",
+                cache_source_name(cl.source));
+    }
+    dram_basis b = dram_basis_of(t);
+    char text[96];
+    fprintf(f, "\nDRAM buffers sized from: %s", dram_basis_text(&b, text, sizeof text));
+    if (b.dram_from) {
+        format_bytes(b.dram_from, size, sizeof size);
+        fprintf(f, ", DRAM plateau measured from %s", size);
+    }
+    fprintf(f, "\n");
+    const cache_measurement *m = &t->measured;
+    if (m->ran) {
+        char low[32], high[32], top_size[32];
+        format_bytes(m->llc_low_bytes, low, sizeof low);
+        format_bytes(m->llc_high_bytes, high, sizeof high);
+        format_bytes(m->max_bytes, top_size, sizeof top_size);
+        format_bytes(m->llc_bytes, size, sizeof size);
+        if (m->edge_found)
+            fprintf(f, "Cache probe: last level %s (edge between %s and %s), %.1f ns there, DRAM %.1f ns; %s; "
+                       "%.1f s\n", size, low, high, m->llc_ns, m->dram_ns, m->sure ? "batches agree" : "batches disagree",
+                    m->wall_s);
+        else
+            fprintf(f, "Cache probe (up to %s, %.1f s): %s\n", top_size, m->wall_s, m->why);
+    }
+    if (t->cpu_vendor[0])
+        fprintf(f, "CPUID: %s%s%s\n", t->cpu_vendor, t->hypervisor[0] ? ", hypervisor " : "", t->hypervisor);
+}
+
 void topology_report_text(FILE *f, const topology *t)
 {
     char size[32];
@@ -64,11 +129,13 @@ void topology_report_text(FILE *f, const topology *t)
             count++;
         buf = cpus_text(&cs[i]->shared);
         format_bytes(cs[i]->size, size, sizeof size);
-        fprintf(f, "  L%d %-7s %10s  line %d B  x%zu  (first shared by CPUs %s)\n", cs[i]->level,
-                type_name(cs[i]->type), size, cs[i]->line_size, count, buf ? buf : "");
+        fprintf(f, "  L%d %-7s %10s  line %d B  x%zu  (first shared by CPUs %s)  from %s\n", cs[i]->level,
+                type_name(cs[i]->type), size, cs[i]->line_size, count, buf ? buf : "",
+                cache_source_name(cs[i]->source));
         free(buf);
     }
     free(cs);
+    sources_text(f, t);
     fprintf(f, "Huge page sizes:");
     for (size_t i = 0; i < t->nhuge_sizes; i++) {
         format_bytes(t->huge_sizes[i], size, sizeof size);
@@ -86,6 +153,24 @@ void topology_report_warnings(FILE *f, const char *prefix, const topology *t)
 {
     for (size_t i = 0; i < t->nwarnings; i++)
         fprintf(f, "%swarning: %s\n", prefix, t->warnings[i]);
+}
+
+static void probe_json(json_writer *j, const cache_measurement *m)
+{
+    json_object_begin(j, "cache_probe");
+    json_bool(j, "edge_found", m->edge_found);
+    json_bool(j, "dram_found", m->dram_found);
+    json_bool(j, "sure", m->sure);
+    json_uint(j, "llc_bytes", m->llc_bytes);
+    json_uint(j, "llc_low_bytes", m->llc_low_bytes);
+    json_uint(j, "llc_high_bytes", m->llc_high_bytes);
+    json_uint(j, "dram_from_bytes", m->dram_from_bytes);
+    json_uint(j, "max_bytes", m->max_bytes);
+    json_number(j, "llc_ns", m->llc_ns);
+    json_number(j, "dram_ns", m->dram_ns);
+    json_number(j, "wall_s", m->wall_s);
+    json_string(j, "why", m->why);
+    json_object_end(j);
 }
 
 static void json_cpus(json_writer *j, const char *key, const cpu_list *l)
@@ -134,6 +219,7 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
         json_uint(j, "size_bytes", cs[i]->size);
         json_int(j, "line_bytes", cs[i]->line_size);
         json_cpus(j, "shared_cpus", &cs[i]->shared);
+        json_string(j, "source", cache_source_key(cs[i]->source));
         json_object_end(j);
     }
     free(cs);
@@ -147,9 +233,42 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
         json_uint(j, "size_bytes", cl.size);
         json_int(j, "line_bytes", cl.line_size);
         json_bool(j, "defaulted", cl.defaulted);
+        json_string(j, "source", cache_source_key(cl.source));
+        json_bool(j, "per_package", cl.per_package);
         json_object_end(j);
     }
     json_object_end(j);
+    json_array_begin(j, "cache_sources");
+    for (size_t i = 0; i < t->ncache_reports; i++) {
+        const cache_report *r = &t->cache_reports[i];
+        json_object_begin(j, NULL);
+        json_int(j, "level", r->level);
+        json_string(j, "source", cache_source_key(r->source));
+        json_uint(j, "size_bytes", r->size);
+        json_int(j, "line_bytes", r->line_size);
+        json_int(j, "sharing", r->sharing);
+        json_bool(j, "per_package", r->per_package);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    dram_basis b = dram_basis_of(t);
+    char text[96];
+    json_object_begin(j, "dram_basis");
+    json_int(j, "level", b.level);
+    json_uint(j, "size_bytes", b.llc_bytes);
+    json_int(j, "instances", (long long)b.instances);
+    json_string(j, "source", dram_basis_key(&b));
+    json_bool(j, "per_package", b.per_package);
+    if (b.dram_from)
+        json_uint(j, "dram_from_bytes", b.dram_from);
+    else
+        json_null(j, "dram_from_bytes");
+    json_string(j, "text", dram_basis_text(&b, text, sizeof text));
+    json_object_end(j);
+    json_string(j, "cpu_vendor", t->cpu_vendor);
+    json_string(j, "hypervisor", t->hypervisor);
+    if (t->measured.ran)
+        probe_json(j, &t->measured);
     json_array_begin(j, "huge_page_sizes");
     for (size_t i = 0; i < t->nhuge_sizes; i++)
         json_uint(j, NULL, t->huge_sizes[i]);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/dram_size.h"
+
 static bool fail(char *err, size_t errlen, const char *fmt, int a, int b)
 {
     snprintf(err, errlen, fmt, a, b);
@@ -150,11 +152,12 @@ void node_matrix_free(node_matrix *m)
 
 uint64_t node_matrix_buffer_bytes(const topology *t, uint64_t budget, char *why, size_t whylen)
 {
-    int top = topology_max_cache_level(t);
-    cache_level llc = topology_cache_level(t, top >= 1 ? top : 3);
-    uint64_t bytes = NODE_MATRIX_LLC_FACTOR * llc.size;
-    snprintf(why, whylen, "%dx the %llu KiB L%d%s", NODE_MATRIX_LLC_FACTOR, (unsigned long long)(llc.size >> 10),
-             top >= 1 ? top : 3, llc.defaulted ? " (not reported: a default)" : "");
+    dram_basis b = dram_basis_of(t);
+    uint64_t bytes = dram_min_bytes(&b, NODE_MATRIX_LLC_FACTOR, false);
+    snprintf(why, whylen, "%dx the %llu KiB L%d (%s%s)%s", NODE_MATRIX_LLC_FACTOR,
+             (unsigned long long)(b.llc_bytes >> 10), b.level, b.per_package ? "per package, " : "",
+             cache_source_name(b.source),
+             bytes > NODE_MATRIX_LLC_FACTOR * b.llc_bytes ? ", raised to the measured DRAM plateau" : "");
     if (bytes < NODE_MATRIX_MIN_BYTES) {
         bytes = NODE_MATRIX_MIN_BYTES;
         snprintf(why + strlen(why), whylen - strlen(why), ", raised to the %llu MiB minimum",

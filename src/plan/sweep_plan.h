@@ -6,7 +6,9 @@
  * instance size divided by the number of running threads on CPUs that share it, so
  * an "L3" point is really in L3 when every thread runs. Points meant to fit in a
  * cache round down to a power of two, points meant to exceed it round up; duplicates
- * are dropped and the list is sorted. */
+ * are dropped and the list is sorted. L3 is the best knowledge of the last level
+ * (plan/dram_size.h), and the RAM points reach past where the cache probe saw the
+ * DRAM plateau begin. */
 #ifndef MEMBENCH_SWEEP_PLAN_H
 #define MEMBENCH_SWEEP_PLAN_H
 
@@ -23,6 +25,9 @@
 typedef struct {
     uint64_t bytes; /* per thread */
     char reason[160];
+    const char *basis;  /* the source key of the cache size it was planned from ("measured", ...) */
+    bool dram;          /* meant to be DRAM's (past the last level, or -f) */
+    bool may_fit_cache; /* with dram: it may still fit a cache (plan/dram_size.h) */
 } size_point;
 
 typedef struct {

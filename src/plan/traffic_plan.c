@@ -1,5 +1,7 @@
 #include "plan/traffic_plan.h"
 
+#include "plan/dram_size.h"
+
 static bool same_core(const cpu_info *a, const cpu_info *b)
 {
     return a->core_id >= 0 && a->core_id == b->core_id && a->package_id == b->package_id;
@@ -27,20 +29,22 @@ size_t traffic_cpus(const topology *t, const cpu_list *only, bool one_per_core, 
 
 uint64_t traffic_llc_total(const topology *t)
 {
-    int top = topology_max_cache_level(t);
-    uint64_t total = 0;
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (top > 0 && t->caches[i].level == top)
-            total += t->caches[i].size;
-    return total ? total : topology_cache_level(t, 3).size;
+    dram_basis b = dram_basis_of(t);
+    return b.llc_bytes * b.instances;
 }
 
-uint64_t traffic_buffer_default(uint64_t llc_total, int threads, int buffers, uint64_t budget)
+uint64_t traffic_dram_total(const topology *t)
+{
+    dram_basis b = dram_basis_of(t);
+    return dram_min_bytes(&b, 4, true);
+}
+
+uint64_t traffic_buffer_default(uint64_t dram_total, int threads, int buffers, uint64_t budget)
 {
     const uint64_t mib = 1 << 20;
     if (threads < 1 || buffers < 1)
         return 0;
-    uint64_t s = 4 * llc_total / (uint64_t)threads;
+    uint64_t s = dram_total / (uint64_t)threads;
     if (s < TRAFFIC_MIN_BUFFER)
         s = TRAFFIC_MIN_BUFFER;
     uint64_t cap = budget / 2 / ((uint64_t)threads * (uint64_t)buffers);

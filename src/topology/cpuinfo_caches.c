@@ -33,27 +33,13 @@ static bool append(topology *t, cache_instance c)
 /* An instance shared by cpus[0..n). */
 static bool add_instance(topology *t, const cpuinfo_cache *c, const int *cpus, size_t n)
 {
-    cache_instance ci = {c->level, CACHE_UNIFIED, c->size, c->line_size, {malloc(sizeof(int) * n), n}};
+    cache_instance ci = {c->level, CACHE_UNIFIED, c->size, c->line_size, {malloc(sizeof(int) * n), n}, CACHE_FROM_CPUINFO};
     if (!ci.shared.ids)
         return false;
     memcpy(ci.shared.ids, cpus, sizeof(int) * n);
     if (ci.line_size <= 0)
         ci.line_size = topology_cache_level(t, 1).line_size;
     return append(t, ci);
-}
-
-/* topology_load's "no L3 cache reported: using default ..." is no longer true. */
-static void drop_default_warning(topology *t, int level)
-{
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "no L%d cache reported", level);
-    for (size_t i = 0; i < t->nwarnings; i++)
-        if (strncmp(t->warnings[i], prefix, strlen(prefix)) == 0) {
-            free(t->warnings[i]);
-            memmove(&t->warnings[i], &t->warnings[i + 1], (t->nwarnings - i - 1) * sizeof t->warnings[0]);
-            t->nwarnings--;
-            return;
-        }
 }
 
 void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo)
@@ -69,7 +55,6 @@ void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo)
         /* Only levels sysfs does not have, and only caches that hold data. */
         if (!c[k].data || has_level(t, c[k].level))
             continue;
-        drop_default_warning(t, c[k].level);
         char size[32];
         format_bytes(c[k].size, size, sizeof size);
         if (c[k].shared) {
@@ -88,6 +73,8 @@ void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo)
         }
     }
     free(all);
+    topology_report_instances(t, CACHE_FROM_CPUINFO);
+    topology_say_missing_caches(t);
 }
 
 void topology_add_live_cpuinfo_caches(topology *t)

@@ -415,7 +415,7 @@ static void load_caches(const char *root, topology *t)
                 }
                 t->caches = n;
             }
-            t->caches[t->ncaches++] = (cache_instance){(int)level, type, size, (int)line, shared};
+            t->caches[t->ncaches++] = (cache_instance){(int)level, type, size, (int)line, shared, CACHE_FROM_SYSFS};
         }
     }
     for (int idx = 0; idx < 16; idx++) {
@@ -505,13 +505,10 @@ bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
     count_cores_packages(t);
     load_nodes(sys_root, t);
     load_caches(sys_root, t);
+    topology_report_instances(t, CACHE_FROM_SYSFS);
+    topology_add_devicetree(t, sys_root);
     load_pages(sys_root, t);
-    for (int level = 1; level <= 3; level++) {
-        cache_level cl = topology_cache_level(t, level);
-        if (cl.defaulted)
-            topology_warn(t, "no L%d cache reported: using default %llu KiB", level,
-                          (unsigned long long)(cl.size / 1024));
-    }
+    topology_say_missing_caches(t);
     for (size_t i = 0; i < t->nnodes; i++)
         if (t->nodes[i].cpus.count > 0 && t->nodes[i].mem_total == 0)
             topology_warn(t, "NUMA node %d has CPUs but no memory: its threads' memory comes from node %d",
@@ -558,20 +555,44 @@ static const cache_instance *level_instance(const topology *t, int level, int cp
     return any;
 }
 
+/* A level no instance describes: the probe's view, else a package's total, else
+ * nothing (size 0). */
+static const cache_report *level_report(const topology *t, int level)
+{
+    const cache_report *package = NULL;
+    for (size_t i = 0; i < t->ncache_reports; i++) {
+        const cache_report *r = &t->cache_reports[i];
+        if (r->level != level)
+            continue;
+        if (r->source == CACHE_FROM_MEASURED)
+            return r;
+        if (r->per_package && !package)
+            package = r;
+    }
+    return package;
+}
+
 cache_level topology_cache_level(const topology *t, int level)
 {
-    cache_level out = {0, arch_cache_line_bytes(), true};
+    cache_level out = {0, arch_cache_line_bytes(), true, CACHE_FROM_DEFAULT, false};
     int cpu = t->usable.count ? t->usable.ids[0] : -1;
     const cache_instance *c = level_instance(t, level, cpu);
+    const cache_instance *l1 = level_instance(t, 1, cpu);
+    if (l1)
+        out.line_size = l1->line_size;
+    const cache_report *r = c ? NULL : level_report(t, level);
     if (c) {
         out.size = c->size;
         out.line_size = c->line_size;
         out.defaulted = false;
+        out.source = c->source;
+    } else if (r) {
+        out.size = r->size;
+        out.defaulted = false;
+        out.source = r->source;
+        out.per_package = r->per_package;
     } else if (level >= 1 && level <= 3) {
         out.size = default_cache_sizes[level];
-        const cache_instance *l1 = level_instance(t, 1, cpu);
-        if (l1)
-            out.line_size = l1->line_size;
     }
     return out;
 }

@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "topology/cache_source.h"
 #include "util/cpu_list.h"
 
 #define TOPO_MAX_WARNINGS 32
 #define TOPO_MAX_HUGE_SIZES 8
+#define TOPO_MAX_CACHE_REPORTS 48
 
 typedef enum { CACHE_DATA, CACHE_INSTRUCTION, CACHE_UNIFIED } cache_type;
 
@@ -22,6 +24,7 @@ typedef struct {
     uint64_t size;   /* bytes */
     int line_size;   /* bytes */
     cpu_list shared; /* CPUs sharing this instance (all of them, usable or not) */
+    cache_source source; /* where this instance was read */
 } cache_instance;
 
 typedef struct {
@@ -41,6 +44,19 @@ typedef struct {
                          * node the nearest node with memory (sysfs distance) */
 } numa_node;
 
+/* What the cache probe (measure/llc_probe.h) found on this machine, when it ran. */
+typedef struct {
+    bool ran;
+    bool edge_found;  /* a last-level edge below a DRAM plateau */
+    bool dram_found;  /* the DRAM plateau was reached */
+    bool sure;        /* the probe's batches agree (llc_probe.h says how) */
+    uint64_t llc_bytes, llc_low_bytes, llc_high_bytes; /* the edge, within (low, high] */
+    uint64_t dram_from_bytes; /* first size on the DRAM plateau */
+    uint64_t max_bytes;       /* largest size probed */
+    double llc_ns, dram_ns, wall_s;
+    char why[160];
+} cache_measurement;
+
 typedef struct {
     cpu_info *cpus; /* online CPUs, ascending id */
     size_t ncpus;
@@ -55,16 +71,25 @@ typedef struct {
     size_t nhuge_sizes;
     uint64_t thp_size; /* PMD huge page size used for THP, 0 if unknown */
     char thp_mode[16]; /* "always", "madvise", "never", or "unknown" */
+    /* Every source's view of every cache level (topology --json "cache_sources"),
+     * the chosen ones and the others, so disagreements can be shown. */
+    cache_report cache_reports[TOPO_MAX_CACHE_REPORTS];
+    size_t ncache_reports;
+    char cpu_vendor[13];  /* CPUID's vendor string, "" when there is no CPUID */
+    char hypervisor[13];  /* CPUID 0x40000000's signature, "" when none is said */
+    cache_measurement measured;
     char *warnings[TOPO_MAX_WARNINGS];
     size_t nwarnings;
 } topology;
 
 /* Per-level summary used by planners: the size of one instance of the data/unified
- * cache at that level, and whether it came from the defaults. */
+ * cache at that level, where it came from, and whether it came from the defaults. */
 typedef struct {
     uint64_t size;
     int line_size;
     bool defaulted;
+    cache_source source;
+    bool per_package; /* only a whole package's size is known (AMD's legacy L3 field) */
 } cache_level;
 
 /* Loads from sys_root (e.g. "/sys"). usable lists the CPUs the process may use; pass
@@ -76,7 +101,9 @@ void topology_free(topology *t);
 /* Adds a printf-style warning (kept for -v, topology output and JSON). */
 void topology_warn(topology *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Size of level 1..3 (data or unified). Missing levels fall back to 32K/256K/8M. */
+/* Size of level 1..3 (data or unified): an instance's (sysfs, device tree,
+ * /proc/cpuinfo or CPUID), else the probe's measurement, else a package's total,
+ * else the 32K/256K/8M defaults. */
 cache_level topology_cache_level(const topology *t, int level);
 
 /* Number of CPUs in cpus[0..n) that share the instance of `level` containing cpu. */
@@ -102,7 +129,33 @@ int topology_max_cache_level(const topology *t);
 void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo);
 void topology_add_live_cpuinfo_caches(topology *t);
 
-/* Compares sysfs cache sizes with CPUID (x86-64 only; no-op elsewhere). */
-void topology_crosscheck_cpuid(topology *t);
+/* Records the instances of t->caches read from source as that source's views (one
+ * per level: the instance of the first usable CPU). */
+void topology_report_instances(topology *t, cache_source source);
+/* Adds the device tree's caches (devicetree_caches.h) for the levels no instance
+ * describes yet, and records its views of every level. */
+void topology_add_devicetree(topology *t, const char *sys_root);
+/* Adds one source's view of a level (replacing that source's earlier view of it). */
+void topology_add_cache_report(topology *t, const cache_report *r);
+/* The largest size a per-instance source gives the level (per_package views left
+ * out), with its source in *src; 0 when none does. */
+uint64_t topology_cache_report_max(const topology *t, int level, cache_source *src);
+/* Says in one warning which levels no source describes and what is used instead
+ * (replacing the line said before, as sources are added). */
+void topology_say_missing_caches(topology *t);
+/* Warns, per level, when sources give different sizes for one instance. */
+void topology_say_disagreements(topology *t);
+
+/* The sources a live machine has beyond sysfs: /proc/cpuinfo's caches and CPUID
+ * (platform/cpuid_dump.h). */
+void topology_add_live_sources(topology *t);
+/* Records the cache probe's findings as the measured view of the last level. */
+void topology_set_measured(topology *t, const cache_measurement *m);
+/* The last level known or assumed: the highest any source describes, 3 when no
+ * source goes past L2 (a probe's edge is then taken for an L3). */
+int topology_last_level(const topology *t);
+/* The last level has no size of one instance from any source (unknown, or only a
+ * package's total): the case the probe runs for by itself. */
+bool topology_llc_unknown(const topology *t);
 
 #endif

@@ -1,8 +1,10 @@
 #include "fixtures.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "test.h"
+#include "util/read_file.h"
 
 static void put(const char *root, const char *value, const char *fmt, int a, int b)
 {
@@ -191,6 +193,67 @@ const char *fixture_many_cpus(void)
     node(root, 1, "128-255", 64LL << 20);
     pages(root, "always [madvise] never\n");
     return root;
+}
+
+/* A guest's sysfs with its CPUs, cores, one node and THP, and no caches. */
+static const char *no_caches(int ncpus, int ncores)
+{
+    const char *root = test_tempdir();
+    char v[64], line[80];
+    snprintf(v, sizeof v, "0-%d", ncpus - 1);
+    snprintf(line, sizeof line, "%s\n", v);
+    test_write_file(root, "devices/system/cpu/online", line);
+    for (int cpu = 0; cpu < ncpus; cpu++) {
+        int core = cpu % ncores;
+        char siblings[32];
+        if (ncpus > ncores)
+            snprintf(siblings, sizeof siblings, "%d,%d", core, core + ncores);
+        else
+            snprintf(siblings, sizeof siblings, "%d", cpu);
+        cpu_topology(root, cpu, core, 0, siblings);
+    }
+    node(root, 0, v, 4LL << 20);
+    pages(root, "always [madvise] never\n");
+    return root;
+}
+
+const char *fixture_microvm_no_caches(void)
+{
+    return no_caches(2, 2);
+}
+
+const char *fixture_zen4_no_caches(void)
+{
+    return no_caches(32, 16);
+}
+
+const char *fixture_wrong_sysfs(void)
+{
+    const char *root = no_caches(2, 2);
+    for (int cpu = 0; cpu < 2; cpu++) {
+        char self[16];
+        snprintf(self, sizeof self, "%d", cpu);
+        cpu_cache(root, cpu, 0, 1, "Data", "32K", self);
+        cpu_cache(root, cpu, 1, 2, "Unified", "512K", self);
+        cpu_cache(root, cpu, 2, 3, "Unified", "8192K", "0-1");
+    }
+    return root;
+}
+
+bool fixture_cpuid(const char *name, cpuid_dump *out)
+{
+    char path[256], why[256], *text = NULL;
+    size_t len;
+    snprintf(path, sizeof path, "tests/fixtures/cpuid/%s", name);
+    if (!read_file_limited(path, 1 << 20, &text, &len, why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", path, why);
+        return false;
+    }
+    bool ok = cpuid_dump_parse(text, out, why, sizeof why);
+    if (!ok)
+        fprintf(stderr, "%s: %s\n", path, why);
+    free(text);
+    return ok;
 }
 
 const char *fixture_no_env(const char *name)

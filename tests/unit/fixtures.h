@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "measure/cache_estimate.h"
+#include "platform/cpuid_dump.h"
 #include "topology/topology.h"
 
 /* Each returns the root of a new tree (pass to topology_load). */
@@ -21,6 +22,17 @@ const char *fixture_memoryless_node(void);  /* 4 CPUs, node1 has CPUs 2-3 and no
 const char *fixture_headless_tie(void);    /* 6 CPUs, 5 nodes: memory-less nodes 1 and 4 with ties */
 const char *fixture_many_cpus(void);        /* 256 CPUs, 2 nodes of 128, no SMT */
 
+
+/* Cloud guests and hosts whose sysfs hides or misstates the caches (the CPUID dumps
+ * beside them are in tests/fixtures/cpuid/, read with fixture_cpuid). */
+const char *fixture_microvm_no_caches(void); /* 2 CPUs, 2 cores, 1 node of 4 GiB, no cache directory at all */
+const char *fixture_zen4_no_caches(void);    /* 32 CPUs: 16 cores x 2 SMT numbered as Linux does (CPU n and
+                                                n+16 are siblings), 1 package, no cache directory */
+const char *fixture_wrong_sysfs(void);       /* 2 CPUs whose sysfs says L1 32K, L2 512K, L3 8M (the guest's
+                                                CPUID leaf 4 says otherwise) */
+/* The dump tests/fixtures/cpuid/NAME (read from the repository's root, where the
+ * tests run); false, with the reason printed, when it cannot be read or parsed. */
+bool fixture_cpuid(const char *name, cpuid_dump *out);
 
 /* make()'s tree, written once per test binary (the harness has room for 64 trees). */
 const char *fixture_once(const char *(*make)(void));

@@ -135,7 +135,7 @@ static int plan_on(session *s, const char *root, ...)
     int argc = test_argv(argv + 1, 30, "c2c", ap) + 1;
     va_end(ap);
     argv[0] = "membench";
-    session_env env = {root, false, fixture_no_env, fixture_four_gib, tmpfile(), tmpfile(), NULL, NULL};
+    session_env env = {root, false, fixture_no_env, fixture_four_gib, tmpfile(), tmpfile(), NULL, NULL, NULL, NULL};
     int rc = session_open(s, mode_find("c2c"), argc, argv, &env);
     return rc == -1 ? session_plan(s) : rc;
 }

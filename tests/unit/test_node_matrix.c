@@ -170,14 +170,15 @@ TEST(node_matrix_buffer_is_four_llcs_at_least_64m_within_the_budget)
     char why[160];
     fixture_load(&t, two_sockets(), NULL);
     CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 128ULL << 20);
-    CHECK_STR(why, "4x the 32768 KiB L3");
+    CHECK_STR(why, "4x the 32768 KiB L3 (sysfs)");
     CHECK_INT(node_matrix_buffer_bytes(&t, (100ULL << 20) + 123, why, sizeof why), 100ULL << 20);
-    CHECK_STR(why, "4x the 32768 KiB L3, capped by the memory budget");
+    CHECK_STR(why, "4x the 32768 KiB L3 (sysfs), capped by the memory budget");
     topology_free(&t);
-    /* 4 x 1 MiB L2 (no L3) is below the floor */
+    /* No L3 reported: the last level is an unreported L3, its 8 MiB default (the cache
+     * probe measures it on a live machine); 4x it is below the floor */
     fixture_load(&t, fixture_arm_no_l3(), NULL);
     CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 64ULL << 20);
-    CHECK_STR(why, "4x the 1024 KiB L2, raised to the 64 MiB minimum");
+    CHECK_STR(why, "4x the 8192 KiB L3 (default), raised to the 64 MiB minimum");
     topology_free(&t);
 }
 

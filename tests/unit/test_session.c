@@ -44,8 +44,11 @@ static const mode_def *command_line(char **argv, int *argc, char *mode, va_list 
     return mode_find(mode);
 }
 
-/* The memory budget sessions opened by open_on see. */
+/* The memory budget sessions opened by open_on see, and the recorded machine's
+ * other cache sources (none unless a test sets them). */
 static bool (*budget_of_open_on)(uint64_t *, char *, size_t) = fixture_four_gib;
+static const cpuid_dump *cpuid_of_open_on;
+static const cache_measurement *measured_of_open_on;
 
 /* A session opened on a recorded tree (not this machine), with output in files.
  * Returns session_open's status; args end with NULL. */
@@ -57,7 +60,8 @@ static int open_on(session *s, const char *root, char *mode, ...)
     va_start(ap, mode);
     const mode_def *m = command_line(argv, &argc, mode, ap);
     va_end(ap);
-    session_env env = {root, false, fixture_no_env, budget_of_open_on, tmpfile(), tmpfile(), NULL, NULL};
+    session_env env = {root,     false,    fixture_no_env,   budget_of_open_on,   tmpfile(),
+                       tmpfile(), NULL,    NULL,             cpuid_of_open_on,    measured_of_open_on};
     return session_open(s, m, argc, argv, &env);
 }
 
@@ -717,4 +721,118 @@ TEST(session_step_hook_runs_before_each_measured_step)
     CHECK_INT(run_steps(&l, "stream", "-n", "20000", "--ntimes", "2", "--stores", "regular", NULL), 0);
     CHECK_INT((long long)l.calls, 1);
     CHECK_INT((long long)l.records_at[0], 0);
+}
+
+/* The Zen 5 microVM of tests/fixtures/cpuid/zen5-microvm.txt: no cache sysfs, the
+ * legacy leaves only (L3 508 MiB for the whole package), and the cache probe's
+ * finding there (fixed here: an edge at 64 MiB, DRAM from 320 MiB). */
+static const cache_measurement microvm_probe = {.ran = true, .edge_found = true, .dram_found = true, .sure = true,
+                                                .llc_bytes = 64ULL << 20, .llc_low_bytes = 48ULL << 20,
+                                                .llc_high_bytes = 96ULL << 20, .dram_from_bytes = 320ULL << 20,
+                                                .max_bytes = 1ULL << 30, .llc_ns = 40, .dram_ns = 120};
+
+static int open_microvm(session *s, cpuid_dump *d, bool probed, char *mode, const char *a1, const char *a2)
+{
+    if (!fixture_cpuid("zen5-microvm.txt", d))
+        return -2;
+    cpuid_of_open_on = d;
+    measured_of_open_on = probed ? &microvm_probe : NULL;
+    int rc = open_on(s, fixture_microvm_no_caches(), mode, a1, a2, NULL);
+    cpuid_of_open_on = NULL;
+    measured_of_open_on = NULL;
+    return rc;
+}
+
+static bool planned_warning(const session *s, const char *part)
+{
+    for (size_t i = 0; i < s->info.nwarnings; i++)
+        if (strstr(s->info.warnings[i], part))
+            return true;
+    return false;
+}
+
+/* Every mode that means DRAM sizes its buffers from the measured last level (64
+ * MiB, one instance) and the measured plateau (320 MiB), never from the 8 MiB
+ * default nor from the package's 508 MiB; the plan names the basis. */
+TEST(session_dram_sizes_of_every_mode_on_a_guest_without_cache_sysfs)
+{
+    const long long mib = 1 << 20;
+    struct {
+        char *mode;
+        const char *a1, *a2, *key;
+        long long bytes;
+    } cases[] = {
+        {"stream", NULL, NULL, "array_elements", 320 * mib / 8}, /* max(4 x 64 MiB, the plateau) */
+        {"latency", NULL, NULL, "max_bytes", 320 * mib},        /* max(2 x 64 MiB, the plateau) */
+        {"latency-matrix", NULL, NULL, "buffer_bytes", 320 * mib},
+        {"bandwidth-matrix", NULL, NULL, "buffer_bytes", 160 * mib}, /* 320 MiB over 2 threads */
+        {"peak-bandwidth", NULL, NULL, "buffer_bytes", 160 * mib},
+        {"loaded-latency", NULL, NULL, "chase_bytes", 320 * mib},
+        {"loaded-latency", NULL, NULL, "buffer_bytes", 320 * mib}, /* one traffic thread beside the chaser */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        session s;
+        cpuid_dump d = {NULL, 0};
+        CHECK_INT(open_microvm(&s, &d, true, cases[i].mode, cases[i].a1, cases[i].a2), -1);
+        CHECK_INT(session_plan(&s), 0);
+        if (plan_int(&s, cases[i].key) != cases[i].bytes)
+            test_fail(__FILE__, __LINE__, "%s: %s %lld, expected %lld", cases[i].mode, cases[i].key,
+                      plan_int(&s, cases[i].key), cases[i].bytes);
+        CHECK_STR(params_get_text(&s.info.plan.values, "size_basis"), "L3 64 MiB (measured)");
+        if (strcmp(cases[i].mode, "latency") != 0) /* a curve marks its records itself */
+            CHECK_STR(s.size_basis, "measured");
+        CHECK(!planned_warning(&s, "may still fit a cache"));
+        close_session(&s);
+        cpuid_dump_free(&d);
+    }
+}
+
+/* The sweep's last sizes pass the measured last level (64 MiB): 4x L3 is 256 MiB per
+ * thread, from "measured", not from a default. */
+TEST(session_sweep_sizes_from_the_measured_last_level)
+{
+    session s;
+    cpuid_dump d = {NULL, 0};
+    CHECK_INT(open_microvm(&s, &d, true, NULL, "-o", "read"), -1);
+    CHECK_INT(session_plan(&s), 0);
+    const param_table *sizes = section_find_table(&s.info.plan, "sizes");
+    CHECK(sizes != NULL && sizes->nrows > 2);
+    if (sizes && sizes->nrows > 2) {
+        const param_list *last = &sizes->rows[sizes->nrows - 1];
+        CHECK_INT((long long)params_get_number(last, "size_kb", -1), 256LL << 10);
+        CHECK_STR(params_get_text(last, "size_basis"), "measured");
+        CHECK_STR(params_get_text(&sizes->rows[0], "size_basis"), "cpuid_amd_legacy"); /* L1/2: the legacy L1d */
+        CHECK_INT((long long)params_get_number(&sizes->rows[0], "size_kb", -1), 16); /* 48 KiB / 2, rounded down */
+    }
+    close_session(&s);
+    cpuid_dump_free(&d);
+}
+
+/* Without the probe only the package's 508 MiB is known: STREAM's arrays would be
+ * 4x it (6 GiB for three), so the 4 GiB budget caps them, and the plan says both. */
+TEST(session_stream_from_a_package_total_is_capped_by_the_budget_and_said)
+{
+    session s;
+    cpuid_dump d = {NULL, 0};
+    CHECK_INT(open_microvm(&s, &d, false, "stream", NULL, NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_INT(plan_int(&s, "array_elements"), (4LL << 30) / 3 / 8);
+    CHECK_STR(params_get_text(&s.info.plan.values, "size_basis"), "L3 508 MiB per package (CPUID 0x80000005/6)");
+    CHECK_STR(s.size_basis, "cpuid_amd_legacy");
+    CHECK(planned_warning(&s, "capped by the memory budget"));
+    close_session(&s);
+    cpuid_dump_free(&d);
+}
+
+/* Nothing known at all: the 8 MiB default, and every DRAM mode says its buffers may
+ * still fit a cache (records: may_fit_cache). */
+TEST(session_default_sizes_are_said_to_maybe_fit_a_cache)
+{
+    session s;
+    CHECK_INT(open_on(&s, fixture_microvm_no_caches(), "latency-matrix", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK_STR(s.size_basis, "default");
+    CHECK(s.may_fit_cache);
+    CHECK(planned_warning(&s, "may still fit a cache (last level L3 8 MiB (default))"));
+    close_session(&s);
 }

@@ -55,7 +55,7 @@ TEST(plan_l3_share_divides_by_threads_on_the_same_cache)
     /* L1/2=12K->8K, 2xL1=48K->64K, L2/2=512K, L2=1M, 2xL2=2M, L3/4 skipped (4M !> 4M),
        L3/2=2M dup, L3=4M, 2xL3=8M, 4xL3=16M */
     check_sizes(&p, expect, 8);
-    CHECK_CONTAINS(p.points[5].reason, "L3 32 MiB / 8 threads = 4 MiB");
+    CHECK_CONTAINS(p.points[5].reason, "L3 32 MiB (sysfs) / 8 threads = 4 MiB");
     topology_free(&t);
 }
 

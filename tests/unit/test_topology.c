@@ -87,7 +87,8 @@ TEST(topology_arm_without_l3_uses_default_and_warns)
     CHECK(l3.defaulted);
     CHECK_INT(l3.size, 8 << 20);
     CHECK_INT(l3.line_size, 64); /* the reported L1 line, not the architecture's default */
-    CHECK(has_warning(&t, "no L3 cache reported: using default 8192 KiB"));
+    CHECK(has_warning(&t, "cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 8 MiB "
+                         "(default)"));
     CHECK_INT(topology_max_cache_level(&t), 2);
     CHECK_STR(t.thp_mode, "madvise");
     topology_free(&t);
@@ -161,7 +162,7 @@ TEST(topology_live_system_loads)
     CHECK(topology_load("/sys", NULL, &t));
     CHECK(t.ncpus >= 1);
     CHECK(t.usable.count >= 1);
-    topology_crosscheck_cpuid(&t); /* must not crash whatever the CPU says */
+    topology_add_live_sources(&t); /* must not crash whatever the CPU says */
     topology_free(&t);
 }
 
@@ -184,7 +185,7 @@ TEST(topology_unsized_caches_give_one_warning_per_index)
         n += strstr(t.warnings[i], "size unreadable") != NULL;
     CHECK_INT(n, 1);
     CHECK(has_warning(&t, "cache index0 (L1): size unreadable on CPU(s) 0-3, ignored"));
-    CHECK(has_warning(&t, "no L1 cache reported: using default"));
+    CHECK(has_warning(&t, "cache sizes: no source reports L1"));
     CHECK(!has_warning(&t, "no cache information for CPU(s)")); /* they all have index dirs */
     topology_free(&t);
 }
@@ -369,7 +370,7 @@ TEST(topology_arm64_n1_server)
     CHECK_INT(t.nwarnings, 0);
     char *text = report_text(&t);
     CHECK_CONTAINS(text, "CPUs: 64 online, 64 usable (0-63), 64 cores, 1 package(s)\n");
-    CHECK_CONTAINS(text, "  L3 unified     32 MiB  line 64 B  x1  (first shared by CPUs 0-63)\n");
+    CHECK_CONTAINS(text, "  L3 unified     32 MiB  line 64 B  x1  (first shared by CPUs 0-63)  from sysfs\n");
     CHECK_CONTAINS(text, "Huge page sizes: 64 KiB 2 MiB 32 MiB 1 GiB\n");
     free(text);
     topology_free(&t);
@@ -453,7 +454,7 @@ TEST(topology_power9_lpar)
     char *text = report_text(&t);
     CHECK_CONTAINS(text, "CPUs: 32 online, 32 usable (0-31), 4 cores, 1 package(s)\n");
     CHECK_CONTAINS(text, "  node 8: CPUs 16-31, memory 96 GiB\n");
-    CHECK_CONTAINS(text, "  L1 data        32 KiB  line 128 B  x8  (first shared by CPUs 0,2,4,6)\n");
+    CHECK_CONTAINS(text, "  L1 data        32 KiB  line 128 B  x8  (first shared by CPUs 0,2,4,6)  from sysfs\n");
     CHECK_CONTAINS(text, "Huge page sizes: 16 MiB 16 GiB\nTHP: always (16 MiB pages)\n");
     free(text);
     topology_free(&t);
@@ -480,7 +481,7 @@ TEST(topology_s390x_z15_lpar)
     CHECK_INT(topology_huge_page_size(&t), 1 << 20);
     /* sysfs alone: no L3, the default is said */
     CHECK(topology_cache_level(&t, 3).defaulted);
-    CHECK(has_warning(&t, "no L3 cache reported"));
+    CHECK(has_warning(&t, "no source reports L3"));
     CHECK_INT(topology_cache_level(&t, 3).line_size, 256); /* the L1's line, not the default 64 */
     /* /proc/cpuinfo adds the shared L3 and L4 */
     topology_add_cpuinfo_caches(&t, fixture_s390x_z15_cpuinfo);
@@ -492,13 +493,13 @@ TEST(topology_s390x_z15_lpar)
     CHECK_STR(shared_text(&t, 4, 5), "0-7");
     CHECK_INT(count_level(&t, 1), 8); /* sysfs levels untouched */
     CHECK_INT(count_level(&t, 2), 8);
-    CHECK(!has_warning(&t, "no L3 cache reported"));
+    CHECK(!has_warning(&t, "no source reports"));
     CHECK(has_warning(&t, "L3 (256 MiB, shared) is not in sysfs: taken from /proc/cpuinfo as shared by all 8 CPUs"));
     CHECK(has_warning(&t, "L4 (960 MiB, shared) is not in sysfs"));
     char *text = report_text(&t);
     CHECK_CONTAINS(text, "CPUs: 8 online, 8 usable (0-7), 4 cores, 2 package(s)\n");
-    CHECK_CONTAINS(text, "  L1 data       128 KiB  line 256 B  x8  (first shared by CPUs 0)\n");
-    CHECK_CONTAINS(text, "  L4 unified    960 MiB  line 256 B  x1  (first shared by CPUs 0-7)\n");
+    CHECK_CONTAINS(text, "  L1 data       128 KiB  line 256 B  x8  (first shared by CPUs 0)  from sysfs\n");
+    CHECK_CONTAINS(text, "  L4 unified    960 MiB  line 256 B  x1  (first shared by CPUs 0-7)  from /proc/cpuinfo\n");
     CHECK_CONTAINS(text, "Huge page sizes: 1 MiB 2 GiB\nTHP: madvise (1 MiB pages)\n");
     free(text);
     topology_free(&t);

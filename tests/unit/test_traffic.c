@@ -276,11 +276,11 @@ TEST(traffic_cpus_keep_the_chasers_core_free)
 TEST(traffic_buffers_outgrow_the_llc_within_the_budget)
 {
     const uint64_t mib = 1 << 20;
-    CHECK(traffic_buffer_default(32 * mib, 2, 3, 64 * 1024 * mib) == 64 * mib); /* the floor */
-    CHECK(traffic_buffer_default(256 * mib, 1, 1, 64 * 1024 * mib) == 1024 * mib); /* 4x the LLC */
-    CHECK(traffic_buffer_default(256 * mib, 3, 1, 64 * 1024 * mib) == 341 * mib);  /* whole MiB */
-    CHECK(traffic_buffer_default(32 * mib, 2, 3, 600 * mib) == 50 * mib); /* half the budget over 6 buffers */
-    CHECK(traffic_buffer_default(32 * mib, 2, 3, 10 * mib) == 0);
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 64 * 1024 * mib) == 64 * mib); /* the floor */
+    CHECK(traffic_buffer_default(4 * 256 * mib, 1, 1, 64 * 1024 * mib) == 1024 * mib); /* 4x the LLC */
+    CHECK(traffic_buffer_default(4 * 256 * mib, 3, 1, 64 * 1024 * mib) == 341 * mib);  /* whole MiB */
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 600 * mib) == 50 * mib); /* half the budget over 6 buffers */
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 10 * mib) == 0);
     CHECK(traffic_unit(0, 0) == TRAFFIC_UNIT_FAST && traffic_unit(1, 0) == TRAFFIC_UNIT_PACED);
     CHECK(traffic_unit(0, 64 * mib) == TRAFFIC_UNIT_FAST);
     /* a step of W17 (9 units through the read buffer) must fit a 1 MiB buffer */

@@ -1,0 +1,111 @@
+#include "modes/cache_probe_step.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "measure/llc_probe.h"
+#include "util/format_bytes.h"
+
+#define MIB (1ULL << 20)
+#define PROBE_MIN_BYTES (256ULL << 10)
+#define PROBE_BUDGET_S 3.0
+
+static uint64_t pow2_floor(uint64_t v)
+{
+    uint64_t p = 1;
+    while (p <= v / 2)
+        p *= 2;
+    return p;
+}
+
+uint64_t cache_probe_max_bytes(const topology *t, uint64_t budget)
+{
+    uint64_t max = 1024 * MIB;
+    if (!topology_llc_unknown(t)) {
+        cache_level cl = topology_cache_level(t, topology_last_level(t));
+        max = 4 * cl.size;
+        max = max < 64 * MIB ? 64 * MIB : max > 2048 * MIB ? 2048 * MIB : max;
+    }
+    if (max > budget / 3)
+        max = budget / 3;
+    return pow2_floor(max);
+}
+
+static void copy_result(const llc_probe_result *r, uint64_t max, cache_measurement *m)
+{
+    memset(m, 0, sizeof *m);
+    m->ran = true;
+    m->edge_found = r->edge_found;
+    m->dram_found = r->dram_found;
+    m->sure = r->sure;
+    m->llc_bytes = r->llc_bytes;
+    m->llc_low_bytes = r->llc_low_bytes;
+    m->llc_high_bytes = r->llc_high_bytes;
+    m->dram_from_bytes = r->dram_from_bytes;
+    m->max_bytes = max;
+    m->llc_ns = r->llc_ns;
+    m->dram_ns = r->dram_ns;
+    m->wall_s = r->wall_s;
+    snprintf(m->why, sizeof m->why, "%s", r->why);
+}
+
+void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, char *, size_t))
+{
+    if (!always && !topology_llc_unknown(t))
+        return;
+    uint64_t budget;
+    char why[256] = "";
+    if (!budget_of(&budget, why, sizeof why)) {
+        topology_warn(t, "cache probe: not run (the memory budget is unknown: %s)", why);
+        return;
+    }
+    uint64_t max = cache_probe_max_bytes(t, budget);
+    if (max < 4 * PROBE_MIN_BYTES) {
+        topology_warn(t, "cache probe: not run (the memory budget allows too little)");
+        return;
+    }
+    llc_probe_config cfg = {PROBE_MIN_BYTES, max, PROBE_BUDGET_S, 1};
+    static llc_probe_result r; /* large (every point); one probe per process */
+    char err[256] = "";
+    if (!llc_probe_run(&cfg, &r, err, sizeof err)) {
+        topology_warn(t, "cache probe failed: %s", err);
+        return;
+    }
+    cache_measurement m;
+    copy_result(&r, max, &m);
+    topology_set_measured(t, &m);
+    char llc[32], dram[32], top[32];
+    format_bytes(m.llc_bytes, llc, sizeof llc);
+    format_bytes(m.dram_from_bytes, dram, sizeof dram);
+    format_bytes(max, top, sizeof top);
+    if (!m.edge_found)
+        topology_warn(t, "cache probe (%.1f s, up to %s): no last-level edge found: %s", m.wall_s, top, m.why);
+    else if (!m.sure)
+        topology_warn(t, "cache probe (%.1f s): last level about %s, DRAM from %s, but its batches disagree (a noisy "
+                         "host): the edge is uncertain", m.wall_s, llc, dram);
+}
+
+void session_probe_caches(session *s)
+{
+    const common_options *c = session_common(s);
+    if (s->env.live && c->cache_probe != CACHE_PROBE_NEVER)
+        cache_probe_into(&s->topo, c->cache_probe == CACHE_PROBE_ALWAYS, s->env.memory_budget);
+}
+
+bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_instances, bool given,
+                        bool every_record)
+{
+    dram_basis b = dram_basis_of(&s->topo);
+    bool may_fit = dram_may_fit_cache(&b, total, all_instances);
+    char basis[96], size[32];
+    dram_basis_text(&b, basis, sizeof basis);
+    params_text(&s->info.plan.values, "size_basis", given ? "given on the command line" : basis);
+    if (every_record && given)
+        session_size_given(s, true, may_fit);
+    else if (every_record)
+        session_size_basis(s, &b, may_fit);
+    if (may_fit)
+        session_warn(s, "%s (%s in all) may still fit a cache (last level %s): its figures may be a cache's, not "
+                        "DRAM's", what, format_bytes(total, size, sizeof size), basis);
+    return may_fit;
+}
