@@ -1,0 +1,289 @@
+/* llc_probe_analyse on synthetic curves (known edges, noise, no DRAM, one level,
+ * an adaptive climb), and one tiny live run. No timing is asserted. */
+#include <stdint.h>
+#include <string.h>
+
+#include "measure/llc_probe.h"
+#include "measure/stop.h"
+#include "test.h"
+
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+
+/* The probe's ladder from 256 KiB: 256K 384K 512K 768K 1M 1.5M 2M 3M 4M 6M 8M
+ * 12M 16M 24M 32M 48M 64M 96M 128M 192M 256M ... */
+static uint64_t ladder_size(size_t i)
+{
+    uint64_t p = 256 * KIB << (i / 2);
+    return i % 2 ? p + p / 2 : p;
+}
+
+/* A curve of n medians from 256 KiB, every batch within +-spread of its median. */
+static void curve(llc_probe_result *r, const double *median, size_t n, double spread)
+{
+    memset(r, 0, sizeof *r);
+    r->npoints = n;
+    r->batches = 5;
+    for (size_t i = 0; i < n; i++) {
+        r->points[i].bytes = ladder_size(i);
+        r->points[i].median_ns = median[i];
+        r->points[i].low_ns = median[i] * (1 - spread);
+        r->points[i].high_ns = median[i] * (1 + spread);
+    }
+}
+
+/* L2 (5 ns) to 1 MiB, L3 (15 ns, creeping to 18) to 32 MiB, one climb point at
+ * 48 MiB, DRAM (100 ns) from 64 MiB. */
+static const double three_levels[] = {5,  5,  5.1, 5.2, 5.3, 14, 14.5, 15,  15.5, 16,  16.2,
+                                      16.5, 17, 17.5, 18, 60, 100, 101, 99, 100, 102};
+#define N_THREE (sizeof three_levels / sizeof three_levels[0])
+
+TEST(llc_probe_three_levels_edge_is_the_top_step)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.llc_low_bytes, 32 * MIB);
+    CHECK_INT(r.llc_high_bytes, 48 * MIB);
+    CHECK(r.dram_found);
+    CHECK_INT(r.dram_from_bytes, 64 * MIB);
+    CHECK_NEAR(r.dram_ns, 100, 1e-9);
+    CHECK_NEAR(r.llc_ns, 16.2, 1e-9); /* median of the plateau's medians (14 ns is outside its band) */
+    CHECK(r.sure);
+    CHECK_CONTAINS(r.why, "LLC 32 MiB");
+    CHECK_CONTAINS(r.why, "sure");
+}
+
+/* A sharp step: the last L3 point is followed at once by DRAM. */
+TEST(llc_probe_sharp_step_brackets_the_edge)
+{
+    static const double m[] = {4, 4, 4, 4, 30, 30, 31, 32, 33, 34, 110, 112, 111, 110};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.05);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 6 * MIB);
+    CHECK_INT(r.llc_low_bytes, 6 * MIB);
+    CHECK_INT(r.llc_high_bytes, 8 * MIB);
+    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+    CHECK(r.sure);
+}
+
+/* The plateau's top point rises more than a plateau's neighbours do (41 -> 48)
+ * but stays within its band: still served by the cache, so it is the edge. */
+TEST(llc_probe_plateau_top_within_band_is_kept)
+{
+    static const double m[] = {4, 4, 4, 4, 40, 40, 40.5, 41, 48, 110, 112, 111, 110};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 4 * MIB);
+    CHECK_INT(r.llc_high_bytes, 6 * MIB);
+    CHECK_INT(r.dram_from_bytes, 6 * MIB);
+}
+
+/* A shelf just below DRAM (within LLC_PROBE_STEP of it: page walks, a far
+ * node) is no cache: the LLC is the plateau below it. */
+TEST(llc_probe_shelf_just_below_dram_is_not_a_cache)
+{
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 83, 84, 100, 101, 100};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+}
+
+/* The whole range fits a cache (this host's L3 with a small max): no DRAM plateau
+ * may be claimed, and the L2 step must not be taken for the LLC. */
+TEST(llc_probe_no_dram_plateau_when_the_top_is_a_cache)
+{
+    static const double m[] = {5, 5, 5, 5, 5, 30, 38, 40, 40, 41, 41, 42, 42, 42, 43, 43};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(!r.edge_found);
+    CHECK(!r.dram_found);
+    CHECK(!r.sure);
+    CHECK_INT(r.llc_bytes, 0);
+    CHECK_CONTAINS(r.why, "no DRAM plateau up to 48 MiB");
+}
+
+TEST(llc_probe_no_dram_plateau_while_still_climbing)
+{
+    static const double m[] = {5, 5, 5, 5, 20, 20, 21, 21, 22, 40, 70};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(!r.edge_found);
+    CHECK(!r.dram_found);
+    CHECK_CONTAINS(r.why, "still climbing");
+}
+
+/* The edge point's slowest batch overlaps its neighbour's fastest: the step is
+ * placed by the fastest batches, but the bracket widens and sure is false. */
+TEST(llc_probe_noisy_edge_is_unsure)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.points[14].high_ns = 70; /* 32 MiB: one slow batch, above 48 MiB's fastest (58.2) */
+    r.points[14].median_ns = 19;
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.llc_high_bytes, 64 * MIB); /* the first size wholly above 70 ns */
+    CHECK_INT(r.llc_low_bytes, 32 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "unsure: batches overlap at the edge");
+
+    /* One batch of the edge point as slow as DRAM: no size above is told apart
+     * from it (the bracket's top is the largest size), and the last size told
+     * apart from that one is 24 MiB. */
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.points[14].high_ns = 99.5;
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.llc_low_bytes, 24 * MIB);
+    CHECK_INT(r.llc_high_bytes, 256 * MIB);
+    CHECK(!r.sure);
+
+    /* A batch inside the plateau as slow as DRAM: the edge is clean, but one
+     * plateau size was not always served by the cache. */
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.points[9].high_ns = 99.5;
+    llc_probe_analyse(&r);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.llc_high_bytes, 48 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "cache and DRAM batches overlap");
+}
+
+/* A slow phase lifts the median of the plateau's top size; its fastest batch
+ * still says the cache served it, so the edge stays at 32 MiB. */
+TEST(llc_probe_edge_read_from_fastest_batches)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.points[14].median_ns = 50;
+    r.points[14].high_ns = 57;
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.dram_from_bytes, 64 * MIB);
+}
+
+/* Just DRAM over the whole range. */
+TEST(llc_probe_single_plateau_is_one_level)
+{
+    static const double m[] = {100, 102, 101, 99, 100, 103, 101, 100};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(!r.edge_found);
+    CHECK(r.dram_found);
+    CHECK_INT(r.dram_from_bytes, 256 * KIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "one level");
+}
+
+/* One flat cache level over the whole range: a cache, not DRAM. */
+TEST(llc_probe_single_fast_plateau_is_a_cache)
+{
+    static const double m[] = {12, 12, 12.5, 12, 13, 12.5, 13, 13};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(!r.edge_found);
+    CHECK(!r.dram_found);
+    CHECK_CONTAINS(r.why, "are a cache's");
+}
+
+/* An adaptive replacement policy: past 32 MiB a share of the lines still hits,
+ * so latency climbs over several sizes. The edge is the plateau's last point, not
+ * a point of the climb; the DRAM plateau starts where the climb has flattened
+ * within the band, and its spread leaves the result unsure. */
+TEST(llc_probe_adaptive_climb_edge_is_the_plateau_end)
+{
+    static const double m[] = {5, 5, 5, 5, 5, 38, 39, 39, 40, 40, 40, 40, 41, 41, 41,
+                               68, 82, 96, 103, 110, 110};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.llc_high_bytes, 48 * MIB);
+    CHECK_INT(r.dram_from_bytes, 96 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "DRAM plateau spread");
+}
+
+/* A climb of one sharp point then a slow rise: still only the top plateau counts. */
+TEST(llc_probe_gradual_climb_points_are_not_a_plateau)
+{
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 55, 66, 80, 97, 110, 112, 111};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.02);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.llc_high_bytes, 4 * MIB);
+    CHECK_INT(r.dram_from_bytes, 12 * MIB);
+}
+
+TEST(llc_probe_too_few_points)
+{
+    static const double m[] = {5, 100};
+    llc_probe_result r;
+    curve(&r, m, 2, 0.01);
+    llc_probe_analyse(&r);
+    CHECK(!r.edge_found);
+    CHECK(!r.dram_found);
+    CHECK_CONTAINS(r.why, "too few sizes");
+}
+
+TEST(llc_probe_two_batches_are_never_sure)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.batches = 2;
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK(!r.sure);
+}
+
+/* Live: a tiny range, only the shape of the answer. */
+TEST(llc_probe_live_smoke)
+{
+    llc_probe_config cfg = {4 * KIB, 4 * MIB, 0.05, 1};
+    static llc_probe_result r;
+    char err[200] = "";
+    CHECK(llc_probe_run(&cfg, &r, err, sizeof err));
+    CHECK(r.npoints >= 3);
+    CHECK(r.batches >= 3);
+    for (size_t i = 0; i < r.npoints; i++) {
+        CHECK(r.points[i].bytes > 0);
+        CHECK(r.points[i].median_ns > 0);
+        CHECK(r.points[i].low_ns > 0 && r.points[i].low_ns <= r.points[i].median_ns);
+        CHECK(r.points[i].high_ns >= r.points[i].median_ns);
+        if (i > 0)
+            CHECK(r.points[i].bytes > r.points[i - 1].bytes);
+    }
+    CHECK(r.points[r.npoints - 1].bytes <= 4 * MIB);
+}
+
+TEST(llc_probe_stop_returns_false)
+{
+    llc_probe_config cfg = {4 * KIB, 4 * MIB, 0.05, 1};
+    static llc_probe_result r;
+    char err[200] = "";
+    stop_request(0);
+    bool ok = llc_probe_run(&cfg, &r, err, sizeof err);
+    stop_reset();
+    CHECK(!ok);
+    CHECK_CONTAINS(err, "stopped");
+}
