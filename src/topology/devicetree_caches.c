@@ -64,6 +64,7 @@ typedef struct {
     bool walked;
     dt_cache caches[DT_MAX_CACHE_NODES];
     size_t ncaches;
+    dt_cache spare; /* a cache node read when caches[] is full */
     bool too_many_caches;
     char *note;
     size_t notelen;
@@ -241,17 +242,19 @@ static dt_cache *lookup(dt_state *s, uint32_t ph)
             rel = s->index[i].rel;
     if (!rel)
         return NULL;
-    if (s->ncaches == DT_MAX_CACHE_NODES) {
-        s->too_many_caches = true;
-        return NULL;
-    }
-    dt_cache *c = &s->caches[s->ncaches];
+    /* Out of room: the node is still read, so the chain goes on to the levels
+     * above (a shared L3 after many private L2s), but it has no sharers kept. */
+    bool full = s->ncaches == DT_MAX_CACHE_NODES;
+    dt_cache *c = full ? &s->spare : &s->caches[s->ncaches];
+    s->too_many_caches |= full;
     *c = (dt_cache){.phandle = ph};
     uint32_t level;
     if (prop_u32(s, rel, "cache-level", &level))
         c->declared_level = level > 0 && level <= DT_MAX_LEVELS ? (int)level : -1; /* -1: unusable */
     c->props = read_props(s, rel, false);
     c->next = next_link(s, rel);
+    if (full)
+        return c;
     c->member = calloc(s->t->ncpus ? s->t->ncpus : 1, 1);
     if (!c->member)
         return NULL;
@@ -363,10 +366,10 @@ static bool map_by_reg(dt_state *s)
     for (size_t i = 0; ok && i < n; i++)
         s->node_of[i] = (int)order[i].node;
     if (ok)
-        add_note(s, "device tree: no cpuN/of_node links: its %zu cpu nodes paired with the online CPUs in "
+        add_note(s, "no cpuN/of_node links: its %zu cpu nodes paired with the online CPUs in "
                     "ascending reg order", n);
     else
-        add_note(s, "device tree: no cpuN/of_node links, and %zu enabled cpu nodes for %zu online CPUs "
+        add_note(s, "no cpuN/of_node links, and %zu enabled cpu nodes for %zu online CPUs "
                     "cannot be paired by reg: its caches are not used", n, s->t->ncpus);
     free(order);
     return ok;
@@ -374,7 +377,7 @@ static bool map_by_reg(dt_state *s)
 
 static void mark(dt_state *s, dt_cache *c, size_t node)
 {
-    for (size_t i = 0; i < s->t->ncpus; i++)
+    for (size_t i = 0; c->member && i < s->t->ncpus; i++)
         if (s->node_of[i] == (int)node)
             c->member[i] = 1;
 }
@@ -487,13 +490,13 @@ static void find_caches(dt_state *s, cache_instance **list, size_t *count)
     for (size_t i = 0; i < s->t->ncpus && !mapped; i++)
         mapped = s->node_of[i] >= 0;
     if (!mapped) {
-        add_note(s, "device tree: the CPUs' of_node links name no cpu node under cpus/: its caches are not used");
+        add_note(s, "the CPUs' of_node links name no cpu node under cpus/: its caches are not used");
         return;
     }
     for (size_t k = 0; k < s->ncpus; k++)
         follow(s, k);
     if (s->too_many_caches)
-        add_note(s, "device tree: more than %d cache nodes: the rest are left out", DT_MAX_CACHE_NODES);
+        add_note(s, "more than %d cache nodes: the rest are left out", DT_MAX_CACHE_NODES);
     collect(s, list, count);
 }
 

@@ -200,6 +200,29 @@ const char *fixture_dt_arm64_n1_no_of_node(void)
     return root ? root : (root = arm64_n1(false));
 }
 
+const char *fixture_dt_arm64_many_l2(void)
+{
+    static const char *root;
+    if (root)
+        return root;
+    root = test_tempdir();
+    arm_common(root);
+    test_write_file(root, "devices/system/cpu/online", "0-71\n");
+    for (uint32_t k = 0; k < 72; k++) {
+        char cpu[64], l2[96];
+        snprintf(cpu, sizeof cpu, "cpus/cpu@%x", k);
+        arm_cpu_node(root, cpu, k, "arm,neoverse-n1", 0x1000 + k);
+        l1_split(root, cpu, 64 << 10, 64 << 10, 64, 256, 256);
+        put_u32(root, cpu, "next-level-cache", 0x2000 + k);
+        snprintf(l2, sizeof l2, "%s/l2-cache", cpu);
+        arm_cache(root, l2, 2, 1 << 20, 2048, 0x2000 + k, 0x200);
+        sysfs_cpu(root, (int)k, (int)k, 0);
+        of_node_link(root, (int)k, cpu + strlen("cpus/"));
+    }
+    arm_cache(root, "l3-cache", 3, 32 << 20, 32768, 0x200, 0);
+    return root;
+}
+
 /* As mainline's rk3399.dtsi, trimmed to what caches need. */
 static const char *rk3399(bool big_boot_links)
 {
@@ -297,12 +320,9 @@ const char *fixture_dt_power9(void)
     return root;
 }
 
-const char *fixture_dt_riscv_fu740(void)
+static const char *riscv_fu740(bool links)
 {
-    static const char *root;
-    if (root)
-        return root;
-    root = test_tempdir();
+    const char *root = test_tempdir();
     put_u32(root, "cpus", "#address-cells", 1);
     put_u32(root, "cpus", "#size-cells", 0);
     test_write_file(root, "devices/system/cpu/online", "0-3\n");
@@ -333,7 +353,8 @@ const char *fixture_dt_riscv_fu740(void)
         put_str(root, cpu, "status", "okay");
         sysfs_cpu(root, (int)k - 1, (int)k - 1, 0);
         snprintf(cpu, sizeof cpu, "cpu@%u", k);
-        of_node_link(root, (int)k - 1, cpu);
+        if (links)
+            of_node_link(root, (int)k - 1, cpu);
     }
     static const char ccache_compatible[] = "sifive,fu740-c000-ccache\0cache";
     const char *cc = "soc/cache-controller@2010000";
@@ -344,6 +365,18 @@ const char *fixture_dt_riscv_fu740(void)
     put_flag(root, cc, "cache-unified");
     put_u32(root, cc, "phandle", 0x20);
     return root;
+}
+
+const char *fixture_dt_riscv_fu740(void)
+{
+    static const char *root;
+    return root ? root : (root = riscv_fu740(true));
+}
+
+const char *fixture_dt_riscv_fu740_no_of_node(void)
+{
+    static const char *root;
+    return root ? root : (root = riscv_fu740(false));
 }
 
 const char *fixture_dt_qemu_virt(void)

@@ -14,6 +14,10 @@ const char *fixture_dt_arm64_n1(void);
 /* The same tree with no of_node links (a recording that did not keep them). */
 const char *fixture_dt_arm64_n1_no_of_node(void);
 
+/* 72 such cores (cpu@0 .. cpu@47 by hex reg), each with its own L2 node: 73 cache
+ * nodes, more than devicetree_caches keeps (DT_MAX_CACHE_NODES). */
+const char *fixture_dt_arm64_many_l2(void);
+
 /* A Rockchip RK3399 (big.LITTLE): cpu@0..cpu@3 Cortex-A53 (L1d 32K, L2 512K shared
  * by the four), cpu@100, cpu@101 Cortex-A72 (L1d 32K, L2 1M shared by the two),
  * L2 nodes under cpus/. Names sort (cpu@0, cpu@1, cpu@100, cpu@101, cpu@2, cpu@3)
@@ -35,8 +39,10 @@ const char *fixture_dt_power9(void);
  * status "disabled", not online), cpu@1..cpu@4 U74 harts (L1d 32K, d-cache-block-size
  * 64) as CPUs 0-3 by of_node; all link by next-level-cache to the 2M cache controller
  * at soc/cache-controller@2010000 (cache-block-size 64), which has no cache-level
- * (an older tree). */
+ * (an older tree). no_of_node: the same without links (5 cpu nodes, 4 enabled, for
+ * 4 online CPUs). */
 const char *fixture_dt_riscv_fu740(void);
+const char *fixture_dt_riscv_fu740_no_of_node(void);
 
 /* QEMU's arm64 virt machine: 4 cpu nodes with no cache property at all. */
 const char *fixture_dt_qemu_virt(void);

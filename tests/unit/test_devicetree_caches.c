@@ -85,9 +85,33 @@ TEST(devicetree_arm64_n1_paired_by_reg)
 {
     dt_result r = run(fixture_dt_arm64_n1_no_of_node());
     CHECK(r.found);
-    CHECK_STR(r.note, "device tree: no cpuN/of_node links: its 8 cpu nodes paired with the online CPUs in "
+    CHECK_STR(r.note, "no cpuN/of_node links: its 8 cpu nodes paired with the online CPUs in "
                       "ascending reg order");
     CHECK_STR(r.text, run(fixture_dt_arm64_n1()).text);
+}
+
+/* 73 cache nodes for 64 places: the first 63 L2s (in cpu node name order) are kept,
+ * the rest said; the chains still reach the shared L3 through the L2s left out. */
+TEST(devicetree_too_many_cache_nodes)
+{
+    topology t;
+    CHECK(topology_load(fixture_dt_arm64_many_l2(), NULL, &t));
+    cache_instance *c = NULL;
+    size_t n = 0, per_level[4] = {0};
+    char note[256];
+    CHECK(devicetree_caches(fixture_dt_arm64_many_l2(), &t, &c, &n, note, sizeof note));
+    CHECK_STR(note, "more than 64 cache nodes: the rest are left out");
+    for (size_t i = 0; i < n; i++) {
+        per_level[c[i].level < 4 ? c[i].level : 0]++;
+        CHECK_INT(c[i].shared.count, c[i].level == 3 ? 72 : 1);
+    }
+    CHECK_INT(per_level[1], 72);
+    CHECK_INT(per_level[2], 63);
+    CHECK_INT(per_level[3], 1);
+    CHECK_INT(per_level[0], 0);
+    CHECK_STR(describe(c + n - 1, 1), "L3 U 33554432 64 0-71 dt\n");
+    free_instances(c, n);
+    topology_free(&t);
 }
 
 /* The links say CPU 0-1 are the big cores, against reg order: the links win. */
@@ -136,6 +160,16 @@ TEST(devicetree_riscv_fu740_level_from_chain)
                       "L2 U 2097152 64 0-3 dt\n");
 }
 
+/* Pairing by reg counts only the enabled cpu nodes: the S7 hart is not a CPU. */
+TEST(devicetree_riscv_fu740_paired_without_disabled_hart)
+{
+    dt_result r = run(fixture_dt_riscv_fu740_no_of_node());
+    CHECK(r.found);
+    CHECK_STR(r.note, "no cpuN/of_node links: its 4 cpu nodes paired with the online CPUs in "
+                      "ascending reg order");
+    CHECK_STR(r.text, run(fixture_dt_riscv_fu740()).text);
+}
+
 TEST(devicetree_malformed_bounded)
 {
     dt_result r = run(fixture_dt_malformed());
@@ -179,7 +213,7 @@ TEST(devicetree_unpairable_counts)
     CHECK(!devicetree_caches(fixture_dt_arm64_n1_no_of_node(), &t, &c, &n, note, sizeof note));
     CHECK_INT(n, 0);
     CHECK(c == NULL);
-    CHECK_STR(note, "device tree: no cpuN/of_node links, and 8 enabled cpu nodes for 7 online CPUs cannot be "
+    CHECK_STR(note, "no cpuN/of_node links, and 8 enabled cpu nodes for 7 online CPUs cannot be "
                     "paired by reg: its caches are not used");
 }
 
