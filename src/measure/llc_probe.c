@@ -385,6 +385,8 @@ void llc_probe_analyse(llc_probe_result *r)
         doubt = "fewer than 3 batches";
     else if (!apart || r->llc_low_bytes != p[last].bytes || r->llc_high_bytes != p[last + 1].bytes)
         doubt = "batches overlap at the edge";
+    else if (d - last - 1 > LLC_PROBE_SURE_CLIMB)
+        doubt = "long climb to DRAM";
     else if (dram_hi > LLC_PROBE_SURE_DRAM * dram_lo)
         doubt = "DRAM plateau spread over 10%";
     else if (!(llc_top < dram_floor))

@@ -52,7 +52,11 @@
  *   longer serves lies in (llc_low, llc_high]. Clean curve: llc_low = llc_bytes
  *   and llc_high the next size.
  * - sure: batches >= 3; the bracket is clean (the edge point's and its upper
- *   neighbour's batch ranges do not overlap); the DRAM plateau's medians agree
+ *   neighbour's batch ranges do not overlap); at most LLC_PROBE_SURE_CLIMB sizes
+ *   lie between the LLC and DRAM plateaus (a longer climb may hide a level too
+ *   short for the ladder to show as a plateau, as this Xeon guest's L3 at 3 MiB
+ *   between its L2 and DRAM, or is an adaptive policy's gradual climb, where the
+ *   edge is a matter of definition); the DRAM plateau's medians agree
  *   within LLC_PROBE_SURE_DRAM (10%); and every LLC plateau point's slowest batch
  *   is faster than every DRAM plateau point's fastest. why names the first
  *   condition that failed.
@@ -70,6 +74,7 @@
 #define LLC_PROBE_PLATEAU_BAND 1.25 /* LLC plateau: max/min */
 #define LLC_PROBE_PLATEAU_STEP 1.15 /* LLC plateau core: neighbours within this of each other */
 #define LLC_PROBE_STEP 1.25         /* LLC plateau points: at least this much below DRAM */
+#define LLC_PROBE_SURE_CLIMB 1       /* sure: sizes between the plateaus at most */
 #define LLC_PROBE_SURE_DRAM 1.10    /* sure: DRAM plateau medians (not fastest) within this */
 /* DRAM is slower than this and last-level caches faster (DRAM 60-150 ns on
  * current servers and desktops; L3 10-50 ns, this Sapphire/Emerald Rapids guest's

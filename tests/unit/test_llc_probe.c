@@ -177,6 +177,23 @@ TEST(llc_probe_edge_read_from_fastest_batches)
     CHECK_INT(r.dram_from_bytes, 64 * MIB);
 }
 
+/* L2, then three sizes between it and DRAM (this Xeon guest: an L3 of one or two
+ * ladder sizes, 27 and 40 ns): the L2 is the last plateau the ladder shows, but a
+ * level may hide in the climb, so not sure. */
+TEST(llc_probe_long_climb_is_unsure)
+{
+    static const double m[] = {5, 5, 5, 5, 9, 27, 40, 130, 139, 139, 140};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.02);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 768 * KIB);
+    CHECK_INT(r.llc_high_bytes, 1 * MIB);
+    CHECK_INT(r.dram_from_bytes, 3 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "unsure: long climb to DRAM");
+}
+
 /* Just DRAM over the whole range. */
 TEST(llc_probe_single_plateau_is_one_level)
 {
@@ -206,7 +223,7 @@ TEST(llc_probe_single_fast_plateau_is_a_cache)
 /* An adaptive replacement policy: past 32 MiB a share of the lines still hits,
  * so latency climbs over several sizes. The edge is the plateau's last point, not
  * a point of the climb; the DRAM plateau starts where the climb has flattened
- * within the band, and its spread leaves the result unsure. */
+ * within the band, and the long climb leaves the result unsure. */
 TEST(llc_probe_adaptive_climb_edge_is_the_plateau_end)
 {
     static const double m[] = {5, 5, 5, 5, 5, 38, 39, 39, 40, 40, 40, 40, 41, 41, 41,
@@ -219,7 +236,22 @@ TEST(llc_probe_adaptive_climb_edge_is_the_plateau_end)
     CHECK_INT(r.llc_high_bytes, 48 * MIB);
     CHECK_INT(r.dram_from_bytes, 96 * MIB);
     CHECK(!r.sure);
-    CHECK_CONTAINS(r.why, "DRAM plateau spread");
+    CHECK_CONTAINS(r.why, "unsure: long climb to DRAM");
+}
+
+/* DRAM plateau sizes whose medians differ by 12%: within the band, not sure. */
+TEST(llc_probe_dram_spread_is_unsure)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    r.points[17].median_ns = 112;
+    r.points[17].low_ns = 108.6;
+    r.points[17].high_ns = 115;
+    llc_probe_analyse(&r);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.dram_from_bytes, 64 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "unsure: DRAM plateau spread");
 }
 
 /* A climb of one sharp point then a slow rise: still only the top plateau counts. */
