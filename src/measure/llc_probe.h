@@ -13,7 +13,9 @@
  *   in the cache), page-local over 2 MiB groups (or the region when smaller):
  *   random enough that adjacent-line prefetches rarely pay off, yet a group's 512
  *   base pages fit the STLB, so TLB misses are amortised with or without THP and
- *   the edge is the cache's.
+ *   the edge is the cache's. Linked by a shuffle per group, not kernels/chase.h's
+ *   builder: its two keyed permutations a node took 16 s for the 4.6 GiB of a
+ *   2 GiB probe (this Xeon guest), the shuffle 0.6 s (page faults aside).
  * - Visits: a warm-up then a timed walk of a fixed number of loads. A size that
  *   may fit a cache needs whole cycles of warm-up: one, or its timed loads miss
  *   for want of having been touched; two, because a victim (non-inclusive) L3 is
@@ -23,11 +25,13 @@
  *   goes up the ladder with whole-cycle warm-ups until two consecutive sizes are
  *   slow (>= 2x the fastest size) and their timed walk is no faster than their
  *   cold warm-up (>= 0.8x): from there on, warm-ups are capped (one 2 MiB group).
- * - Batches: pass 1, then 2 to 6 more passes, each in a freshly shuffled order
+ * - Batches: pass 1, then 4 to 6 more passes, each in a freshly shuffled order
  *   (a host's slow phase lands on scattered sizes, not on a run of neighbours that
  *   would look like a step). The count, and a longer timed walk when time allows,
- *   come from pass 1's cost and budget_s. Per size: the median over batches and
- *   the batches' min and max.
+ *   come from pass 1's cost and budget_s; at least 5 batches even past the budget
+ *   (with 3, a 2 GiB probe's top sizes all fell in a host's slow phase and looked
+ *   like a plateau above DRAM). Per size: the median over batches and the
+ *   batches' min and max.
  *
  * Analysis (llc_probe_analyse). Plateaus are read off each size's fastest batch
  * (low_ns): noise (neighbours evicting, host contention) only adds latency, so
