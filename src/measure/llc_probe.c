@@ -361,22 +361,39 @@ void llc_probe_analyse(llc_probe_result *r)
     for (size_t i = 0; i < n; i++)
         f[i] = p[i].low_ns;
 
-    /* DRAM plateau: the run at the top within the band. */
-    size_t d = n - 1;
-    double lo = f[d], hi = f[d];
-    while (d > 0 && higher(hi, f[d - 1]) <= LLC_PROBE_DRAM_BAND * lower(lo, f[d - 1])) {
-        d--;
-        lo = lower(lo, f[d]);
-        hi = higher(hi, f[d]);
-    }
+    /* DRAM plateau. Its level: among the points no cache could have served
+     * (fastest batch >= LLC_PROBE_DRAM_MIN_NS), the most populous band (the
+     * lowest on a tie), so that neither climb points nor a few slow sizes set it;
+     * the median of that band. Then the run down from the largest size while no
+     * point is clearly faster than that level; slower points (a host's slow
+     * phase, far memory) do not end it. */
     const char *top = size_text(p[n - 1].bytes, a, sizeof a);
-    if (n - d < 2) {
-        set_why(r, "no DRAM plateau up to %s: latency still climbing (%.1f to %.1f ns)", top, f[n - 2], f[n - 1]);
+    double slow[LLC_PROBE_MAX_POINTS];
+    size_t nslow = 0;
+    for (size_t i = 0; i < n; i++)
+        if (f[i] >= LLC_PROBE_DRAM_MIN_NS)
+            slow[nslow++] = f[i];
+    if (nslow == 0) {
+        set_why(r, "no DRAM plateau up to %s: the largest sizes (%.1f ns) are a cache's", top, f[n - 1]);
         return;
     }
-    double dram_fast = median_of(f + d, n - d);
-    if (dram_fast < LLC_PROBE_DRAM_MIN_NS) {
-        set_why(r, "no DRAM plateau up to %s: the largest sizes (%.1f ns) are a cache's", top, dram_fast);
+    qsort(slow, nslow, sizeof *slow, cmp_double);
+    size_t band_from = 0, band_n = 0;
+    for (size_t i = 0; i < nslow; i++) {
+        size_t k = i;
+        while (k < nslow && slow[k] <= slow[i] * LLC_PROBE_DRAM_BAND)
+            k++;
+        if (k - i > band_n) {
+            band_from = i;
+            band_n = k - i;
+        }
+    }
+    double dram_fast = median_of(slow + band_from, band_n);
+    size_t d = n;
+    while (d > 0 && f[d - 1] * LLC_PROBE_DRAM_BAND >= dram_fast)
+        d--;
+    if (n - d < 2) {
+        set_why(r, "no DRAM plateau up to %s: latency still climbing (%.1f to %.1f ns)", top, f[n - 2], f[n - 1]);
         return;
     }
     r->dram_found = true;
@@ -389,6 +406,7 @@ void llc_probe_analyse(llc_probe_result *r)
     double ceiling = dram_fast / LLC_PROBE_STEP;
     size_t first = 0, last = 0;
     bool found = false;
+    double lo = 0, hi = 0;
     for (size_t e = d; e-- > 1 && !found;) {
         if (f[e] > ceiling)
             continue;

@@ -37,11 +37,14 @@
  * (low_ns): noise (neighbours evicting, host contention) only adds latency, so
  * the fastest batch shows what the cache can serve, and a DRAM buffer must be
  * larger than any size a batch saw served from a cache.
- * - DRAM plateau: the run of points ending at the largest size whose fastest
- *   batches lie within LLC_PROBE_DRAM_BAND of each other, >= 2 points, and not
- *   faster than LLC_PROBE_DRAM_MIN_NS (a top run faster than that is a cache
- *   holding the whole range: no plateau is claimed). dram_from_bytes is its first
- *   size.
+ * - DRAM plateau. Its level: among the sizes no cache could have served (fastest
+ *   batch >= LLC_PROBE_DRAM_MIN_NS), the most populous band of width
+ *   LLC_PROBE_DRAM_BAND (the faster on a tie), its median: neither climb points
+ *   nor a few slow sizes set it. The plateau: the run down from the largest size
+ *   while no size is more than the band faster than that level, >= 2 sizes;
+ *   slower sizes do not end it (this Xeon guest's largest regions were 40%
+ *   slower in every batch: far memory). dram_from_bytes is its first size. No
+ *   size over the floor: the whole range fits a cache, no plateau is claimed.
  * - LLC plateau: below it, the highest run of >= 2 points no more than
  *   1/LLC_PROBE_STEP of the DRAM level, neighbours within LLC_PROBE_PLATEAU_STEP
  *   of each other (a climb rises faster) and all within LLC_PROBE_PLATEAU_BAND;
@@ -74,7 +77,7 @@
 
 #define LLC_PROBE_MAX_POINTS 48
 /* Ratios and floors of the analysis, on the fastest-batch curve unless named. */
-#define LLC_PROBE_DRAM_BAND 1.20    /* DRAM plateau: max/min */
+#define LLC_PROBE_DRAM_BAND 1.20    /* DRAM plateau: the level's band, and how much faster ends it */
 #define LLC_PROBE_PLATEAU_BAND 1.25 /* LLC plateau: max/min */
 #define LLC_PROBE_PLATEAU_STEP 1.15 /* LLC plateau core: neighbours within this of each other */
 #define LLC_PROBE_STEP 1.25         /* LLC plateau points: at least this much below DRAM */

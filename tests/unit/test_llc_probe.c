@@ -89,7 +89,7 @@ TEST(llc_probe_plateau_top_within_band_is_kept)
  * node) is no cache: the LLC is the plateau below it. */
 TEST(llc_probe_shelf_just_below_dram_is_not_a_cache)
 {
-    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 83, 84, 100, 101, 100};
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 81, 82, 100, 101, 100};
     llc_probe_result r;
     curve(&r, m, sizeof m / sizeof m[0], 0.03);
     llc_probe_analyse(&r);
@@ -175,6 +175,53 @@ TEST(llc_probe_edge_read_from_fastest_batches)
     CHECK(r.edge_found);
     CHECK_INT(r.llc_bytes, 32 * MIB);
     CHECK_INT(r.dram_from_bytes, 64 * MIB);
+}
+
+/* The largest sizes are slower in every batch (far memory, or a slow phase that
+ * caught them all): they do not move the DRAM plateau's start, but leave its
+ * spread too wide to be sure. */
+TEST(llc_probe_slow_top_sizes_stay_on_the_dram_plateau)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.01);
+    for (size_t i = N_THREE - 2; i < N_THREE; i++) {
+        r.points[i].median_ns = 150;
+        r.points[i].low_ns = 148;
+        r.points[i].high_ns = 152;
+    }
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 32 * MIB);
+    CHECK_INT(r.dram_from_bytes, 64 * MIB);
+    CHECK(!r.sure);
+    CHECK_CONTAINS(r.why, "unsure: DRAM plateau spread");
+}
+
+/* A long climb and a short DRAM plateau: the climb points (over 50 ns, so no
+ * cache's) must not pull the DRAM level down into the climb. */
+TEST(llc_probe_climb_points_do_not_set_the_dram_level)
+{
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 57, 67, 80, 96, 113, 113};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 12 * MIB);
+    CHECK(!r.sure);
+}
+
+/* As many sizes at 100 ns as at 150: the faster band is DRAM, the slower its
+ * slow part, and the plateau starts at the first 100 ns size. */
+TEST(llc_probe_dram_level_tie_goes_to_the_faster_band)
+{
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 100, 100, 150, 150};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 4 * MIB);
+    CHECK_NEAR(r.dram_ns, 125, 1e-9);
 }
 
 /* L2, then three sizes between it and DRAM (this Xeon guest: an L3 of one or two
