@@ -401,9 +401,10 @@ void llc_probe_analyse(llc_probe_result *r)
     r->dram_ns = level_of(p, d, n - 1);
 
     /* LLC plateau: the highest run of >= 2 points, neighbours within PLATEAU_STEP
-     * of each other and all within the band, clearly below DRAM; then widened
+     * of each other and all within the band, clearly below DRAM and below the
+     * floor no cache reaches; then widened
      * upward by the points still within the band. */
-    double ceiling = dram_fast / LLC_PROBE_STEP;
+    double ceiling = lower(dram_fast / LLC_PROBE_STEP, LLC_PROBE_DRAM_MIN_NS);
     size_t first = 0, last = 0;
     bool found = false;
     double lo = 0, hi = 0;

@@ -46,7 +46,7 @@
  *   slower in every batch: far memory). dram_from_bytes is its first size. No
  *   size over the floor: the whole range fits a cache, no plateau is claimed.
  * - LLC plateau: below it, the highest run of >= 2 points no more than
- *   1/LLC_PROBE_STEP of the DRAM level, neighbours within LLC_PROBE_PLATEAU_STEP
+ *   1/LLC_PROBE_STEP of the DRAM level and under LLC_PROBE_DRAM_MIN_NS, neighbours within LLC_PROBE_PLATEAU_STEP
  *   of each other (a climb rises faster) and all within LLC_PROBE_PLATEAU_BAND;
  *   then widened upward by points still within the band. llc_bytes is its last
  *   size. Points between it and the DRAM plateau are the climb (an adaptive

@@ -98,6 +98,45 @@ TEST(llc_probe_shelf_just_below_dram_is_not_a_cache)
     CHECK_INT(r.dram_from_bytes, 8 * MIB);
 }
 
+/* Two sizes at 85 ns, well below a 130 ns DRAM but over the floor no cache
+ * reaches (a climb that paused, a slow phase): not the LLC. */
+TEST(llc_probe_no_cache_plateau_over_the_floor)
+{
+    static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 85, 86, 130, 131, 130};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+}
+
+/* A fast machine (L3 10 ns, DRAM 62 ns) whose climb stays under the floor: the
+ * climb's points rise more than a plateau's neighbours do, so none is the LLC. */
+TEST(llc_probe_climb_under_the_floor_is_not_a_plateau)
+{
+    static const double m[] = {2, 2, 2, 2, 10, 10, 10.5, 11, 14, 17, 21, 30, 62, 63, 62};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 16 * MIB);
+}
+
+/* The same machine with a shelf at 50 ns: under the floor, but within
+ * LLC_PROBE_STEP of DRAM, so no cache. */
+TEST(llc_probe_shelf_within_step_of_a_fast_dram)
+{
+    static const double m[] = {2, 2, 2, 2, 10, 10, 10.5, 11, 50, 51, 62, 63, 62};
+    llc_probe_result r;
+    curve(&r, m, sizeof m / sizeof m[0], 0.03);
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 3 * MIB);
+    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+}
+
 /* The whole range fits a cache (this host's L3 with a small max): no DRAM plateau
  * may be claimed, and the L2 step must not be taken for the LLC. */
 TEST(llc_probe_no_dram_plateau_when_the_top_is_a_cache)
