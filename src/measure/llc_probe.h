@@ -6,7 +6,8 @@
  * Method (why-oriented):
  * - Sizes: a half-octave ladder (2^k and 3*2^(k-1), >= 4 KiB) from min_bytes up
  *   to the largest size whose chains all fit in 2.5 x max_bytes (about 0.7-0.75 x
- *   max_bytes). Every size gets its own disjoint region of one THP buffer, linked
+ *   max_bytes: the top size probed is points[npoints - 1].bytes), at most
+ *   LLC_PROBE_MAX_POINTS sizes. Every size gets its own disjoint region of one THP buffer, linked
  *   once: a pass visits the sizes in any order without relinking, and no size's
  *   chain can hit lines another size left in the cache.
  * - Chains: 64-byte nodes (every line used, so a region occupies exactly its size
