@@ -3,7 +3,7 @@
  *   make build/membench-tests   # builds the library objects under build/src
  *   cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
  *      -Wmissing-prototypes -pthread -Isrc -o build/llc_probe bench/llc_probe.c src/measure/llc_probe.c \
- *      $(find build/src -name '*.o' ! -name main.o ! -name llc_probe.o ! -path '*/modes/*' ! -path '*/cli/*') -lm
+ *      $(find build/src -name '*.o' | grep -v -e /main.o -e /llc_probe.o -e /modes/ -e /cli/) -lm
  *   build/llc_probe [MIN_KIB [MAX_MIB [BUDGET_S [SEED]]]]   (defaults 256 256 3 1)
  * Output: one "point" line per size (bytes, median, min, max ns), then one
  * "result" line of key=value fields. */

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 make -s build/membench-tests >/dev/null 2>&1 || true # the library objects under build/src
 cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -pthread \
     -Isrc -o build/llc_probe bench/llc_probe.c src/measure/llc_probe.c \
-    $(find build/src -name '*.o' ! -name main.o ! -name llc_probe.o ! -path '*/modes/*' ! -path '*/cli/*') -lm
+    $(find build/src -name '*.o' | grep -v -e /main.o -e /llc_probe.o -e /modes/ -e /cli/) -lm
 
 l3=none
 for d in /sys/devices/system/cpu/cpu0/cache/index*; do
