@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/chart_axis.h"
+#include "topology/cache_source.h"
 #include "util/format_bytes.h"
 #include "util/stats.h"
 
@@ -165,7 +166,7 @@ static bool add_marker(line_chart *c, size_t *cap, double x, const char *label, 
 static bool add_markers(line_chart *c, size_t *cap, const loaded_run *run, bool measured_too)
 {
     const json_value *levels = json_get_object(json_get_object(&run->doc, "topology"), "levels_used");
-    char label[48], size[24];
+    char label[64], size[24];
     double bytes;
     for (size_t i = 0; levels && i < levels->count; i++) {
         if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
@@ -175,8 +176,10 @@ static bool add_markers(line_chart *c, size_t *cap, const loaded_run *run, bool 
         double share;
         snprintf(key, sizeof key, "%.8s_share_bytes", levels->items[i].key);
         bool shared = json_get_number(json_get_object(&run->doc, "plan"), key, &share) && share > 0 && share < bytes;
-        snprintf(label, sizeof label, "%.8s %s%s", levels->items[i].key,
-                 format_bytes((unsigned long long)(shared ? share : bytes), size, sizeof size), shared ? "/thread" : "");
+        const char *source = cache_source_name_of_key(json_get_text(&levels->items[i], "source"));
+        snprintf(label, sizeof label, "%.8s %s%s%s%s%s", levels->items[i].key,
+                 format_bytes((unsigned long long)(shared ? share : bytes), size, sizeof size), shared ? "/thread" : "",
+                 source ? " (" : "", source ? source : "", source ? ")" : "");
         if (shared)
             bytes = share;
         if (!add_marker(c, cap, bytes, label, false))

@@ -40,7 +40,7 @@ typedef struct {
 
 typedef struct {
     double x;
-    char label[48];        /* "L2 512 KiB", "L1 measured 32 KiB" */
+    char label[64];        /* "L2 512 KiB (sysfs)", "L1 measured 32 KiB" */
     bool measured;
 } chart_marker;
 

@@ -9,6 +9,7 @@
 #define MIB (1ULL << 20)
 #define PROBE_MIN_BYTES (256ULL << 10)
 #define PROBE_BUDGET_S 3.0
+#define PROBE_FIRST_BYTES (128 * MIB)
 
 static uint64_t pow2_floor(uint64_t v)
 {
@@ -42,7 +43,8 @@ static void copy_result(const llc_probe_result *r, uint64_t max, cache_measureme
     m->llc_low_bytes = r->llc_low_bytes;
     m->llc_high_bytes = r->llc_high_bytes;
     m->dram_from_bytes = r->dram_from_bytes;
-    m->max_bytes = max;
+    /* The ladder stops below max (its chains take 2.5x max in all): its top size. */
+    m->max_bytes = r->npoints ? r->points[r->npoints - 1].bytes : max;
     m->llc_ns = r->llc_ns;
     m->dram_ns = r->dram_ns;
     m->wall_s = r->wall_s;
@@ -64,23 +66,54 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
         topology_warn(t, "cache probe: not run (the memory budget allows too little)");
         return;
     }
-    llc_probe_config cfg = {PROBE_MIN_BYTES, max, PROBE_BUDGET_S, 1};
+    /* Most last levels a core sees are far below 128 MiB: a short ladder first
+     * (its chains fault in 2.5x its top, the probe's main cost), the whole one only
+     * when that found no DRAM plateau. */
+    uint64_t first = max < PROBE_FIRST_BYTES ? max : PROBE_FIRST_BYTES;
     static llc_probe_result r; /* large (every point); one probe per process */
     char err[256] = "";
-    if (!llc_probe_run(&cfg, &r, err, sizeof err)) {
-        topology_warn(t, "cache probe failed: %s", err);
-        return;
+    double spent = 0;
+    for (uint64_t top = first;; top = max) {
+        llc_probe_config cfg = {PROBE_MIN_BYTES, top, PROBE_BUDGET_S, 1};
+        if (!llc_probe_run(&cfg, &r, err, sizeof err)) {
+            topology_warn(t, "cache probe failed: %s", err);
+            return;
+        }
+        spent += r.wall_s;
+        if (r.dram_found || top == max)
+            break;
     }
+    r.wall_s = spent;
     cache_measurement m;
     copy_result(&r, max, &m);
     topology_set_measured(t, &m);
     char llc[32], dram[32], top[32];
     format_bytes(m.llc_bytes, llc, sizeof llc);
     format_bytes(m.dram_from_bytes, dram, sizeof dram);
-    format_bytes(max, top, sizeof top);
-    if (!m.edge_found)
+    format_bytes(m.max_bytes, top, sizeof top);
+    if (!m.edge_found && !m.dram_found)
+        topology_warn(t, "cache probe (%.1f s, up to %s): no DRAM plateau, so the last level is at least %s: %s",
+                      m.wall_s, top, top, m.why);
+    else if (!m.edge_found)
         topology_warn(t, "cache probe (%.1f s, up to %s): no last-level edge found: %s", m.wall_s, top, m.why);
-    else if (!m.sure)
+    cache_source src = CACHE_FROM_DEFAULT;
+    uint64_t reported = 0;
+    for (size_t i = 0; i < t->ncache_reports; i++) { /* the largest view of the level but the probe's */
+        const cache_report *v = &t->cache_reports[i];
+        if (v->level == topology_last_level(t) && !v->per_package && v->source != CACHE_FROM_MEASURED &&
+            v->size > reported) {
+            reported = v->size;
+            src = v->source;
+        }
+    }
+    if (m.edge_found && reported > 2 * m.llc_bytes) {
+        char nominal[32];
+        format_bytes(reported, nominal, sizeof nominal);
+        topology_warn(t, "cache probe: the last level serves about %s here, far below the %s %s reports (a shared "
+                         "host, or cache partitioning): DRAM buffers are sized from the larger",
+                      llc, nominal, cache_source_name(src));
+    }
+    if (m.edge_found && !m.sure)
         topology_warn(t, "cache probe (%.1f s): last level about %s, DRAM from %s, but its batches disagree (a noisy "
                          "host): the edge is uncertain", m.wall_s, llc, dram);
 }

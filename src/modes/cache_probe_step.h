@@ -16,7 +16,8 @@ void session_probe_caches(session *s);
  * kept it from running into t's warnings. budget_of: memory/memory_budget.h's. */
 void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, char *, size_t));
 
-/* The largest size to probe: 1 GiB when the last level is unknown or known only per
+/* The largest size to probe (a ladder to 128 MiB runs first, the whole one only
+ * when that finds no DRAM plateau): 1 GiB when the last level is unknown or known only per
  * package, else 4x it (at least 64 MiB, at most 2 GiB); never more than a third of
  * the memory budget (the probe's chains take about 2.5x it). A power of two. */
 uint64_t cache_probe_max_bytes(const topology *t, uint64_t budget);

@@ -5,6 +5,7 @@
 
 #include "output/markup.h"
 #include "output/svg_chart.h"
+#include "topology/cache_source.h"
 #include "util/format_bytes.h"
 
 static const char style[] =
@@ -84,6 +85,11 @@ static void topology_summary(FILE *f, const json_value *t)
         fputs(i ? ", " : "; caches ", f);
         text(f, levels->items[i].key);
         fprintf(f, " %s", format_bytes((unsigned long long)bytes, size, sizeof size));
+        const json_value *per_package = json_get(&levels->items[i], "per_package");
+        const char *source = cache_source_name_of_key(json_get_text(&levels->items[i], "source"));
+        if (source) /* a run before sources were recorded has none */
+            fprintf(f, " (%s%s)", per_package && per_package->type == JV_BOOL && per_package->boolean ? "per package, " : "",
+                    source);
     }
     fputs("; THP ", f);
     text(f, json_get_text(t, "thp_mode"));
@@ -314,7 +320,8 @@ void report_html_write(FILE *f, const report_model *m)
         fputs("<figcaption>", f);
         text(f, c->caption);
         if (c->nmarkers)
-            fputs(" Vertical lines: the cache sizes the runs' topology reports (grey) and, for a latency run, the "
+            fputs(" Vertical lines: the cache sizes the runs planned with, each labelled with its source (sysfs, CPUID, "
+                  "device tree, measured or default; grey) and, for a latency run, the "
                   "sizes its curve measured (gold).",
                   f);
         fputs("</figcaption>\n</figure>\n", f);

@@ -1,5 +1,7 @@
 #include "topology/cache_source.h"
 
+#include <string.h>
+
 static const char *const names[CACHE_NSOURCES] = {
     [CACHE_FROM_DEFAULT] = "default",
     [CACHE_FROM_SYSFS] = "sysfs",
@@ -30,4 +32,12 @@ const char *cache_source_name(cache_source s)
 const char *cache_source_key(cache_source s)
 {
     return (unsigned)s < CACHE_NSOURCES ? keys[s] : "unknown";
+}
+
+const char *cache_source_name_of_key(const char *key)
+{
+    for (int s = 0; key && s < CACHE_NSOURCES; s++)
+        if (strcmp(keys[s], key) == 0)
+            return names[s];
+    return NULL;
 }

@@ -23,6 +23,8 @@ typedef enum {
 /* Words for people ("CPUID leaf 4") and a key for JSON ("cpuid_leaf4"). */
 const char *cache_source_name(cache_source s);
 const char *cache_source_key(cache_source s);
+/* The words for a JSON key (a run read back); NULL for a key no source has. */
+const char *cache_source_name_of_key(const char *key);
 
 /* One data or unified cache level as one source describes it: what `membench
  * topology` lists per source, and what the sources are compared on. */

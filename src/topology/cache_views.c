@@ -155,9 +155,12 @@ void topology_say_disagreements(topology *t)
 void topology_set_measured(topology *t, const cache_measurement *m)
 {
     t->measured = *m;
-    if (!m->ran || !m->edge_found)
+    /* No DRAM plateau up to the largest size probed: that size was still a cache's,
+     * a lower bound of the last level (DRAM buffers are then sized past it). */
+    uint64_t llc = m->edge_found ? m->llc_bytes : !m->dram_found ? m->max_bytes : 0;
+    if (!m->ran || llc == 0)
         return;
-    cache_report r = {CACHE_FROM_MEASURED, topology_last_level(t), m->llc_bytes, 0, 0, false};
+    cache_report r = {CACHE_FROM_MEASURED, topology_last_level(t), llc, 0, 0, false};
     topology_add_cache_report(t, &r);
     topology_say_missing_caches(t);
 }

@@ -22,6 +22,8 @@ void topology_add_devicetree(topology *t, const char *sys_root)
     char note[256] = "";
     if (!devicetree_caches(sys_root, t, &dt, &n, note, sizeof note)) {
         free(dt);
+        if (note[0]) /* a tree whose caches could not be given to CPUs */
+            topology_warn(t, "device tree caches: %s", note);
         return;
     }
     int line = topology_cache_level(t, 1).line_size;

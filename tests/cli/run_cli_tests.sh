@@ -471,9 +471,38 @@ check "topology exits 0 and lists caches" bash -c "[ $rc -eq 0 ] && grep -q '^Ca
 "$BIN" topology --json >"$TMP/topo.json"
 check "topology --json is valid JSON with CPUs, nodes and caches" \
     python3 -c "import json,sys; d=json.load(open('$TMP/topo.json')); sys.exit(0 if d['cpus_online']>=1 and d['numa_nodes'] and 'levels_used' in d and d['thp_mode'] else 1)"
+# A cloud guest without cache sysfs, recorded: its CPUID (the Zen 5 microVM's legacy
+# leaves) is the only source. Sizes, sources and what DRAM buffers are sized from.
+guest_tree() { # DIR: 2 CPUs, 1 node, no cache directory
+    local d=$1 c
+    mkdir -p "$d/devices/system/node/node0"
+    echo 0-1 >"$d/devices/system/cpu/online" 2>/dev/null || { mkdir -p "$d/devices/system/cpu"; echo 0-1 >"$d/devices/system/cpu/online"; }
+    for c in 0 1; do
+        mkdir -p "$d/devices/system/cpu/cpu$c/topology"
+        echo $c >"$d/devices/system/cpu/cpu$c/topology/core_id"
+        echo 0 >"$d/devices/system/cpu/cpu$c/topology/physical_package_id"
+        echo $c >"$d/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+    done
+    echo 0-1 >"$d/devices/system/node/node0/cpulist"
+    echo "Node 0 MemTotal: 4194304 kB" >"$d/devices/system/node/node0/meminfo"
+}
+guest_tree "$TMP/guest"
+ZEN5=$(dirname "$0")/../fixtures/cpuid/zen5-microvm.txt
+"$BIN" topology --sysfs "$TMP/guest" >"$TMP/guest.out" 2>"$TMP/guest.err"; rc=$?
+check "topology on a guest with no cache source: one warning naming the three defaults" \
+    bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'cache sizes:' '$TMP/guest.err') -eq 1 ] && grep -q 'no source reports L1, L2, L3 per instance .*L3 8 MiB (default)' '$TMP/guest.err' && grep -q '^DRAM buffers sized from: L3 8 MiB (default)' '$TMP/guest.out'"
+"$BIN" topology --sysfs "$TMP/guest" --cpuid "$ZEN5" --json >"$TMP/topo-guest.json" 2>"$TMP/guest.err"; rc=$?
+check "topology --cpuid (Zen 5 microVM): L1d 48 KiB and L2 1 MiB from the legacy leaves, L3 508 MiB per package, KVM" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/topo-guest.json')); u=d['levels_used']; b=d['dram_basis']; ok=$rc==0 and (u['L1']['size_bytes'],u['L1']['source'])==(48<<10,'cpuid_amd_legacy') and (u['L2']['size_bytes'],u['L2']['source'])==(1<<20,'cpuid_amd_legacy') and (u['L3']['size_bytes'],u['L3']['source'],u['L3']['per_package'])==(508<<20,'cpuid_amd_legacy',True) and (b['size_bytes'],b['per_package'],b['text'])==(508<<20,True,'L3 508 MiB per package (CPUID 0x80000005/6)') and {(c['level'],c['source']) for c in d['caches']}=={(1,'cpuid_amd_legacy'),(2,'cpuid_amd_legacy')} and d['cpu_vendor']=='AuthenticAMD' and d['hypervisor']=='KVMKVMKVM' and [w for w in d['warnings'] if w.startswith('cache sizes:')]==['cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 508 MiB for a whole package (CPUID 0x80000005/6), not one instance\'s']; sys.exit(0 if ok else 1)"
+if [ "$ARCH" = x86_64 ]; then
+    "$BIN" topology --dump-cpuid >"$TMP/dump.txt"
+    "$BIN" topology --cpuid "$TMP/dump.txt" --json >"$TMP/topo-dump.json" 2>/dev/null
+    check "topology --dump-cpuid reads back through --cpuid to this machine's vendor and CPUID views" \
+        python3 -c "import json,sys; a=json.load(open('$TMP/topo-dump.json')); b=json.load(open('$TMP/topo.json')); sys.exit(0 if a['cpu_vendor'] and a['cpu_vendor']==b['cpu_vendor'] and [c for c in a['cache_sources'] if c['source']!='sysfs']==[c for c in b['cache_sources'] if c['source']!='sysfs'] else 1)"
+fi
 "$BIN" -v -s 64 -o read "${QUICK[@]}" >/dev/null 2>"$TMP/v.err"
 check "-v prints topology, placement, kernels and sizes with reasons" \
-    bash -c "grep -q '^Caches' '$TMP/v.err' && grep -q '^Threads:' '$TMP/v.err' && grep -qE '^ +read \| [a-z0-9]+ \| loads \|' '$TMP/v.err' && grep -qE '^ +64 \| -s 64$' '$TMP/v.err' && grep -qE '^  64 KB read: .*pins verified' '$TMP/v.err'"
+    bash -c "grep -q '^Caches' '$TMP/v.err' && grep -q '^Threads:' '$TMP/v.err' && grep -qE '^ +read \| [a-z0-9]+ \| loads \|' '$TMP/v.err' && grep -qE '^ +64 \| -s 64 \| user$' '$TMP/v.err' && grep -qE '^  64 KB read: .*pins verified' '$TMP/v.err'"
 "$BIN" -v -o read "${QUICK[@]}" -t 0.2 >/dev/null 2>"$TMP/v2.err"
 check "-v explains each default size" bash -c "grep -q 'L1/2: inside L1' '$TMP/v2.err' && grep -q '4xL3: RAM' '$TMP/v2.err'"
 
@@ -648,6 +677,11 @@ check "stream JSON: each function's samples are iterations 2..ntimes, best rate 
 "$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >/dev/null 2>&1
 check "stream's default arrays are at least 4x the total last-level cache" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); t=d['topology']; top=max(c['level'] for c in t['caches']) if t['caches'] else 0; llc=sum(c['size_bytes'] for c in t['caches'] if c['level']==top) if top else t['levels_used']['L3']['size_bytes']; sys.exit(0 if d['plan']['array_elements']*8 >= 4*llc else 1)"
+check "stream's records name the basis of their size (the topology's dram_basis) and whether it may fit a cache" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); b=d['topology']['dram_basis']; sys.exit(0 if d['results'] and all(x['size_basis']==b['source'] and x['may_fit_cache'] is (b['source']=='default') for x in d['results']) and d['plan']['size_basis']==b['text'] else 1)"
+"$BIN" stream -n 2000000 --ntimes 2 --stores regular --json "$TMP/st5.json" >/dev/null 2>&1
+check "stream -n: records say the size was the user's" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/st5.json')); sys.exit(0 if d['results'] and all(x['size_basis']=='user' for x in d['results']) and d['plan']['size_basis']=='given on the command line' else 1)"
 "$BIN" stream -n 2000000 --ntimes 3 --stores regular --peak-gbs 100 >"$TMP/st2.out" 2>&1
 check "stream --stores regular --peak-gbs shows one table and % of peak" \
     bash -c "[ \$(grep -c '^Function    Best' '$TMP/st2.out') -eq 1 ] && grep -q 'reg %peak' '$TMP/st2.out' && grep -q 'Theoretical peak: 100.0 GB/s (--peak-gbs)' '$TMP/st2.out'"
@@ -909,7 +943,7 @@ SCHEMA=$(dirname "$0")/../../schema/membench-run.schema.json
 CHECK_SCHEMA=$(dirname "$0")/check_schema.py
 python3 "$CHECK_SCHEMA" "$SCHEMA" run /dev/null >/dev/null 2>&1
 if [ $? -ne 3 ]; then
-    mapfile -t docs < <(find "$TMP" -name '*.json' ! -name 'topo.json' | sort)
+    mapfile -t docs < <(find "$TMP" -name '*.json' ! -name 'topo*.json' | sort)
     for mode in $ALL_MODES; do
         [ "$mode" = topology ] && continue # its --json is the topology object, checked below
         [ "$mode" = compare ] && continue  # measures nothing; its --json is no run (check_compare.py)

@@ -115,7 +115,7 @@ static char *document(const char *hostname, bool complete, const char *const *re
                         "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":%s,"
                         "\"stopped_by\":%s,\"host\":{\"hostname\":\"%s\",\"cpu_model\":\"C\",\"kernel\":\"K\"},"
                         "\"warnings\":[\"w <i>1</i>\"],\"options\":{},\"topology\":{\"levels_used\":{\"L1\":"
-                        "{\"size_bytes\":32768}}},\"results\":[",
+                        "{\"size_bytes\":32768,\"source\":\"measured\"}}},\"results\":[",
                         complete ? "true" : "false", complete ? "null" : "\"signal\"", hostname);
     for (size_t i = 0; i < n; i++) {
         char mode[32], op[32], metric[32], params[256] = "";
@@ -204,7 +204,7 @@ TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
     CHECK_INT(bw->series[2].color, bw->series[0].color); /* read is one colour in every run */
     CHECK(bw->series[1].color != bw->series[0].color);
     CHECK_INT(bw->nmarkers, 1);
-    CHECK_STR(bw->markers[0].label, "L1 32 KiB");
+    CHECK_STR(bw->markers[0].label, "L1 32 KiB (measured)"); /* the size's source, as the run says */
     CHECK_INT(m.lines[LINE_LATENCY].nseries, 1);
     CHECK_INT(m.lines[LINE_LOADED].nseries, 0);
     CHECK_INT(m.nstream, 1);
