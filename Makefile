@@ -176,6 +176,7 @@ FUZZ_MAX_LEN_parsers := 512
 FUZZ_MAX_LEN_json := 2048
 FUZZ_MAX_LEN_sysfs := 8192
 FUZZ_MAX_LEN_smaps := 4096
+FUZZ_MAX_LEN_cpuid := 16384
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS)" LDFLAGS="$(FUZZ_FLAGS)" \
 	  $(FUZZ_TARGETS:%=build-fuzz/fuzzer/%)

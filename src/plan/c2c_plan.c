@@ -1,5 +1,7 @@
 #include "plan/c2c_plan.h"
 
+#include "plan/dram_size.h"
+
 #define MIN_WINDOW (16ULL << 10)
 #define MAX_WINDOW (1ULL << 20)
 #define MIN_EVICTION (4ULL << 20)
@@ -110,7 +112,10 @@ uint64_t c2c_eviction_bytes(const topology *t)
     for (size_t i = 0; i < t->ncaches; i++)
         if (t->caches[i].type != CACHE_INSTRUCTION && t->caches[i].size > largest)
             largest = t->caches[i].size;
-    if (largest == 0)
-        largest = topology_cache_level(t, 3).size;
+    /* The last level as DRAM buffers see it (plan/dram_size.h): a guest whose sysfs
+     * has no L3 still has one to push lines out of. */
+    dram_basis b = dram_basis_of(t);
+    if (b.llc_bytes > largest)
+        largest = b.llc_bytes;
     return 2 * largest < MIN_EVICTION ? MIN_EVICTION : 2 * largest;
 }

@@ -47,7 +47,8 @@ size_t c2c_matrix_pairs(const int *cpus, size_t n, c2c_pair *out);
 uint64_t c2c_default_window(const topology *t, int writer);
 
 /* Bytes read to push lines out of every cache without a flush instruction: twice
- * the largest cache instance, at least 4 MiB. */
+ * the largest cache instance or the last level's best size (plan/dram_size.h),
+ * at least 4 MiB. */
 uint64_t c2c_eviction_bytes(const topology *t);
 
 #endif
