@@ -836,3 +836,48 @@ TEST(session_default_sizes_are_said_to_maybe_fit_a_cache)
     CHECK(planned_warning(&s, "may still fit a cache (last level L3 8 MiB (default))"));
     close_session(&s);
 }
+
+/* A record the mode emits without a basis of its own gets the mode's: where the
+ * size came from, that it was meant for DRAM, and whether it may fit a cache. */
+TEST(session_records_carry_the_modes_size_basis)
+{
+    session s;
+    cpuid_dump d = {NULL, 0};
+    CHECK_INT(open_microvm(&s, &d, true, "stream", NULL, NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    result_record r;
+    result_init(&r, "stream", "triad", METRIC_BANDWIDTH);
+    session_emit(&s, &r);
+    CHECK_INT(s.results.n, 1);
+    if (s.results.n == 1) {
+        CHECK_STR(s.results.items[0].size_basis, "measured");
+        CHECK(s.results.items[0].dram_intent);
+        CHECK(!s.results.items[0].may_fit_cache);
+    }
+    close_session(&s);
+    cpuid_dump_free(&d);
+}
+
+/* sysfs that understates the L3 (8 MiB; CPUID leaf 4: 105 MiB): the sweep's RAM
+ * points pass the larger view, and say it is CPUID's. */
+TEST(session_sweep_sizes_pass_the_largest_view_of_the_last_level)
+{
+    session s;
+    cpuid_dump d = {NULL, 0};
+    CHECK(fixture_cpuid("spr-guest.txt", &d));
+    cpuid_of_open_on = &d;
+    CHECK_INT(open_on(&s, fixture_wrong_sysfs(), NULL, "-o", "read", NULL), -1);
+    cpuid_of_open_on = NULL;
+    CHECK_INT(session_plan(&s), 0);
+    const param_table *sizes = section_find_table(&s.info.plan, "sizes");
+    CHECK(sizes != NULL && sizes->nrows > 2);
+    if (sizes && sizes->nrows > 2) {
+        const param_list *last = &sizes->rows[sizes->nrows - 1];
+        CHECK_INT((long long)params_get_number(last, "size_kb", -1), 256LL << 10); /* 4 x 105 MiB / 2 threads, up */
+        CHECK_STR(params_get_text(last, "size_basis"), "cpuid_leaf4");
+        const param *fit = params_find(last, "may_fit_cache");
+        CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
+    }
+    close_session(&s);
+    cpuid_dump_free(&d);
+}
