@@ -347,7 +347,7 @@ static double level_of(const llc_probe_point *p, size_t from, size_t to)
 void llc_probe_analyse(llc_probe_result *r)
 {
     r->edge_found = r->dram_found = r->sure = false;
-    r->llc_bytes = r->llc_low_bytes = r->llc_high_bytes = r->dram_from_bytes = 0;
+    r->llc_bytes = r->llc_low_bytes = r->llc_high_bytes = r->dram_from_bytes = r->served_bytes = 0;
     r->llc_ns = r->dram_ns = 0;
     const llc_probe_point *p = r->points;
     size_t n = r->npoints;
@@ -405,6 +405,9 @@ void llc_probe_analyse(llc_probe_result *r)
      * floor no cache reaches; then widened
      * upward by the points still within the band. */
     double ceiling = lower(dram_fast / LLC_PROBE_STEP, LLC_PROBE_DRAM_MIN_NS);
+    for (size_t e = d; e-- > 0 && !r->served_bytes;)
+        if (f[e] <= ceiling)
+            r->served_bytes = p[e].bytes;
     size_t first = 0, last = 0;
     bool found = false;
     double lo = 0, hi = 0;

@@ -109,6 +109,10 @@ typedef struct {
     uint64_t llc_low_bytes, llc_high_bytes; /* the first uncached size lies in (low, high] (see above) */
     bool dram_found;
     uint64_t dram_from_bytes; /* first size on the DRAM plateau */
+    uint64_t served_bytes;    /* the largest size below the DRAM plateau whose fastest batch a cache
+                                 served (under the LLC ceiling): where the plateau rule names an inner
+                                 level (a last level too short on the ladder for a plateau, as this
+                                 Xeon guest's 4 MiB of L3), DRAM buffers still pass this; 0 none */
     double llc_ns, dram_ns;   /* the two plateaus' latencies */
     bool sure;                /* see "sure" above */
     char why[160];            /* one line: what was found or why not */

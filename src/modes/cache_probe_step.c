@@ -43,6 +43,7 @@ static void copy_result(const llc_probe_result *r, uint64_t max, cache_measureme
     m->llc_low_bytes = r->llc_low_bytes;
     m->llc_high_bytes = r->llc_high_bytes;
     m->dram_from_bytes = r->dram_from_bytes;
+    m->served_bytes = r->served_bytes;
     /* The ladder stops below max (its chains take 2.5x max in all): its top size. */
     m->max_bytes = r->npoints ? r->points[r->npoints - 1].bytes : max;
     m->llc_ns = r->llc_ns;

@@ -93,10 +93,12 @@ static void sources_text(FILE *f, const topology *t)
         format_bytes(m->llc_high_bytes, high, sizeof high);
         format_bytes(m->max_bytes, top_size, sizeof top_size);
         format_bytes(m->llc_bytes, size, sizeof size);
+        char served[32];
+        format_bytes(m->served_bytes, served, sizeof served);
         if (m->edge_found)
-            fprintf(f, "Cache probe: last level %s (edge between %s and %s), %.1f ns there, DRAM %.1f ns; %s; "
-                       "%.1f s\n", size, low, high, m->llc_ns, m->dram_ns, m->sure ? "batches agree" : "batches disagree",
-                    m->wall_s);
+            fprintf(f, "Cache probe: last level %s (edge between %s and %s), %.1f ns there, DRAM %.1f ns; a cache "
+                       "served up to %s; %s; %.1f s\n", size, low, high, m->llc_ns, m->dram_ns, served,
+                    m->sure ? "batches agree" : "batches disagree", m->wall_s);
         else
             fprintf(f, "Cache probe (up to %s, %.1f s): %s\n", top_size, m->wall_s, m->why);
     }
@@ -165,6 +167,7 @@ static void probe_json(json_writer *j, const cache_measurement *m)
     json_uint(j, "llc_low_bytes", m->llc_low_bytes);
     json_uint(j, "llc_high_bytes", m->llc_high_bytes);
     json_uint(j, "dram_from_bytes", m->dram_from_bytes);
+    json_uint(j, "served_bytes", m->served_bytes);
     json_uint(j, "max_bytes", m->max_bytes);
     json_number(j, "llc_ns", m->llc_ns);
     json_number(j, "dram_ns", m->dram_ns);

@@ -158,6 +158,8 @@ void topology_set_measured(topology *t, const cache_measurement *m)
     /* No DRAM plateau up to the largest size probed: that size was still a cache's,
      * a lower bound of the last level (DRAM buffers are then sized past it). */
     uint64_t llc = m->edge_found ? m->llc_bytes : !m->dram_found ? m->max_bytes : 0;
+    if (m->served_bytes > llc) /* a cache still served it: DRAM buffers must pass it */
+        llc = m->served_bytes;
     if (!m->ran || llc == 0)
         return;
     cache_report r = {CACHE_FROM_MEASURED, topology_last_level(t), llc, 0, 0, false};

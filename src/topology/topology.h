@@ -52,6 +52,7 @@ typedef struct {
     bool sure;        /* the probe's batches agree (llc_probe.h says how) */
     uint64_t llc_bytes, llc_low_bytes, llc_high_bytes; /* the edge, within (low, high] */
     uint64_t dram_from_bytes; /* first size on the DRAM plateau */
+    uint64_t served_bytes;    /* the largest size below it a cache served (llc_probe.h) */
     uint64_t max_bytes;       /* largest size probed */
     double llc_ns, dram_ns, wall_s;
     char why[160];

@@ -204,3 +204,19 @@ TEST(cache_sources_probe_without_plateau_is_a_lower_bound)
     CHECK_INT(dram_min_bytes(&b, 2, false), 1536ULL << 20);
     topology_free(&t);
 }
+
+/* A probe whose plateau rule named an inner level, but which saw a cache serve a
+ * larger size, gives the larger to the DRAM sizes. */
+TEST(cache_sources_probe_served_size_passes_its_plateau_edge)
+{
+    topology t;
+    fixture_load(&t, fixture_microvm_no_caches(), NULL);
+    cache_measurement m = {.ran = true, .edge_found = true, .dram_found = true, .llc_bytes = 768ULL << 10,
+                           .served_bytes = 4ULL << 20, .dram_from_bytes = 6ULL << 20, .max_bytes = 96ULL << 20};
+    topology_set_measured(&t, &m);
+    dram_basis b = dram_basis_of(&t);
+    CHECK_INT(b.source, CACHE_FROM_MEASURED);
+    CHECK_INT(b.llc_bytes, 4ULL << 20);
+    CHECK_INT(dram_min_bytes(&b, 4, true), 16ULL << 20);
+    topology_free(&t);
+}

@@ -405,3 +405,32 @@ TEST(llc_probe_stop_returns_false)
     CHECK(!ok);
     CHECK_CONTAINS(err, "stopped");
 }
+
+/* This Xeon guest's curve (fastest batches of a probe to 96 MiB, 2026-11-28): L2 to
+ * 768 KiB, a climb through 1-3 MiB, the L3 only at 4 MiB (39 ns: too short on the
+ * ladder for a plateau), DRAM (~122 ns) from 6 MiB. The plateau rule names the L2;
+ * served_bytes still says a cache served 4 MiB, so DRAM buffers pass it. */
+TEST(llc_probe_served_bytes_passes_a_level_too_short_for_a_plateau)
+{
+    static const double xeon[] = {5.37, 5.43, 6.01, 5.42, 6.87, 8.69, 17.6, 32.9, 39.1,
+                                  120.6, 119.0, 122.8, 124.0, 123.2, 121.9, 124.4, 121.5, 125.0};
+    llc_probe_result r;
+    curve(&r, xeon, sizeof xeon / sizeof xeon[0], 0);
+    for (size_t i = 0; i < r.npoints; i++) /* the batches' medians lie above their fastest */
+        r.points[i].median_ns = r.points[i].high_ns = r.points[i].low_ns * 1.05;
+    llc_probe_analyse(&r);
+    CHECK(r.edge_found);
+    CHECK_INT(r.llc_bytes, 768 * KIB);
+    CHECK(r.dram_found);
+    CHECK_INT(r.dram_from_bytes, 6 * MIB);
+    CHECK_INT(r.served_bytes, 4 * MIB);
+}
+
+/* On a clean curve the largest size served is the plateau's edge. */
+TEST(llc_probe_served_bytes_is_the_edge_on_a_clean_curve)
+{
+    llc_probe_result r;
+    curve(&r, three_levels, N_THREE, 0.03);
+    llc_probe_analyse(&r);
+    CHECK_INT(r.served_bytes, 32 * MIB); /* the climb point (60 ns) is over the floor no cache reaches */
+}
