@@ -4,20 +4,10 @@
 #include <string.h>
 
 #include "platform/platform.h"
+#include "util/parse_number.h"
 
 /* A generous ceiling: 64 MiB of text is some 50 000 mappings. */
 #define SMAPS_MAX_BYTES ((size_t)64 << 20)
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* Hex number at *p (before end); false when there is none or it overflows. */
 static bool parse_hex(const char **p, const char *end, uintptr_t *out)

@@ -3,16 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+#include "util/parse_number.h"
 
 static const char *skip_blanks(const char *p, const char *end)
 {

@@ -14,4 +14,8 @@ bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* Finite decimal number (e.g. "1.5", "2e1") in [min, max]. No "nan"/"inf". */
 bool parse_double(const char *text, double min, double max, double *out);
 
+/* The value of one hexadecimal digit (either case), -1 for any other character
+ * (kernel and tool texts: /proc/self/smaps addresses, `cpuid -r` registers). */
+int hex_digit(char c);
+
 #endif

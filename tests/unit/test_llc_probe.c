@@ -32,6 +32,19 @@ static void curve(llc_probe_result *r, const double *median, size_t n, double sp
     }
 }
 
+/* The curve of medians m (batches within 3%) has its edge at llc and DRAM from dram. */
+static void expect_edge_at(const char *file, int line, const double *m, size_t n, uint64_t llc, uint64_t dram)
+{
+    llc_probe_result r;
+    curve(&r, m, n, 0.03);
+    llc_probe_analyse(&r);
+    if (!r.edge_found || r.llc_bytes != llc || r.dram_from_bytes != dram)
+        test_fail(file, line, "edge %d at %llu, DRAM from %llu; expected %llu and %llu", r.edge_found,
+                  (unsigned long long)r.llc_bytes, (unsigned long long)r.dram_from_bytes, (unsigned long long)llc,
+                  (unsigned long long)dram);
+}
+#define expect_edge(m, n, llc, dram) expect_edge_at(__FILE__, __LINE__, m, n, llc, dram)
+
 /* L2 (5 ns) to 1 MiB, L3 (15 ns, creeping to 18) to 32 MiB, one climb point at
  * 48 MiB, DRAM (100 ns) from 64 MiB. */
 static const double three_levels[] = {5,  5,  5.1, 5.2, 5.3, 14, 14.5, 15,  15.5, 16,  16.2,
@@ -90,12 +103,7 @@ TEST(llc_probe_plateau_top_within_band_is_kept)
 TEST(llc_probe_shelf_just_below_dram_is_not_a_cache)
 {
     static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 81, 82, 100, 101, 100};
-    llc_probe_result r;
-    curve(&r, m, sizeof m / sizeof m[0], 0.03);
-    llc_probe_analyse(&r);
-    CHECK(r.edge_found);
-    CHECK_INT(r.llc_bytes, 3 * MIB);
-    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+    expect_edge(m, sizeof m / sizeof m[0], 3 * MIB, 8 * MIB);
 }
 
 /* Two sizes at 85 ns, well below a 130 ns DRAM but over the floor no cache
@@ -103,12 +111,7 @@ TEST(llc_probe_shelf_just_below_dram_is_not_a_cache)
 TEST(llc_probe_no_cache_plateau_over_the_floor)
 {
     static const double m[] = {5, 5, 5, 5, 40, 40, 41, 41, 85, 86, 130, 131, 130};
-    llc_probe_result r;
-    curve(&r, m, sizeof m / sizeof m[0], 0.03);
-    llc_probe_analyse(&r);
-    CHECK(r.edge_found);
-    CHECK_INT(r.llc_bytes, 3 * MIB);
-    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+    expect_edge(m, sizeof m / sizeof m[0], 3 * MIB, 8 * MIB);
 }
 
 /* A fast machine (L3 10 ns, DRAM 62 ns) whose climb stays under the floor: the
@@ -116,12 +119,7 @@ TEST(llc_probe_no_cache_plateau_over_the_floor)
 TEST(llc_probe_climb_under_the_floor_is_not_a_plateau)
 {
     static const double m[] = {2, 2, 2, 2, 10, 10, 10.5, 11, 14, 17, 21, 30, 62, 63, 62};
-    llc_probe_result r;
-    curve(&r, m, sizeof m / sizeof m[0], 0.03);
-    llc_probe_analyse(&r);
-    CHECK(r.edge_found);
-    CHECK_INT(r.llc_bytes, 3 * MIB);
-    CHECK_INT(r.dram_from_bytes, 16 * MIB);
+    expect_edge(m, sizeof m / sizeof m[0], 3 * MIB, 16 * MIB);
 }
 
 /* The same machine with a shelf at 50 ns: under the floor, but within
@@ -129,12 +127,7 @@ TEST(llc_probe_climb_under_the_floor_is_not_a_plateau)
 TEST(llc_probe_shelf_within_step_of_a_fast_dram)
 {
     static const double m[] = {2, 2, 2, 2, 10, 10, 10.5, 11, 50, 51, 62, 63, 62};
-    llc_probe_result r;
-    curve(&r, m, sizeof m / sizeof m[0], 0.03);
-    llc_probe_analyse(&r);
-    CHECK(r.edge_found);
-    CHECK_INT(r.llc_bytes, 3 * MIB);
-    CHECK_INT(r.dram_from_bytes, 8 * MIB);
+    expect_edge(m, sizeof m / sizeof m[0], 3 * MIB, 8 * MIB);
 }
 
 /* The whole range fits a cache (this host's L3 with a small max): no DRAM plateau
