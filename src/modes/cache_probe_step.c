@@ -89,7 +89,9 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
     copy_result(&r, max, &m);
     topology_set_measured(t, &m);
     char llc[32], dram[32], top[32];
-    format_bytes(m.llc_bytes, llc, sizeof llc);
+    /* What a cache served: the plateau's edge, or a larger size it still served. */
+    uint64_t served = m.served_bytes > m.llc_bytes ? m.served_bytes : m.llc_bytes;
+    format_bytes(served, llc, sizeof llc);
     format_bytes(m.dram_from_bytes, dram, sizeof dram);
     format_bytes(m.max_bytes, top, sizeof top);
     if (!m.edge_found && !m.dram_found)
@@ -107,7 +109,7 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
             src = v->source;
         }
     }
-    if (m.edge_found && reported > 2 * m.llc_bytes) {
+    if (m.edge_found && reported > 2 * served) {
         char nominal[32];
         format_bytes(reported, nominal, sizeof nominal);
         topology_warn(t, "cache probe: the last level serves about %s here, far below the %s %s reports (a shared "
@@ -138,7 +140,7 @@ bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_i
         session_size_given(s, true, may_fit);
     else if (every_record)
         session_size_basis(s, &b, may_fit);
-    if (may_fit)
+    if (may_fit && what)
         session_warn(s, "%s (%s in all) may still fit a cache (last level %s): its figures may be a cache's, not "
                         "DRAM's", what, format_bytes(total, size, sizeof size), basis);
     return may_fit;

@@ -27,7 +27,7 @@ uint64_t cache_probe_max_bytes(const topology *t, uint64_t budget);
  * else one); given: the size came from the command line. Records the basis in the
  * plan ("size_basis") and, with every_record, in every record the mode emits (a
  * curve's mode marks its DRAM point itself), and says in one warning when the
- * buffers may still fit a cache. Returns that. */
+ * buffers may still fit a cache (what NULL: the mode said it). Returns that. */
 bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_instances, bool given,
                         bool every_record);
 

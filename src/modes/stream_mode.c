@@ -175,14 +175,15 @@ static int stream_plan(session *s)
     if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
         return session_bad_input(s, "%s", err);
     uint64_t array = st->n * sizeof(double);
-    if (array < 4 * llc) {
+    bool short_of_rule = array < 4 * llc;
+    if (short_of_rule) { /* said here, so not again as "may still fit a cache" */
         char have[32], want_text[32], basis[96];
-        session_warn(s, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): results "
-                     "include cache hits", format_bytes(array, have, sizeof have),
+        session_warn(s, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): the "
+                     "figures may include cache hits", format_bytes(array, have, sizeof have),
                      capped ? " (capped by the memory budget)" : "", format_bytes(4 * llc, want_text, sizeof want_text),
                      dram_basis_text(&db, basis, sizeof basis));
     }
-    session_dram_sized(s, "the three arrays", 3 * array, true, o->n_given, true);
+    session_dram_sized(s, short_of_rule ? NULL : "the three arrays", 3 * array, true, o->n_given, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "array_elements", (long long)st->n);
     params_int(p, "ntimes", o->ntimes);
