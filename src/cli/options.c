@@ -114,7 +114,8 @@ static const option_spec shared[] = {
     {.long_name = "cache-probe", .value_name = "WHEN", .kind = OPT_CHOICE, .key = "cache-probe",
      .offset = COMMON(cache_probe), .choices = cache_probe_choices, .bad = "must be auto, always or never",
      .help = "Measure the last-level cache's edge and the DRAM plateau before\nsizing DRAM buffers (about 1-3 s): auto "
-             "when no source gives\nthe last level's size (or only a package's), always, never"},
+             "when no source gives\nthe last level's size (or only a package's) and a buffer size\nis left to membench, "
+             "always, never"},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };

@@ -265,6 +265,12 @@ static void bwm_release(session *s)
     node_matrix_free(&st->m);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const traffic_options *)opts)->buffer_bytes != 0;
+}
+
 const mode_def bandwidth_matrix_mode = {
     .name = "bandwidth-matrix",
     .summary = "bandwidth from every CPU node to every memory node, per traffic type, like MLC",
@@ -278,4 +284,5 @@ const mode_def bandwidth_matrix_mode = {
     .run = bwm_run,
     .release = bwm_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

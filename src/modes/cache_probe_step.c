@@ -124,8 +124,11 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
 void session_probe_caches(session *s)
 {
     const common_options *c = session_common(s);
+    bool always = c->cache_probe == CACHE_PROBE_ALWAYS;
+    if (!always && s->mode->sizes_given && s->mode->sizes_given(s->opts))
+        return; /* auto: the command line sized every buffer */
     if (s->env.live && c->cache_probe != CACHE_PROBE_NEVER)
-        cache_probe_into(&s->topo, c->cache_probe == CACHE_PROBE_ALWAYS, s->env.memory_budget);
+        cache_probe_into(&s->topo, always, s->env.memory_budget);
 }
 
 bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_instances, bool given,

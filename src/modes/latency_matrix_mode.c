@@ -282,6 +282,12 @@ static void matrix_release(session *s)
     node_matrix_free(&((matrix_state *)s->state)->m);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const latency_matrix_options *)opts)->buffer_given;
+}
+
 const mode_def latency_matrix_mode = {
     .name = "latency-matrix",
     .summary = "idle latency for every CPU node x memory node pair (or every CPU)",
@@ -296,4 +302,5 @@ const mode_def latency_matrix_mode = {
     .analyse = matrix_analyse,
     .release = matrix_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

@@ -478,6 +478,12 @@ static void latency_analyse(session *s)
     free(pts);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const latency_options *)opts)->max_bytes != 0;
+}
+
 const mode_def latency_mode = {
     .name = "latency",
     .summary = "latency curve of dependent loads and the cache sizes it implies",
@@ -492,4 +498,5 @@ const mode_def latency_mode = {
     .analyse = latency_analyse,
     .release = latency_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

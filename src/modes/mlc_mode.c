@@ -495,6 +495,12 @@ static void mlc_release(session *s)
             free(st->steps[i].argv[a]);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const mlc_options *)opts)->buffer_given;
+}
+
 const mode_def mlc_mode = {
     .name = "mlc",
     .summary = "Intel MLC's command line and text layout (its default sequence with no test)",
@@ -508,4 +514,5 @@ const mode_def mlc_mode = {
     .run = mlc_run,
     .release = mlc_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

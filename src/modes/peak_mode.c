@@ -184,6 +184,12 @@ static void peak_release(session *s)
     traffic_layout_free(&st->layout);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const traffic_options *)opts)->buffer_bytes != 0;
+}
+
 const mode_def peak_mode = {
     .name = "peak-bandwidth",
     .summary = "peak (and with --max, max) injection bandwidth per read:write mix, like MLC",
@@ -197,4 +203,5 @@ const mode_def peak_mode = {
     .run = peak_run,
     .release = peak_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

@@ -288,6 +288,12 @@ static void stream_release(session *s)
         placement_free(&st->configs[c].place);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const stream_options *)opts)->n_given;
+}
+
 const mode_def stream_mode = {
     .name = "stream",
     .summary = "STREAM: Copy/Scale/Add/Triad, regular and non-temporal stores",
@@ -302,4 +308,5 @@ const mode_def stream_mode = {
     .analyse = stream_analyse,
     .release = stream_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

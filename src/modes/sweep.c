@@ -690,6 +690,12 @@ static void sweep_release(session *s)
     placement_free(&st->place);
 }
 
+/* The cache probe's auto setting: nothing to decide once the sizes are given. */
+static bool sizes_given(const void *opts)
+{
+    return ((const sweep_options *)opts)->single_size_kb != 0;
+}
+
 const mode_def sweep_mode = {
     .name = "sweep",
     .summary = "bandwidth and latency at every cache level (sc-membench compatible; the default)",
@@ -703,4 +709,5 @@ const mode_def sweep_mode = {
     .run = sweep_run,
     .release = sweep_release,
     .flags = MODE_DRAM_SIZES,
+    .sizes_given = sizes_given,
 };

@@ -881,3 +881,35 @@ TEST(session_sweep_sizes_pass_the_largest_view_of_the_last_level)
     close_session(&s);
     cpuid_dump_free(&d);
 }
+
+/* --cache-probe auto has nothing to decide when the command line sized every
+ * buffer: each DRAM mode says when that is so. */
+TEST(session_sizes_given_spares_the_probe)
+{
+    struct {
+        char *mode;
+        const char *a1, *a2, *a3, *a4;
+        bool given;
+    } cases[] = {
+        {NULL, "-s", "1024", NULL, NULL, true},        {NULL, "-o", "read", NULL, NULL, false},
+        {"stream", "-n", "100000", NULL, NULL, true},  {"stream", "--ntimes", "3", NULL, NULL, false},
+        {"latency", "--max", "8M", NULL, NULL, true},  {"latency", "--min", "8K", NULL, NULL, false},
+        {"latency-matrix", "-b", "16M", NULL, NULL, true}, {"latency-matrix", NULL, NULL, NULL, NULL, false},
+        {"bandwidth-matrix", "-b", "8M", NULL, NULL, true}, {"bandwidth-matrix", NULL, NULL, NULL, NULL, false},
+        {"peak-bandwidth", "-b", "8M", NULL, NULL, true}, {"peak-bandwidth", NULL, NULL, NULL, NULL, false},
+        {"loaded-latency", "-b", "8M", "--chase-buffer", "8M", true},
+        {"loaded-latency", "-b", "8M", NULL, NULL, false}, /* the chased buffer is still the LLC's */
+        {"mlc", "-b", "16M", NULL, NULL, true},        {"mlc", NULL, NULL, NULL, NULL, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        session s;
+        CHECK_INT(open_on(&s, fixture_microvm_no_caches(), cases[i].mode, cases[i].a1, cases[i].a2, cases[i].a3,
+                          cases[i].a4, NULL),
+                  -1);
+        CHECK(s.mode->flags & MODE_DRAM_SIZES);
+        if (!s.mode->sizes_given || s.mode->sizes_given(s.opts) != cases[i].given)
+            test_fail(__FILE__, __LINE__, "%s %s: sizes given should be %d", cases[i].mode ? cases[i].mode : "sweep",
+                      cases[i].a1 ? cases[i].a1 : "", cases[i].given);
+        close_session(&s);
+    }
+}
