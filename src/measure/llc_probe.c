@@ -264,6 +264,7 @@ bool llc_probe_run(const llc_probe_config *cfg, llc_probe_result *r, char *err, 
         scale = MAX_TIMED_SCALE;
     uint64_t timed = (uint64_t)(scale * (double)BASE_TIMED_LOADS);
 
+    int done = 0; /* passes after pass 1 completed */
     uint64_t rng = cfg->seed ^ 0xC2B2AE3D27D4EB4FULL;
     size_t order[LLC_PROBE_MAX_POINTS];
     for (int pass = 1; pass <= more; pass++) {
@@ -281,10 +282,15 @@ bool llc_probe_run(const llc_probe_config *cfg, llc_probe_result *r, char *err, 
                 goto stopped;
             sz[order[k]].ns[pass] = ns;
         }
+        done = pass;
+        /* A machine far slower than planned (an emulator, a host under siege) gets
+         * the batches that fit LLC_PROBE_HARD_LIMIT x the budget, and "unsure". */
+        if (clock_now() - start > LLC_PROBE_HARD_LIMIT * cfg->budget_s)
+            break;
     }
     buffer_free(&b);
 
-    r->batches = 1 + more;
+    r->batches = 1 + done;
     r->npoints = n;
     for (size_t i = 0; i < n; i++) {
         llc_probe_point *p = &r->points[i];

@@ -30,6 +30,7 @@
  *   (a host's slow phase lands on scattered sizes, not on a run of neighbours that
  *   would look like a step). The count, and a longer timed walk when time allows,
  *   come from pass 1's cost and budget_s; at least 5 batches even past the budget
+ *   (none, though, after LLC_PROBE_HARD_LIMIT x budget_s)
  *   (with 3, a 2 GiB probe's top sizes all fell in a host's slow phase and looked
  *   like a plateau above DRAM). Per size: the median over batches and the
  *   batches' min and max.
@@ -77,6 +78,9 @@
 #include <stdint.h>
 
 #define LLC_PROBE_MAX_POINTS 48
+/* No batch starts after this many times budget_s: the minimum of batches gives way
+ * on a machine far slower than planned (qemu's TCG), which then reads "unsure". */
+#define LLC_PROBE_HARD_LIMIT 2.0
 /* Ratios and floors of the analysis, on the fastest-batch curve unless named. */
 #define LLC_PROBE_DRAM_BAND 1.20    /* DRAM plateau: the level's band, and how much faster ends it */
 #define LLC_PROBE_PLATEAU_BAND 1.25 /* LLC plateau: max/min */

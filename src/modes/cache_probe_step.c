@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "measure/llc_probe.h"
+#include "util/stop_flag.h"
 #include "util/format_bytes.h"
 
 #define MIB (1ULL << 20)
@@ -77,7 +78,8 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
     for (uint64_t top = first;; top = max) {
         llc_probe_config cfg = {PROBE_MIN_BYTES, top, PROBE_BUDGET_S, 1};
         if (!llc_probe_run(&cfg, &r, err, sizeof err)) {
-            topology_warn(t, "cache probe failed: %s", err);
+            if (!stop_flagged()) /* a stop is the run's, said when it ends */
+                topology_warn(t, "cache probe failed: %s", err);
             return;
         }
         spent += r.wall_s;

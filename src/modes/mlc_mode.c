@@ -498,7 +498,8 @@ static void mlc_release(session *s)
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
 static bool sizes_given(const void *opts)
 {
-    return ((const mlc_options *)opts)->buffer_given;
+    const mlc_options *o = opts;
+    return o->buffer_given || o->test == MLC_C2C; /* c2c sizes its window, not DRAM buffers */
 }
 
 const mode_def mlc_mode = {

@@ -577,8 +577,15 @@ void session_step_done(session *step, int index)
 
 int session_plan(session *s)
 {
-    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent)
+    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent) {
+        /* The probe takes seconds: a signal during it stops the run as one during
+         * the measurement does (the stop is kept for session_measure, whose sinks
+         * then write a run marked incomplete). */
+        stop_reset();
+        stop_install_signal_handlers();
+        s->signals_armed = true;
         session_probe_caches(s);
+    }
     return s->mode->plan ? s->mode->plan(s) : 0;
 }
 
@@ -616,7 +623,7 @@ int session_measure(session *s)
         session_add_sink(s, json_sink_create(c->json_path, s->env.err, s->who));
     if (c->openmetrics_path && !s->parent)
         session_add_sink(s, openmetrics_sink_create(c->openmetrics_path, s->env.err, s->who));
-    if (!s->parent) { /* a step runs under its parent's signals and deadline */
+    if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
         stop_reset();
         stop_install_signal_handlers();
     }

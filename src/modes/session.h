@@ -64,6 +64,7 @@ struct session {
     int status;         /* 1 once a measurement failed */
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
+    bool signals_armed; /* the stop handlers were installed before the plan (the cache probe) */
     bool said_pages_unverified;
     /* What session_emit gives a record that does not say (session_size_basis). */
     const char *size_basis;

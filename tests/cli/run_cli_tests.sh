@@ -677,6 +677,15 @@ check "stream JSON: each function's samples are iterations 2..ntimes, best rate 
 "$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >/dev/null 2>&1
 check "stream's default arrays are at least 4x the total last-level cache" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); t=d['topology']; top=max(c['level'] for c in t['caches']) if t['caches'] else 0; llc=sum(c['size_bytes'] for c in t['caches'] if c['level']==top) if top else t['levels_used']['L3']['size_bytes']; sys.exit(0 if d['plan']['array_elements']*8 >= 4*llc else 1)"
+# A stop during the cache probe (it runs before the plan, for seconds) ends the run
+# as a stop during the measurement does: exit 143, a valid JSON marked incomplete.
+"$BIN" -o read --cache-probe always -r 1 --json "$TMP/probe-stop.json" >"$TMP/probe-stop.out" 2>&1 &
+pstop=$!
+sleep 1
+kill -TERM $pstop
+wait $pstop; rc=$?
+check "SIGTERM during the cache probe: exit 143, JSON valid, incomplete, stopped by SIGTERM" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/probe-stop.json')); sys.exit(0 if $rc == 143 and d['complete'] is False and d['stopped_by']=='SIGTERM' and d['exit_status']==143 else 1)"
 check "stream's records name the basis of their size (the topology's dram_basis) and whether it may fit a cache" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); b=d['topology']['dram_basis']; sys.exit(0 if d['results'] and all(x['size_basis']==b['source'] and x['may_fit_cache'] is (b['source']=='default') for x in d['results']) and d['plan']['size_basis']==b['text'] else 1)"
 "$BIN" stream -n 2000000 --ntimes 2 --stores regular --json "$TMP/st5.json" >/dev/null 2>&1
