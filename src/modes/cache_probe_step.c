@@ -89,6 +89,9 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
     r.wall_s = spent;
     cache_measurement m;
     copy_result(&r, max, &m);
+    /* The largest size another source gives, before the probe's view joins them. */
+    cache_source src = CACHE_FROM_DEFAULT;
+    uint64_t reported = topology_cache_report_max(t, topology_last_level(t), &src);
     topology_set_measured(t, &m);
     char llc[32], dram[32], top[32];
     /* What a cache served: the plateau's edge, or a larger size it still served. */
@@ -101,16 +104,6 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
                       m.wall_s, top, top, m.why);
     else if (!m.edge_found)
         topology_warn(t, "cache probe (%.1f s, up to %s): no last-level edge found: %s", m.wall_s, top, m.why);
-    cache_source src = CACHE_FROM_DEFAULT;
-    uint64_t reported = 0;
-    for (size_t i = 0; i < t->ncache_reports; i++) { /* the largest view of the level but the probe's */
-        const cache_report *v = &t->cache_reports[i];
-        if (v->level == topology_last_level(t) && !v->per_package && v->source != CACHE_FROM_MEASURED &&
-            v->size > reported) {
-            reported = v->size;
-            src = v->source;
-        }
-    }
     if (m.edge_found && reported > 2 * served) {
         char nominal[32];
         format_bytes(reported, nominal, sizeof nominal);

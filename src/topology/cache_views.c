@@ -81,20 +81,10 @@ int topology_last_level(const topology *t)
     return top >= 3 ? top : 3;
 }
 
-/* A level is described when an instance, or a source's per-instance view, or the
- * probe gives its size. */
-static bool level_has_instance_size(const topology *t, int level)
-{
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (t->caches[i].level == level)
-            return true;
-    return false;
-}
-
 bool topology_llc_unknown(const topology *t)
 {
     int top = topology_last_level(t);
-    if (level_has_instance_size(t, top))
+    if (topology_has_cache_level(t, top))
         return false;
     for (size_t i = 0; i < t->ncache_reports; i++) {
         const cache_report *r = &t->cache_reports[i];
@@ -111,7 +101,7 @@ void topology_say_missing_caches(topology *t)
     size_t nmissing = 0;
     char used[300] = "";
     for (int level = 1; level <= 3; level++) {
-        if (level_has_instance_size(t, level))
+        if (topology_has_cache_level(t, level))
             continue;
         cache_level cl = topology_cache_level(t, level);
         char size[32], part[96];

@@ -11,14 +11,6 @@
 
 #include "topology/cpuid_caches.h"
 
-static bool has_level(const topology *t, int level)
-{
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (t->caches[i].level == level)
-            return true;
-    return false;
-}
-
 /* Does CPU a come before CPU b in the order CPUID numbers threads within a
  * package: by core, then by thread within the core (Linux often numbers a core's
  * second thread far away, CPU n and n + cores)? */
@@ -69,14 +61,11 @@ static bool add_instances(topology *t, const cache_report *r)
                 placed[k] = true;
                 c.shared.ids[c.shared.count++] = t->cpus[k].id;
             }
-        cache_instance *grown = ok ? realloc(t->caches, (t->ncaches + 1) * sizeof *grown) : NULL;
-        if (!grown) {
+        if (!ok) {
             free(c.shared.ids);
-            ok = false;
             break;
         }
-        t->caches = grown;
-        t->caches[t->ncaches++] = c;
+        ok = topology_add_cache_instance(t, c);
     }
     free(placed);
     free(group);
@@ -108,7 +97,7 @@ void topology_add_cpuid(topology *t, const cpuid_dump *d)
         topology_add_cache_report(t, &cc.levels[i]);
     for (int level = 1; level <= 4; level++) {
         const cache_report *r = best_view(&cc, level);
-        if (!r || has_level(t, level))
+        if (!r || topology_has_cache_level(t, level))
             continue;
         if (add_instances(t, r) && r->sharing > 1 && (size_t)r->sharing < t->ncpus)
             topology_warn(t, "L%d is not in sysfs: taken from %s, one instance per %d CPUs (grouped by core id)",

@@ -10,26 +10,6 @@
 #include "topology/topology.h"
 #include "util/format_bytes.h"
 
-static bool has_level(const topology *t, int level)
-{
-    for (size_t i = 0; i < t->ncaches; i++)
-        if (t->caches[i].level == level)
-            return true;
-    return false;
-}
-
-static bool append(topology *t, cache_instance c)
-{
-    cache_instance *n = realloc(t->caches, (t->ncaches + 1) * sizeof *n);
-    if (!n) {
-        cpu_list_free(&c.shared);
-        return false;
-    }
-    t->caches = n;
-    t->caches[t->ncaches++] = c;
-    return true;
-}
-
 /* An instance shared by cpus[0..n). */
 static bool add_instance(topology *t, const cpuinfo_cache *c, const int *cpus, size_t n)
 {
@@ -39,7 +19,7 @@ static bool add_instance(topology *t, const cpuinfo_cache *c, const int *cpus, s
     memcpy(ci.shared.ids, cpus, sizeof(int) * n);
     if (ci.line_size <= 0)
         ci.line_size = topology_cache_level(t, 1).line_size;
-    return append(t, ci);
+    return topology_add_cache_instance(t, ci);
 }
 
 void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo)
@@ -53,7 +33,7 @@ void topology_add_cpuinfo_caches(topology *t, const char *cpuinfo)
         all[i] = t->cpus[i].id;
     for (size_t k = 0; k < n; k++) {
         /* Only levels sysfs does not have, and only caches that hold data. */
-        if (!c[k].data || has_level(t, c[k].level))
+        if (!c[k].data || topology_has_cache_level(t, c[k].level))
             continue;
         char size[32];
         format_bytes(c[k].size, size, sizeof size);

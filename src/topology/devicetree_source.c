@@ -39,14 +39,7 @@ void topology_add_devicetree(topology *t, const char *sys_root)
             cpu_list_free(&dt[i].shared);
             continue;
         }
-        cache_instance *grown = realloc(t->caches, (t->ncaches + 1) * sizeof *grown);
-        if (!grown) {
-            cpu_list_free(&dt[i].shared);
-            continue;
-        }
-        t->caches = grown;
-        t->caches[t->ncaches++] = dt[i];
-        kept++;
+        kept += topology_add_cache_instance(t, dt[i]);
     }
     free(dt);
     topology_report_instances(t, CACHE_FROM_DEVICE_TREE);

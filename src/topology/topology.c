@@ -625,3 +625,23 @@ int topology_max_cache_level(const topology *t)
             max = t->caches[i].level;
     return max;
 }
+
+bool topology_has_cache_level(const topology *t, int level)
+{
+    for (size_t i = 0; i < t->ncaches; i++)
+        if (t->caches[i].level == level)
+            return true;
+    return false;
+}
+
+bool topology_add_cache_instance(topology *t, cache_instance c)
+{
+    cache_instance *grown = realloc(t->caches, (t->ncaches + 1) * sizeof *grown);
+    if (!grown) {
+        cpu_list_free(&c.shared);
+        return false;
+    }
+    t->caches = grown;
+    t->caches[t->ncaches++] = c;
+    return true;
+}

@@ -122,6 +122,11 @@ int topology_memory_node(const topology *t, int node);
 /* The huge page size to ask for (THP's PMD size); 2 MiB when the system does not say. */
 uint64_t topology_huge_page_size(const topology *t);
 int topology_max_cache_level(const topology *t);
+/* Some instance of t->caches is of this level (from whichever source). */
+bool topology_has_cache_level(const topology *t, int level);
+/* Appends c to t->caches, which takes its shared list; false (c's list freed) when
+ * out of memory. */
+bool topology_add_cache_instance(topology *t, cache_instance c);
 
 /* Adds the data caches of levels sysfs does not show from /proc/cpuinfo text
  * ("cacheN : level=3 ... scope=Shared size=262144K ...", s390x): a shared one as one

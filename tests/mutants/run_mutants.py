@@ -270,8 +270,8 @@ MUTANTS = [
      "src/topology/topology.c", "cache/index%d/coherency_line_size", "cache/index%d/ways_of_associativity",
      "unit:topology_"),
     ("s390x shared L3/L4 from /proc/cpuinfo not added",
-     "src/topology/cpuinfo_caches.c", "if (!c[k].data || has_level(t, c[k].level))",
-     "if (c[k].data || has_level(t, c[k].level))", "unit:topology_s390x"),
+     "src/topology/cpuinfo_caches.c", "if (!c[k].data || topology_has_cache_level(t, c[k].level))",
+     "if (c[k].data || topology_has_cache_level(t, c[k].level))", "unit:topology_s390x"),
     # Cache sources and the DRAM sizes planned from them ("Right sizes on every machine").
     ("CPUID leaf 4 / 0x8000001D sharing count without its +1",
      "src/topology/cpuid_caches.c", "int sharing = (int)(r[0] >> 14 & 0xfff) + 1;",
