@@ -375,7 +375,11 @@ TEST(llc_probe_live_smoke)
     char err[200] = "";
     CHECK(llc_probe_run(&cfg, &r, err, sizeof err));
     CHECK(r.npoints >= 3);
-    CHECK(r.batches >= 3);
+    /* Under an emulator the hard limit may end the batches early: at least the
+     * second batch always runs, and fewer than 3 are never "sure". */
+    CHECK(r.batches >= 2);
+    if (r.batches < 3)
+        CHECK(!r.sure);
     for (size_t i = 0; i < r.npoints; i++) {
         CHECK(r.points[i].bytes > 0);
         CHECK(r.points[i].median_ns > 0);
