@@ -43,6 +43,11 @@ static int report(session *s, loaded_run *runs)
         fprintf(s->env.err, "%s: error: out of memory\n", s->who);
         return 1;
     }
+    if (o->svg_dir &&
+        !report_check_svgs(o->svg_dir, &m, o->output, o->common.operands, (size_t)n, err, sizeof err)) {
+        report_model_free(&m);
+        return session_bad_input(s, "%s", err);
+    }
     int status = 0;
     size_t svgs = 0;
     if (!report_write_html(o->output, &m, err, sizeof err) ||

@@ -1,9 +1,24 @@
-/* Where a whole-run document (--json, --openmetrics) goes, so that a reader never
- * sees half of one. A regular file (or a link to one) is replaced atomically: the
- * document is written to a temporary file next to it, then renamed over it,
- * keeping the file's permissions and owner. Anything else the user names
- * (/dev/null, a FIFO, a terminal, the file stdout already writes to) is never
- * renamed over: the document is written into it once, at the end. */
+/* Where a whole-run document (--json, --openmetrics, report -o, --svg) goes, so
+ * that a reader never sees half of one and a root run never writes a file that
+ * another user chose.
+ *
+ * A regular file is replaced atomically: the document is written to a new
+ * temporary file in the same directory (a random name, created exclusively, never
+ * through a link), then renamed over the name, keeping the old file's permissions
+ * and owner. Anything else the user names (/dev/null, a FIFO, a terminal, the file
+ * stdout already writes to) is never renamed over: the document is written into it
+ * once, at the end.
+ *
+ * The rules that keep a run's writes where its user meant them:
+ * - the directory is opened once and every later step works relative to it, so a
+ *   directory swapped mid-run cannot move the write;
+ * - a symbolic link at the name is followed only when it belongs to the user
+ *   running membench or to root (stricter than the kernel's protected_symlinks, in
+ *   every directory: a root run never writes where another user's link points);
+ *   otherwise it is refused. Directories on the way are walked by the kernel;
+ * - in a sticky directory (/tmp), an existing file, FIFO or device owned by neither
+ *   the user nor the directory's owner is refused, as the kernel's protected_regular
+ *   and protected_fifos do for O_CREAT opens. */
 #ifndef MEMBENCH_FILE_TARGET_H
 #define MEMBENCH_FILE_TARGET_H
 
@@ -13,15 +28,19 @@
 #include <sys/stat.h>
 
 typedef struct {
-    char *path;   /* the link's target for a link to a regular file */
+    char *path;   /* the path written: the given one, or a trusted link's target */
+    int dirfd;    /* its directory, opened once (-1 when none is needed) */
+    char *name;   /* its last component, relative to dirfd */
     bool direct;  /* write into the path at the end, no temporary file */
+    bool follow;  /* direct through a trusted link (/dev/stdout): the kernel follows it */
     bool replace; /* an existing regular file: keep its mode and owner */
     struct stat st;
 } file_target;
 
 /* Resolves the path the user gave to flag ("--json"). False with the one-line
  * error "FLAG PATH: cannot write (why)" in err: a directory, a read-only file, a
- * link to nothing, a socket. Free t with file_target_free. */
+ * link to nothing, a link or file another user planted, a socket. Free t with
+ * file_target_free. */
 bool file_target_open(file_target *t, const char *flag, const char *given, char *err, size_t errlen);
 /* file_target_open, and for a replaced file a temporary file created and removed
  * in its directory: true when the document can go there. Checked before anything
@@ -31,5 +50,8 @@ bool file_target_check(const char *flag, const char *given, char *err, size_t er
  * was lost; the old file is then left as it was. */
 bool file_target_write(const file_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx);
 void file_target_free(file_target *t);
+
+/* True when path and other name one existing file (the same device and inode). */
+bool file_target_same_file(const char *path, const char *other);
 
 #endif

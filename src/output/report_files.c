@@ -11,9 +11,8 @@
 
 bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen)
 {
-    struct stat out, in;
-    for (size_t i = 0; i < n && stat(path, &out) == 0; i++)
-        if (stat(runs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+    for (size_t i = 0; i < n; i++)
+        if (file_target_same_file(path, runs[i])) {
             snprintf(err, errlen, "-o %s: is the run %s (the report would overwrite it)", path, runs[i]);
             return false;
         }
@@ -79,24 +78,54 @@ static void name_part(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* The k-th SVG of m (k from 0): its path in dir and what draws it. False past the
+ * last one. */
+static bool svg_at(const char *dir, const report_model *m, size_t k, char *path, size_t len, svg_job *j)
+{
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        if (!m->lines[l].nseries || k--)
+            continue;
+        snprintf(path, len, "%s/%s.svg", dir, m->lines[l].id);
+        *j = (svg_job){m, &m->lines[l], NULL};
+        return true;
+    }
+    if (k >= m->nheats)
+        return false;
+    const heat_chart *h = &m->heats[k];
+    char group[48];
+    name_part(h->group, group, sizeof group);
+    snprintf(path, len, "%s/%s-%zu%s%s.svg", dir, h->id, h->run + 1, *group ? "-" : "", group);
+    *j = (svg_job){m, NULL, h};
+    return true;
+}
+
+bool report_check_svgs(const char *dir, const report_model *m, const char *html, char *const *runs, size_t n,
+                       char *err, size_t errlen)
+{
+    char path[4096];
+    svg_job j;
+    for (size_t k = 0; svg_at(dir, m, k, path, sizeof path, &j); k++) {
+        if (file_target_same_file(path, html)) {
+            snprintf(err, errlen, "--svg %s: %s is the page -o %s (a chart would overwrite it)", dir, path, html);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (file_target_same_file(path, runs[i])) {
+                snprintf(err, errlen, "--svg %s: %s is the run %s (a chart would overwrite it)", dir, path, runs[i]);
+                return false;
+            }
+        if (!file_target_check("--svg", path, err, errlen))
+            return false;
+    }
+    return true;
+}
+
 bool report_write_svgs(const char *dir, const report_model *m, size_t *written, char *err, size_t errlen)
 {
-    char path[4096], group[48];
+    char path[4096];
+    svg_job j;
     *written = 0;
-    for (int l = 0; l < LINE_CHARTS; l++) {
-        if (!m->lines[l].nseries)
-            continue;
-        snprintf(path, sizeof path, "%s/%s.svg", dir, m->lines[l].id);
-        svg_job j = {m, &m->lines[l], NULL};
-        if (!write_to("--svg", path, write_svg, &j, err, errlen))
-            return false;
-        ++*written;
-    }
-    for (size_t i = 0; i < m->nheats; i++) {
-        const heat_chart *h = &m->heats[i];
-        name_part(h->group, group, sizeof group);
-        snprintf(path, sizeof path, "%s/%s-%zu%s%s.svg", dir, h->id, h->run + 1, *group ? "-" : "", group);
-        svg_job j = {m, NULL, h};
+    for (size_t k = 0; svg_at(dir, m, k, path, sizeof path, &j); k++) {
         if (!write_to("--svg", path, write_svg, &j, err, errlen))
             return false;
         ++*written;

@@ -901,7 +901,10 @@ fi
 # A helper script's TAP lines, counted as this script's; a helper that stops short
 # (a traceback) fails too.
 tap_from() {
-    python3 "$(dirname "$0")/$1" "$BIN" "$TMP" >"$TMP/tap.out" 2>&1
+    case $1 in
+    *.sh) bash "$(dirname "$0")/$1" "$BIN" "$TMP" ;;
+    *) python3 "$(dirname "$0")/$1" "$BIN" "$TMP" ;;
+    esac >"$TMP/tap.out" 2>&1
     local rc=$?
     while IFS= read -r line; do
         case "$line" in
@@ -925,6 +928,9 @@ tap_from check_mlc.py
 
 # --- numa mem: perf bench numa mem, its layouts, faults, suite, and perf itself ---------
 tap_from check_numa_mem.py
+
+# --- a root run never writes a file another user chose: planted links, sticky and group directories
+tap_from check_file_safety.sh
 
 # --- compare: two runs' JSON figure by figure, the CI gate, bad files -----------------
 tap_from check_compare.py

@@ -23,6 +23,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   pool      the sweep's pool: a pooled run checked by tests/cli/check_pool.py, and a write
             and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail,
             on pooled and on kept buffers
+  files     tests/cli/check_file_safety.sh: planted links and files at the output names
+            (its root-only checks need root, as in CI)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -232,8 +234,18 @@ MUTANTS = [
     ("STREAM's failed validation not failing the run",
      "src/measure/stream_run.c", "if (!validated)", "if (0 && !validated)", "faulty"),
     ("--json written in place instead of renamed over",
-     "src/output/file_target.c", 'snprintf(*tmp, len, "%.*s/.membench-%ld.tmp", dirlen, dir, (long)getpid());',
-     'snprintf(*tmp, len, "%s", path); (void)dirlen; (void)dir;', "poll"),
+     "src/output/file_target.c", "int fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);",
+     "int fd = openat(t->dirfd, t->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666); (void)tmp;", "poll"),
+    ("the temporary file at a predictable name, opened through links (.membench-PID.tmp)",
+     "src/output/file_target.c", 'snprintf(tmp, len, ".membench-%016llx.tmp", (unsigned long long)splitmix64_next(&seed));',
+     'snprintf(tmp, len, ".membench-%ld.tmp", (long)getpid()); (void)seed;', "files"),
+    ("another user's link at the output name followed",
+     "src/output/file_target.c", "if (lst.st_uid != me && lst.st_uid != 0) {", "if (0) {", "files"),
+    ("another user's file in a sticky directory replaced",
+     "src/output/file_target.c", "} else if ((dst.st_mode & S_ISVTX) && lst.st_uid != me && lst.st_uid != dst.st_uid) {",
+     "} else if (0) {", "files"),
+    ("report --svg writes a chart over the run it reads",
+     "src/output/report_files.c", "            if (file_target_same_file(path, runs[i])) {", "            if (0) {", "files"),
     ("every buffer bound to thread 0's node",
      "src/measure/bandwidth.c", "int node = rq->nodes ? rq->nodes[tid] : -1;",
      "int node = rq->nodes ? rq->nodes[0] : -1;", "numa"),
@@ -419,6 +431,8 @@ def suite_fails(suite, tree):
                 if lazy.returncode != 1:
                     return True
         return False
+    if suite == "files":
+        return run(["bash", "tests/cli/check_file_safety.sh", "./membench"], tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -445,7 +459,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# check_file_safety.sh BIN: a root run never writes a file another user chose
+# (README "Running unattended"). Prints TAP lines; exit 0 when every check passed.
+#
+# As root: user nobody plants links (to a root-owned victim) and files at every name a
+# run's outputs could use -- the output's own name and the temporary names earlier
+# versions used (.membench-PID.tmp for the next PIDs) -- in a sticky world-writable
+# directory and in a group-writable one, for --json, --openmetrics, report -o, report
+# --svg and compare --json. Without root those checks are skipped, saying so.
+set -u
+BIN=$1
+# A directory of its own under /tmp (not the caller's, which user nobody may not be
+# able to enter).
+TMP=$(mktemp -d /tmp/membench-file-safety-XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+PASS=0
+FAIL=0
+QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
+ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && echo "    $2"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
+
+"$BIN" -s 16 -s 64 -o read -o latency "${QUICK[@]}" --json "$TMP/a.json" >/dev/null 2>&1
+cp "$TMP/a.json" "$TMP/b.json"
+
+# report never overwrites what it reads or its own page with a chart (any user).
+mkdir "$TMP/svg" && cp "$TMP/a.json" "$TMP/svg/bandwidth.svg"
+"$BIN" report "$TMP/svg/bandwidth.svg" -o "$TMP/page.html" --svg "$TMP/svg" >/dev/null 2>"$TMP/err"; rc=$?
+check "report --svg DIR where DIR/bandwidth.svg is the run read: exit 2, one line, the run untouched" \
+    bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg is the run' '$TMP/err' && cmp -s '$TMP/a.json' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page.html' ]"
+rm -f "$TMP/svg/bandwidth.svg"
+"$BIN" report "$TMP/a.json" -o "$TMP/svg/latency.svg" --svg "$TMP/svg" >/dev/null 2>"$TMP/err"; rc=$?
+check "report -o DIR/latency.svg --svg DIR: exit 2 before anything is written (the chart would overwrite the page)" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'latency.svg is the page -o' '$TMP/err' && [ -z \"\$(ls -A '$TMP/svg')\" ]"
+"$BIN" report "$TMP/a.json" -o "$TMP/page.html" --svg "$TMP/svg" >/dev/null 2>"$TMP/err"; rc=$?
+check "report --svg DIR with distinct names: exit 0, both charts" \
+    bash -c "[ $rc -eq 0 ] && [ -s '$TMP/svg/bandwidth.svg' ] && [ -s '$TMP/svg/latency.svg' ]"
+
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- test -x "$BIN" 2>/dev/null &&
+    getent group nogroup >/dev/null; then
+    FS=$TMP/fs
+    mkdir -p "$FS" && chmod 711 "$TMP" "$FS"
+    VICTIM=$FS/victim
+    echo precious >"$VICTIM" && chmod 644 "$VICTIM"
+    victim_intact() { [ "$(cat "$VICTIM")" = precious ] && [ "$(stat -c %U:%a "$VICTIM")" = root:644 ]; }
+    cp "$TMP/a.json" "$TMP/b.json" "$FS/"
+    # fs_run KIND DIR: the run that writes KIND into DIR; its output file's path in FS_OUT.
+    fs_run() {
+        local dir=$2
+        case $1 in
+        json) FS_OUT=$dir/out.json; "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS_OUT" ;;
+        openmetrics) FS_OUT=$dir/out.prom; "$BIN" -s 16 -o read "${QUICK[@]}" --openmetrics "$FS_OUT" ;;
+        report) FS_OUT=$dir/page.html; "$BIN" report "$FS/a.json" -o "$FS_OUT" ;;
+        svg) FS_OUT=$dir/bandwidth.svg; "$BIN" report "$FS/a.json" -o "$FS/page.html" --svg "$dir" ;;
+        compare) FS_OUT=$dir/cmp.json; "$BIN" compare "$FS/a.json" "$FS/b.json" --json "$FS_OUT" ;;
+        esac >/dev/null 2>"$FS/err"
+    }
+    fs_out_name() { case $1 in json) echo out.json ;; openmetrics) echo out.prom ;; report) echo page.html ;;
+        svg) echo bandwidth.svg ;; compare) echo cmp.json ;; esac; }
+    # Links at the temporary names the next PIDs would have had, and at the old
+    # "PATH.tmp" spellings.
+    plant_temp_links() {
+        local dir=$1 name=$2 last p
+        last=$(cat /proc/sys/kernel/ns_last_pid)
+        runuser -u nobody -- bash -c 'for ((p = $2; p < $2 + 400; p++)); do ln -s "$3" "$1/.membench-$p.tmp"; done
+            ln -s "$3" "$1/$4.tmp"; ln -s "$3" "$1/.$4.tmp"' _ "$dir" "$last" "$VICTIM" "$name"
+    }
+    for kind in sticky group; do
+        D=$FS/$kind
+        mkdir "$D"
+        if [ $kind = sticky ]; then chmod 1777 "$D"; else chgrp nogroup "$D" && chmod 2775 "$D"; fi
+        for out in json openmetrics report svg; do
+            name=$(fs_out_name $out)
+            rm -rf "${D:?}"/* "$D"/.membench-* 2>/dev/null
+            # 1. nobody's link at the output's name: refused, nothing written through it.
+            runuser -u nobody -- ln -s "$VICTIM" "$D/$name"
+            fs_run $out "$D"; rc=$?
+            check "as root, $out into a $kind directory where nobody linked the name to a root file: exit 2, one line names the link's owner, the file untouched" \
+                bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'cannot write (a symbolic link of uid [0-9]*, not of this user or root)' '$FS/err' && [ -L '$D/$name' ]" &&
+                victim_intact || not_ok "victim written by $out ($kind)"
+            rm -f "$D/$name"
+            # 2. links at every temporary name: the document lands at the name, as a
+            #    regular root-owned file; the links stay links and the victim intact.
+            plant_temp_links "$D" "$name"
+            fs_run $out "$D"; rc=$?
+            check "as root, $out into a $kind directory with nobody's links at the temporary names: exit 0, a new root-owned file, the victim untouched" \
+                bash -c "[ $rc -eq 0 ] && [ -f '$D/$name' ] && [ ! -L '$D/$name' ] && [ \"\$(stat -c %U '$D/$name')\" = root ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' -type l | wc -l) -eq 400 ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' ! -type l | wc -l) -eq 0 ]" &&
+                victim_intact || not_ok "victim written by $out ($kind) through a temporary name"
+            rm -f "$D/$name" "$D"/.membench-* "$D"/*.tmp "$D"/.*.tmp
+            # 3. nobody's own file at the name (and a hard link nobody keeps to it).
+            runuser -u nobody -- bash -c 'echo mine >"$1/$2" && chmod 666 "$1/$2" && ln "$1/$2" "$1/keep"' _ "$D" "$name"
+            fs_run $out "$D"; rc=$?
+            if [ $kind = sticky ]; then
+                check "as root, $out onto nobody's file in a sticky directory: refused in one line, the file untouched" \
+                    bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err' && [ \"\$(cat '$D/$name')\" = mine ]"
+            else
+                check "as root, $out onto nobody's file in a group directory: replaced by a new file (never written into: nobody's hard link still says 'mine')" \
+                    bash -c "[ $rc -eq 0 ] && [ \"\$(cat '$D/keep')\" = mine ] && [ \"\$(cat '$D/$name')\" != mine ] && [ ! '$D/$name' -ef '$D/keep' ]"
+            fi
+            rm -f "$D/$name" "$D/keep"
+        done
+        # A FIFO nobody made at the name in the sticky directory: refused, no hang.
+        runuser -u nobody -- mkfifo "$D/out.json"
+        if [ $kind = sticky ]; then
+            timeout 60 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$D/out.json" >/dev/null 2>"$FS/err"; rc=$?
+            check "as root, --json onto nobody's FIFO in a sticky directory: refused in one line" \
+                bash -c "[ $rc -eq 2 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err'"
+        fi
+        rm -f "$D/out.json"
+    done
+    # root's own link, and a link made by the user running: followed (the file is
+    # replaced, the link stays).
+    echo old >"$FS/real.json" && ln -s "$FS/real.json" "$FS/sticky/mine.json"
+    "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/sticky/mine.json" >/dev/null 2>"$FS/err"; rc=$?
+    check "as root, --json through root's own link in a sticky directory: the target replaced, the link kept" \
+        bash -c "[ $rc -eq 0 ] && [ -L '$FS/sticky/mine.json' ] && python3 -c \"import json; json.load(open('$FS/real.json'))\""
+    runuser -u nobody -- ln -s "$FS/sticky/nobody-real.json" "$FS/sticky/n.json"
+    runuser -u nobody -- bash -c 'echo old >"$1"' _ "$FS/sticky/nobody-real.json"
+    runuser -u nobody -- "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/sticky/n.json" >/dev/null 2>"$FS/err"; rc=$?
+    check "as nobody, --json through nobody's own link: followed" \
+        bash -c "[ $rc -eq 0 ] && [ -L '$FS/sticky/n.json' ] && python3 -c \"import json; json.load(open('$FS/sticky/nobody-real.json'))\""
+else
+    echo "# skipped: the planted-link tests need root, runuser, group nogroup and a binary user nobody can run"
+fi
+
+echo "# file safety: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
