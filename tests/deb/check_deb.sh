@@ -117,6 +117,10 @@ check "the binary is hardened: PIE, RELRO, BIND_NOW, fortified calls" \
              readelf -dW /usr/bin/membench | grep -qE 'BIND_NOW|FLAGS_1.*NOW' && readelf -sW --dyn-syms /usr/bin/membench | grep -q '__[a-z]*printf_chk'"
 check "the man page is at /usr/share/man/man1/membench.1.gz" \
     bash -c "zcat /usr/share/man/man1/membench.1.gz | grep -q '^\.TH MEMBENCH'"
+check "the README and BENCHMARKS the man page points to are at /usr/share/doc/membench/, uncompressed" \
+    bash -c "zcat /usr/share/man/man1/membench.1.gz | grep -q '/usr/share/doc/membench/README.md' && [ -s /usr/share/doc/membench/README.md ] && [ -s /usr/share/doc/membench/BENCHMARKS.md ]"
+check "the copyright file says MIT (Expat), as LICENSE does" \
+    bash -c "grep -q '^License: Expat' /usr/share/doc/membench/copyright && grep -q '^MIT License' '$ROOT/LICENSE'"
 BASH_C=/usr/share/bash-completion/completions/membench
 ZSH_C=/usr/share/zsh/vendor-completions/_membench
 FISH_C=/usr/share/fish/vendor_completions.d/membench.fish
