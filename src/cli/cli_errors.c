@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,12 +16,17 @@ parse_result cli_fail(char *err, size_t errlen, const char *fmt, ...)
     return PARSE_ERROR;
 }
 
-parse_result cli_getopt_error(int c, char **argv, const char *help_command, char *err, size_t errlen)
+parse_result cli_getopt_error(int c, const char *arg, const char *help_command, char *err, size_t errlen)
 {
-    const char *arg = optind > 0 ? argv[optind - 1] : "";
-    if (c == ':')
+    if (!arg)
+        arg = "";
+    bool is_long = strncmp(arg, "--", 2) == 0;
+    if (c == ':') {
+        if (!is_long && optopt > 0 && optopt < 128)
+            return cli_fail(err, errlen, "option '-%c' needs a value", (char)optopt);
         return cli_fail(err, errlen, "option '%s' needs a value", arg);
-    if (strncmp(arg, "--", 2) == 0) {
+    }
+    if (is_long) {
         /* getopt_long: optopt is the option's value when the name matched but an
          * "=value" was given to a flag that takes none; 0 when no name matched. */
         const char *eq = strchr(arg, '=');

@@ -12,6 +12,6 @@ parse_result cli_fail(char *err, size_t errlen, const char *fmt, ...) __attribut
 
 /* The message for getopt_long's ':' (missing value) or '?' (unknown option) result,
  * pointing to `help_command --help`. Uses getopt's optind/optopt. */
-parse_result cli_getopt_error(int c, char **argv, const char *help_command, char *err, size_t errlen);
+parse_result cli_getopt_error(int c, const char *arg, const char *help_command, char *err, size_t errlen);
 
 #endif

@@ -268,8 +268,12 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
 
     optind = 0; /* 0, not 1: glibc then also forgets a half-parsed "-xyz" from an earlier call */
     opterr = 0;
-    int ch;
+    int ch, before = 1;
     while ((ch = getopt_long(argc, argv, optstring, longs, NULL)) != -1) {
+        /* Where the option came from: getopt stays on a cluster ("-K1") until its last
+         * letter, so an unmoved optind means argv[optind], else the element just left. */
+        const char *from = optind == before && optind < argc ? argv[optind] : argv[optind - 1];
+        before = optind;
         const option_spec *s = NULL;
         if (ch >= NEGATED && (size_t)(ch - NEGATED) < n) { /* --no-NAME */
             s = specs[ch - NEGATED];
@@ -284,7 +288,7 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
             if (specs[i]->short_name == ch)
                 s = specs[i];
         if (!s)
-            return cli_getopt_error(ch, argv, t->command, err, errlen);
+            return cli_getopt_error(ch, from, t->command, err, errlen);
         parse_result r = apply(s, optarg, opts, err, errlen);
         if (r != PARSE_OK)
             return r;
