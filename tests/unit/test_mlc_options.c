@@ -1,0 +1,68 @@
+/* mlc's CPU and node options read the way MLC's users wrote them: -m's hexadecimal
+ * mask from its lowest bit (bit i = CPU i, the rightmost digit holding CPUs 0-3),
+ * -k's list in its order, -c and -j as given. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli/mlc_options.h"
+#include "modes/mlc_mode.h"
+#include "test.h"
+
+static const char *no_env(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static parse_result parse_mlc(char *err, mlc_options *o, ...)
+{
+    char *argv[32];
+    va_list ap;
+    va_start(ap, o);
+    int argc = test_argv(argv, 32, "mlc", ap);
+    va_end(ap);
+    memset(o, 0, sizeof *o);
+    return mode_parse_options(&mlc_mode, argc, argv, no_env, o, err, 256);
+}
+
+#define PARSE_MLC(...) parse_mlc(err, &o, __VA_ARGS__, (char *)NULL)
+
+/* The CPUs o holds, as "0,4,32". */
+static const char *cpus_text(const mlc_options *o)
+{
+    static char text[256];
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < o->common.cpus.count && used < sizeof text; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%d", i ? "," : "", o->common.cpus.ids[i]);
+    return text;
+}
+
+TEST(mlc_mask_reads_from_the_lowest_bit)
+{
+    char err[256];
+    mlc_options o;
+    static const struct {
+        const char *mask, *cpus;
+    } cases[] = {
+        {"0x1", "0"},           {"0x2", "1"},     {"0x10", "4"},          {"0xf0", "4,5,6,7"},
+        {"0x100000001", "0,32"}, {"8000", "15"},   {"0X30", "4,5"},        {"0x0000000000000001", "0"},
+        {"0x12", "1,4"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_INT(PARSE_MLC("--peak_injection_bandwidth", "-m", cases[i].mask), PARSE_OK);
+        CHECK_STR(cpus_text(&o), cases[i].cpus);
+        options_free(&o);
+    }
+}
+
+TEST(mlc_cpu_list_and_latency_cpu_as_given)
+{
+    char err[256];
+    mlc_options o;
+    CHECK_INT(PARSE_MLC("--loaded_latency", "-k", "3,1-2", "-c", "5"), PARSE_OK);
+    CHECK_STR(cpus_text(&o), "3,1,2");
+    CHECK_INT(o.latency_cpu, 5);
+    CHECK(o.latency_cpu_given);
+    options_free(&o);
+}
