@@ -8,6 +8,7 @@
 #include "modes/latency_mode.h"
 #include "fixtures.h"
 #include "test.h"
+#include "test_parse.h"
 #include "util/parse_size.h"
 
 #define KB 1024ULL
@@ -85,17 +86,7 @@ TEST(latency_steps_flat_or_tiny_curves)
     CHECK_INT(steps[0].first_size_after, 16384);
 }
 
-static parse_result lparse(latency_options *o, char *err, ...)
-{
-    char *argv[16];
-    va_list ap;
-    va_start(ap, err);
-    int argc = test_argv(argv, 16, "latency", ap);
-    va_end(ap);
-    options_free(o);
-    memset(o, 0, sizeof *o);
-    return mode_parse_options(&latency_mode, argc, argv, NULL, o, err, 256);
-}
+#define lparse(o, err, ...) test_parse_mode(&latency_mode, o, err, __VA_ARGS__)
 
 TEST(latency_options_parse_and_refuse)
 {

@@ -1,31 +1,14 @@
 /* mlc's CPU and node options read the way MLC's users wrote them: -m's hexadecimal
  * mask from its lowest bit (bit i = CPU i, the rightmost digit holding CPUs 0-3),
  * -k's list in its order, -c and -j as given. */
-#include <stdarg.h>
 #include <string.h>
 
 #include "cli/mlc_options.h"
 #include "modes/mlc_mode.h"
 #include "test.h"
+#include "test_parse.h"
 
-static const char *no_env(const char *name)
-{
-    (void)name;
-    return NULL;
-}
-
-static parse_result parse_mlc(char *err, mlc_options *o, ...)
-{
-    char *argv[32];
-    va_list ap;
-    va_start(ap, o);
-    int argc = test_argv(argv, 32, "mlc", ap);
-    va_end(ap);
-    memset(o, 0, sizeof *o);
-    return mode_parse_options(&mlc_mode, argc, argv, no_env, o, err, 256);
-}
-
-#define PARSE_MLC(...) parse_mlc(err, &o, __VA_ARGS__, (char *)NULL)
+#define PARSE_MLC(...) test_parse_mode(&mlc_mode, &o, err, __VA_ARGS__, (char *)NULL)
 
 /* The CPUs o holds, as "0,4,32". */
 static const char *cpus_text(const mlc_options *o)
@@ -41,7 +24,7 @@ static const char *cpus_text(const mlc_options *o)
 TEST(mlc_mask_reads_from_the_lowest_bit)
 {
     char err[256];
-    mlc_options o;
+    mlc_options o = {0};
     static const struct {
         const char *mask, *cpus;
     } cases[] = {
@@ -59,7 +42,7 @@ TEST(mlc_mask_reads_from_the_lowest_bit)
 TEST(mlc_cpu_list_and_latency_cpu_as_given)
 {
     char err[256];
-    mlc_options o;
+    mlc_options o = {0};
     CHECK_INT(PARSE_MLC("--loaded_latency", "-k", "3,1-2", "-c", "5"), PARSE_OK);
     CHECK_STR(cpus_text(&o), "3,1,2");
     CHECK_INT(o.latency_cpu, 5);
