@@ -23,6 +23,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   pool      the sweep's pool: a pooled run checked by tests/cli/check_pool.py, and a write
             and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail,
             on pooled and on kept buffers
+  pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
+            timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -334,6 +336,15 @@ MUTANTS = [
     ("a probe that saw no DRAM plateau adds no lower bound",
      "src/topology/cache_views.c", "uint64_t llc = m->edge_found ? m->llc_bytes : !m->dram_found ? m->max_bytes : 0;",
      "uint64_t llc = m->edge_found ? m->llc_bytes : 0;", "unit:cache_sources"),
+    ("stdout's reader not looked at between samples (only the next write raises SIGPIPE)",
+     "src/measure/stop.c", "    return poll_output();\n}", "    return false;\n}", "unit:closed_output_pipe"),
+    ("first touch and chain building look only at the flag, not at stdout's reader",
+     "src/util/stop_flag.c", "return stop_flagged() || (poll_hook && poll_hook());", "return stop_flagged();",
+     "unit:closed_output_pipe"),
+    ("the session never watches stdout: a matrix into | head -1 runs to its end, exit 1",
+     "src/modes/session.c", "    stop_watch_output(fileno(s->env.out));", "    (void)s;", "pipe"),
+    ("stdout lost to a SIGPIPE stop said as an error",
+     "src/modes/session.c", "&& stop_signal() == SIGPIPE) {", "&& stop_signal() == -1) {", "pipe"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
@@ -419,6 +430,12 @@ def suite_fails(suite, tree):
                 if lazy.returncode != 1:
                     return True
         return False
+    if suite == "pipe":
+        doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
+        piped = run(["bash", "-c", 'timeout 20 ./membench latency-matrix --buffer 64M --sample-ms 3000 --json "$0" '
+                     '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
+        d = json.load(open(doc)) if os.path.exists(doc) else {}
+        return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -445,7 +462,7 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "pipe"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
