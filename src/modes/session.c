@@ -597,8 +597,9 @@ int session_plan(session *s)
     return s->mode->plan ? s->mode->plan(s) : 0;
 }
 
-static const char *stop_reason(void)
+const char *session_stop_reason(const session *s)
 {
+    (void)s;
     int sig = stop_signal();
     if (sig)
         return stop_signal_name(sig);
@@ -670,7 +671,7 @@ int session_measure(session *s)
     int sig = stop_signal();
     /* the flag, not a poll: a deadline that passed after the last point cut nothing */
     s->info.complete = !stop_flagged() && !s->failed;
-    s->info.stopped_by = stop_reason();
+    s->info.stopped_by = session_stop_reason(s);
     if (!s->info.stopped_by && s->failed)
         s->info.stopped_by = "error";
     s->info.elapsed_s = clock_now() - s->start;

@@ -23,6 +23,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   pool      the sweep's pool: a pooled run checked by tests/cli/check_pool.py, and a write
             and a copy kernel that stop writing after one pass (MEMBENCH_LAZY) must fail,
             on pooled and on kept buffers
+  numamem   tests/cli/check_numa_mem.py: numa mem's layouts, faults, stops and suite
+            (about 30 s)
   pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -345,6 +347,11 @@ MUTANTS = [
      "src/modes/session.c", "    stop_watch_output(fileno(s->env.out));", "    (void)s;", "pipe"),
     ("stdout lost to a SIGPIPE stop said as an error",
      "src/modes/session.c", "&& stop_signal() == SIGPIPE) {", "&& stop_signal() == -1) {", "pipe"),
+    ("numa mem stopped while its tasks start: a record of zeros, perf's lines with 0.000",
+     "src/modes/numa_mem_mode.c", "    if (!worked) {\n        numa_mem_result_free(&r);",
+     "    if (false) {\n        numa_mem_result_free(&r);", "numamem"),
+    ("numa mem -a: the summary counts a test stopped unfinished as one that ran",
+     "src/output/numa_sink.c", "done - na - cut, planned", "done - na, planned", "numamem"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
@@ -430,6 +437,10 @@ def suite_fails(suite, tree):
                 if lazy.returncode != 1:
                     return True
         return False
+    if suite == "numamem":
+        os.makedirs(os.path.join(tree, "numamem"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_numa_mem.py", "./membench", os.path.join(tree, "numamem")],
+                   tree).returncode != 0
     if suite == "pipe":
         doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
         piped = run(["bash", "-c", 'timeout 20 ./membench latency-matrix --buffer 64M --sample-ms 3000 --json "$0" '
@@ -462,7 +473,8 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "pipe"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "numamem",
+                      "pipe"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
