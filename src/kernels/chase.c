@@ -71,7 +71,7 @@ void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
     char *base = buf;
     uint64_t check_every = STOP_CHECK_BYTES / stride ? STOP_CHECK_BYTES / stride : 1;
     for (uint64_t i = 0; i < v.n; i++) {
-        if (i % check_every == 0 && stop_flagged())
+        if (i % check_every == 0 && stop_poll())
             return NULL;
         uint64_t k = position_of(&v, i);
         uint64_t next = node_at(&v, k + 1 == v.n ? 0 : k + 1);

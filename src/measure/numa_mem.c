@@ -203,6 +203,7 @@ static void process_main(const numa_mem_setup *s, control *c, const buffer *glob
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
+    stop_watch_output(-1); /* stdout's reader too: a fill cut short here would read as a failure */
     int task0 = p * s->nthreads;
     if (s->cpus && s->cpus[task0].count) /* the process memory is first touched where its thread 0 runs */
         platform_pin_self(s->cpus[task0].ids, s->cpus[task0].count);

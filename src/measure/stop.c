@@ -7,10 +7,13 @@
 #include <time.h>
 
 #include "measure/clock.h"
+#include "platform/platform.h"
 
 static volatile sig_atomic_t stop_sig;
 static double deadline;
 static atomic_int deadline_hit;
+static int output_fd = -1;                 /* stdout, when a pipe or socket */
+static atomic_llong next_output_check_us; /* clock_now() in microseconds */
 
 /* The watcher: one thread asleep until the deadline (or until told to quit). */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -123,6 +126,36 @@ void stop_set_deadline(double when)
         watch_start(); /* without a watcher, stop_requested() polls the clock */
 }
 
+bool stop_check_output(void)
+{
+    if (output_fd < 0 || !platform_output_reader_gone(output_fd))
+        return false;
+    stop_request(SIGPIPE);
+    return true;
+}
+
+/* The look at stdout's reader, at most every STOP_OUTPUT_CHECK_S whoever asks (a
+ * mode's loop, STREAM's thread 0, the first touch of every traffic thread). Also
+ * stop_poll's hook, so the untimed loops below this layer look too. */
+static bool poll_output(void)
+{
+    if (output_fd < 0)
+        return false;
+    long long now = (long long)(clock_now() * 1e6);
+    long long due = atomic_load_explicit(&next_output_check_us, memory_order_relaxed);
+    if (now < due ||
+        !atomic_compare_exchange_strong(&next_output_check_us, &due, now + (long long)(STOP_OUTPUT_CHECK_S * 1e6)))
+        return false;
+    return stop_check_output();
+}
+
+void stop_watch_output(int fd)
+{
+    output_fd = fd >= 0 && platform_output_is_pipe(fd) ? fd : -1;
+    atomic_store(&next_output_check_us, 0);
+    stop_poll_set_hook(output_fd >= 0 ? poll_output : NULL);
+}
+
 bool stop_requested(void)
 {
     if (atomic_load_explicit(&stop_flag, memory_order_relaxed))
@@ -131,7 +164,7 @@ bool stop_requested(void)
         raise_deadline();
         return true;
     }
-    return false;
+    return poll_output();
 }
 
 int stop_signal(void)
@@ -155,6 +188,8 @@ void stop_reset(void)
     stop_disarm();
     stop_sig = 0;
     deadline = 0;
+    output_fd = -1;
+    stop_poll_set_hook(NULL);
     atomic_store(&stop_flag, 0);
     atomic_store(&deadline_hit, 0);
 }

@@ -31,7 +31,7 @@ static void job_init(team *t, int tid, void *arg)
     size_t lo, hi;
     chunk(c, tid, &lo, &hi);
     size_t step = STOP_CHECK_BYTES / sizeof(double);
-    for (size_t from = lo; from < hi && !stop_flagged(); from += step) {
+    for (size_t from = lo; from < hi && !stop_requested(); from += step) {
         size_t to = hi - from < step ? hi : from + step;
         for (size_t i = from; i < to; i++) { /* first touch: the chunk lands on this thread's node */
             c->arrays.a[i] = 1.0;

@@ -214,6 +214,10 @@ static bool window_tick(traffic_run *r)
     double now = clock_now();
     if (now < r->next_boundary)
         return false;
+    if (stop_requested()) { /* stdout's reader too, once a window: its look reads the clock again */
+        finish(r);
+        return true;
+    }
     uint64_t *snap = r->got == 0 && r->t0 == 0 ? r->snap0 : r->snap1;
     uint64_t total = snapshot(r, snap);
     if (r->t0 == 0) {
@@ -270,11 +274,11 @@ static void chase_phase(traffic_run *r)
     uint64_t steps = r->chase_steps;
     /* discarded, at least SETTLE_S: the traffic threads reach their pace */
     void *pos = r->chase_pos;
-    for (double start = clock_now(); clock_now() - start < SETTLE_S && !stop_flagged();)
+    for (double start = clock_now(); clock_now() - start < SETTLE_S && !stop_requested();)
         pos = chase_run(pos, steps);
     r->t0 = clock_now();
     snapshot(r, r->snap0);
-    while (r->got < ph->samples && !stop_flagged()) {
+    while (r->got < ph->samples && !stop_requested()) {
         double a = clock_now();
         pos = chase_run(pos, steps);
         r->samples[r->got++] = (clock_now() - a) * 1e9 / (double)steps;
@@ -284,7 +288,7 @@ static void chase_phase(traffic_run *r)
      * window, so its bandwidth is never a false 0 (said in params.window_extended_s). */
     double samples_end = clock_now();
     bool extended = false;
-    for (; !stop_flagged() && !traffic_advanced(r) && clock_now() - samples_end < EXTEND_MAX_S; extended = true)
+    for (; !stop_requested() && !traffic_advanced(r) && clock_now() - samples_end < EXTEND_MAX_S; extended = true)
         pos = chase_run(pos, steps);
     r->t1 = clock_now();
     r->extended_s = extended ? r->t1 - samples_end : 0;

@@ -159,7 +159,7 @@ bool buffer_fill(buffer *b, uint64_t seed)
     uint64_t *w = b->ptr;
     size_t n = b->len / 8, step = STOP_CHECK_BYTES / 8;
     for (size_t lo = 0; lo < n; lo += step) {
-        if (stop_flagged())
+        if (stop_poll())
             return false;
         size_t hi = n - lo < step ? n : lo + step;
         for (size_t i = lo; i < hi; i++)

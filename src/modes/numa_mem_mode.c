@@ -406,6 +406,36 @@ static void add_buffers(result_record *rec, const numa_mem_setup *u, const numa_
         result_add_buffer(rec, m, u->thread_bytes, -1);
 }
 
+/* Did the tasks do any work? Not when a stop came while they started: perf's lines
+ * with zeros would read as results (mmtests' regexes), and a JSON value is never 0. */
+static bool did_work(const numa_mem_result *r)
+{
+    double max = 0;
+    uint64_t bytes = 0;
+    for (int i = 0; i < r->ntasks; i++) {
+        max = r->tasks[i].runtime_s > max ? r->tasks[i].runtime_s : max;
+        bytes += r->tasks[i].bytes_read + r->tasks[i].bytes_written;
+    }
+    return max > 0 && bytes > 0;
+}
+
+/* A run cut short says so (analysis.unfinished; the sink prints it as a comment):
+ * with the figures of the work so far (the record says complete: false), or, when
+ * nothing was measured, instead of any figure (no record). */
+static void say_unfinished(session *s, const numa_mem_result *r, bool worked)
+{
+    const char *by = session_stop_reason(s);
+    param_list *a = &s->info.analysis.values;
+    if (worked)
+        params_textf(a, "unfinished", "stopped by %s after %.3f s of work: the figures are the work so far",
+                     by ? by : "a stop", r->wall_s);
+    else if (by)
+        params_textf(a, "unfinished", "stopped by %s while the tasks started (%.3f s): nothing measured, no figures",
+                     by, r->startup_s);
+    else
+        params_text(a, "unfinished", "no task did any work: nothing measured, no figures");
+}
+
 static void numa_run(session *s)
 {
     numa_state *st = s->state;
@@ -427,6 +457,13 @@ static void numa_run(session *s)
     }
     task_table(s, &r);
     convergence_table(s, &r, st->setup.nproc);
+    bool stopped = r.stopped && session_stopped(s), worked = did_work(&r);
+    if (stopped || !worked)
+        say_unfinished(s, &r, worked);
+    if (!worked) {
+        numa_mem_result_free(&r);
+        return;
+    }
     result_record rec;
     result_init(&rec, "numa-mem", "main", METRIC_BANDWIDTH);
     rec.threads = r.ntasks;
@@ -445,7 +482,7 @@ static void numa_run(session *s)
                      (uint64_t)r.ntasks * st->setup.thread_bytes; /* all the memory the tasks work on */
     rec.samples_wanted = 1;
     figures(&rec, &r, o, s->topo.nnodes < 2);
-    rec.complete = !(r.stopped && session_stopped(s));
+    rec.complete = !stopped;
     session_emit(s, &rec);
     result_free(&rec);
     numa_mem_result_free(&r);

@@ -575,22 +575,31 @@ void session_step_done(session *step, int index)
     merge_section(&p->info.analysis, &step->info.analysis, index, step->mode->name);
 }
 
+/* The signals, and stdout's reader: a pipe whose reader went away stops the run as
+ * SIGPIPE does, noticed between samples, not only at the next write. */
+static void arm_stop(session *s)
+{
+    stop_reset();
+    stop_install_signal_handlers();
+    stop_watch_output(fileno(s->env.out));
+}
+
 int session_plan(session *s)
 {
     if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent) {
         /* The probe takes seconds: a signal during it stops the run as one during
          * the measurement does (the stop is kept for session_measure, whose sinks
          * then write a run marked incomplete). */
-        stop_reset();
-        stop_install_signal_handlers();
+        arm_stop(s);
         s->signals_armed = true;
         session_probe_caches(s);
     }
     return s->mode->plan ? s->mode->plan(s) : 0;
 }
 
-static const char *stop_reason(void)
+const char *session_stop_reason(const session *s)
 {
+    (void)s;
     int sig = stop_signal();
     if (sig)
         return stop_signal_name(sig);
@@ -624,8 +633,7 @@ int session_measure(session *s)
     if (c->openmetrics_path && !s->parent)
         session_add_sink(s, openmetrics_sink_create(c->openmetrics_path, s->env.err, s->who));
     if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
-        stop_reset();
-        stop_install_signal_handlers();
+        arm_stop(s);
     }
     s->start = clock_now();
     if (!s->parent) {
@@ -647,8 +655,11 @@ int session_measure(session *s)
     free(planned);
 
     s->mode->run(s);
-    if (!s->parent)
+    if (!s->parent) {
         stop_disarm(); /* a deadline reached from here on cut nothing */
+        if (!stop_signal()) /* a reader gone since the last look: what is left to write is lost */
+            stop_check_output();
+    }
 
     clear_progress(s);
     if (s->results.n == 0 && stop_deadline_passed())
@@ -660,7 +671,7 @@ int session_measure(session *s)
     int sig = stop_signal();
     /* the flag, not a poll: a deadline that passed after the last point cut nothing */
     s->info.complete = !stop_flagged() && !s->failed;
-    s->info.stopped_by = stop_reason();
+    s->info.stopped_by = session_stop_reason(s);
     if (!s->info.stopped_by && s->failed)
         s->info.stopped_by = "error";
     s->info.elapsed_s = clock_now() - s->start;
@@ -697,7 +708,11 @@ static int check_output(session *s, int rc)
     for (int i = 0; i < s->nsinks; i++)
         lost = lost || s->sinks[i]->failed;
     errno = 0;
-    if (fflush(s->env.out) != 0 || ferror(s->env.out)) {
+    if ((fflush(s->env.out) != 0 || ferror(s->env.out)) && stop_signal() == SIGPIPE) {
+        /* stdout's reader went away: the stop's doing (exit 141, also when it came
+         * during the last lines), not an error to report */
+        rc = rc ? rc : 128 + SIGPIPE;
+    } else if (ferror(s->env.out)) {
         int e = errno;
         char msg[256];
         snprintf(msg, sizeof msg, "could not write the output (%s)", e ? strerror(e) : "write error");

@@ -129,6 +129,8 @@ void session_size_basis(session *s, const dram_basis *b, bool may_fit);
 /* The sizes came from the command line: records say "size_basis": "user". */
 void session_size_given(session *s, bool dram_intent, bool may_fit);
 bool session_stopped(const session *s);
+/* What stopped the run so far: "SIGINT" (the signal's name), "time limit", or NULL. */
+const char *session_stop_reason(const session *s);
 /* n worker threads on places (team_create); when they cannot all be created,
  * says why in one line (session_fail) and returns NULL. */
 team *session_start_team(session *s, const team_place *places, int n);

@@ -182,25 +182,49 @@ static void record(sink *s, const run_info *info, const result_record *r)
     fflush(f);
 }
 
-/* -a: which tests ran and which could not, after the last. */
+/* The suite's steps that say key (in their plan or analysis): listed with why. */
+static size_t count_steps(const param_table *steps, const char *key)
+{
+    size_t k = 0;
+    for (size_t i = 0; steps && i < steps->nrows; i++)
+        k += params_get_text(&steps->rows[i], key) != NULL;
+    return k;
+}
+
+static void list_steps(FILE *f, const param_table *steps, const char *key, const param_table *tests)
+{
+    for (size_t i = 0; steps && i < steps->nrows; i++) {
+        const char *why = params_get_text(&steps->rows[i], key);
+        int t = (int)params_get_number(&steps->rows[i], "step", -1);
+        if (why && tests && t >= 0 && (size_t)t < tests->nrows)
+            fprintf(f, " #   %s %s\n", params_get_text(&tests->rows[t], "name"), why);
+    }
+}
+
+/* One run: a stop that cut it short, after its figures or instead of them (perf
+ * prints none for an interrupted run; zeros would read as results). -a: which
+ * tests ran, which could not and which the stop cut short, after the last. */
 static void end(sink *s, const run_info *info)
 {
     numa_sink *n = (numa_sink *)s;
-    if (n->spec.role != NUMA_SINK_SUITE)
+    if (n->spec.role != NUMA_SINK_SUITE) {
+        const char *unfinished = params_get_text(&info->analysis.values, "unfinished");
+        if (unfinished)
+            fprintf(n->f, " # %s\n", unfinished);
+        fflush(n->f);
         return;
+    }
     const param_table *tests = section_find_table(&info->plan, "tests");
     const param_table *steps = section_find_table(&info->plan, "steps");
-    size_t planned = tests ? tests->nrows : 0, done = steps ? steps->nrows : 0, na = 0;
-    for (size_t i = 0; i < done; i++)
-        na += params_get_text(&steps->rows[i], "not_applicable") != NULL;
-    fprintf(n->f, "\n # Suite: %zu of %zu tests ran, %zu not applicable%s\n", done - na, planned, na,
-            done < planned ? ", the rest not reached (stopped)" : "");
-    for (size_t i = 0; i < done; i++) {
-        const char *why = params_get_text(&steps->rows[i], "not_applicable");
-        int t = (int)params_get_number(&steps->rows[i], "step", -1);
-        if (why && tests && t >= 0 && (size_t)t < planned)
-            fprintf(n->f, " #   %s %s\n", params_get_text(&tests->rows[t], "name"), why);
-    }
+    const param_table *done_steps = section_find_table(&info->analysis, "steps");
+    size_t planned = tests ? tests->nrows : 0, done = steps ? steps->nrows : 0;
+    size_t na = count_steps(steps, "not_applicable"), cut = count_steps(done_steps, "unfinished");
+    fprintf(n->f, "\n # Suite: %zu of %zu tests ran, %zu not applicable", done - na - cut, planned, na);
+    if (cut)
+        fprintf(n->f, ", %zu stopped unfinished", cut);
+    fprintf(n->f, "%s\n", done < planned ? ", the rest not reached (stopped)" : "");
+    list_steps(n->f, steps, "not_applicable", tests);
+    list_steps(n->f, done_steps, "unfinished", tests);
     fflush(n->f);
 }
 

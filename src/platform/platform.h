@@ -67,6 +67,13 @@ void platform_cpu_model(char *buf, size_t size);
 void platform_kernel(char *buf, size_t size);
 void platform_hostname(char *buf, size_t size);
 
+/* fd is a pipe or a socket: a reader at its other end can go away (| head). */
+bool platform_output_is_pipe(int fd);
+/* The reader of pipe or socket fd has gone, so a write would raise SIGPIPE; asked
+ * without waiting or writing (poll with no events: Linux reports POLLERR for a pipe
+ * whose read end is closed, POLLHUP for a socket whose peer closed). */
+bool platform_output_reader_gone(int fd);
+
 /* Reads a whole small text file (sysfs/proc) into buf, NUL-terminated, trailing
  * newline kept. Returns false when missing or unreadable. */
 bool platform_read_text(const char *path, char *buf, size_t size);

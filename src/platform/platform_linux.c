@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -376,4 +378,16 @@ void platform_hostname(char *buf, size_t size)
     if (gethostname(buf, size) != 0)
         copy_or_unknown(buf, size, NULL);
     buf[size - 1] = '\0';
+}
+
+bool platform_output_is_pipe(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+bool platform_output_reader_gone(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = 0, .revents = 0};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) != 0;
 }

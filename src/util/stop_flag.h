@@ -16,6 +16,15 @@ static inline bool stop_flagged(void)
     return atomic_load_explicit(&stop_flag, memory_order_relaxed) != 0;
 }
 
+/* Between chunks of untimed work (first touch, linking a chase chain): the flag, or
+ * what the stop machinery watches besides it (measure/stop.c hooks in its look at
+ * stdout's reader, rate-limited there; this layer cannot call it). Never in a timed
+ * loop. */
+bool stop_poll(void);
+/* The hook stop_poll calls when the flag is down; NULL: none. Set before the
+ * threads that poll start. */
+void stop_poll_set_hook(bool (*hook)(void));
+
 /* Bytes a loop may handle between two tests of the flag: about a millisecond
  * of work at memory speed, so a stop is seen long before a user notices. */
 #define STOP_CHECK_BYTES ((size_t)1 << 22)

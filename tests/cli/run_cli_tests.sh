@@ -464,6 +464,20 @@ done
 "$BIN" -r 2 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}
 check "SIGPIPE (| head -2): exit 141, JSON valid and incomplete, stopped_by SIGPIPE" \
     python3 -c "import json,sys; d=json.load(open('$TMP/pipe.json')); sys.exit(0 if $rc == 141 and d['complete'] is False and d['stopped_by']=='SIGPIPE' and len(d['results'])>=1 else 1)"
+# A reader gone before the next write is noticed between samples (and in first
+# touch and chain building), not at that write: a matrix writes its rows at its
+# end, a latency run of rounds after the last round. Each run below would take well
+# over 20 s; timeout makes a hang fail (exit 124, or 143 with stopped_by SIGTERM).
+pipe_stop() { # NAME ARGS...: `membench ARGS | head -1`
+    local name=$1 json="$TMP/pipe-$1.json"; shift
+    timeout 20 "$BIN" "$@" --json "$json" 2>"$TMP/pipe-$name.err" | head -1 >/dev/null
+    local rc=${PIPESTATUS[0]}
+    check "$name | head -1: exit 141 (rc=$rc), JSON stopped_by SIGPIPE with exit_status 141, no error said" \
+        python3 -c "import json,sys; d=json.load(open('$json')); sys.exit(0 if $rc == 141 and d['complete'] is False and d['stopped_by']=='SIGPIPE' and d['exit_status']==141 and not d['errors'] and 'error' not in open('$TMP/pipe-$name.err').read() else 1)"
+}
+pipe_stop latency-matrix latency-matrix --buffer 64M --sample-ms 3000
+pipe_stop bandwidth-matrix bandwidth-matrix --buffer 16M --window-ms 3000 --samples 9
+pipe_stop latency latency --min 4K --max 64K --sample-ms 300
 
 # --- topology -----------------------------------------------------------------
 "$BIN" topology >"$TMP/topo.txt" 2>&1; rc=$?

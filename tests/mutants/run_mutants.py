@@ -25,6 +25,10 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             on pooled and on kept buffers
   files     tests/cli/check_file_safety.sh: planted links and files at the output names
             (its root-only checks need root, as in CI)
+  numamem   tests/cli/check_numa_mem.py: numa mem's layouts, faults, stops and suite
+            (about 30 s)
+  pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
+            timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -350,6 +354,20 @@ MUTANTS = [
     ("a probe that saw no DRAM plateau adds no lower bound",
      "src/topology/cache_views.c", "uint64_t llc = m->edge_found ? m->llc_bytes : !m->dram_found ? m->max_bytes : 0;",
      "uint64_t llc = m->edge_found ? m->llc_bytes : 0;", "unit:cache_sources"),
+    ("stdout's reader not looked at between samples (only the next write raises SIGPIPE)",
+     "src/measure/stop.c", "    return poll_output();\n}", "    return false;\n}", "unit:closed_output_pipe"),
+    ("first touch and chain building look only at the flag, not at stdout's reader",
+     "src/util/stop_flag.c", "return stop_flagged() || (poll_hook && poll_hook());", "return stop_flagged();",
+     "unit:closed_output_pipe"),
+    ("the session never watches stdout: a matrix into | head -1 runs to its end, exit 1",
+     "src/modes/session.c", "    stop_watch_output(fileno(s->env.out));", "    (void)s;", "pipe"),
+    ("stdout lost to a SIGPIPE stop said as an error",
+     "src/modes/session.c", "&& stop_signal() == SIGPIPE) {", "&& stop_signal() == -1) {", "pipe"),
+    ("numa mem stopped while its tasks start: a record of zeros, perf's lines with 0.000",
+     "src/modes/numa_mem_mode.c", "    if (!worked) {\n        numa_mem_result_free(&r);",
+     "    if (false) {\n        numa_mem_result_free(&r);", "numamem"),
+    ("numa mem -a: the summary counts a test stopped unfinished as one that ran",
+     "src/output/numa_sink.c", "done - na - cut, planned", "done - na, planned", "numamem"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
@@ -437,6 +455,16 @@ def suite_fails(suite, tree):
         return False
     if suite == "files":
         return run(["bash", "tests/cli/check_file_safety.sh", "./membench"], tree).returncode != 0
+    if suite == "numamem":
+        os.makedirs(os.path.join(tree, "numamem"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_numa_mem.py", "./membench", os.path.join(tree, "numamem")],
+                   tree).returncode != 0
+    if suite == "pipe":
+        doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
+        piped = run(["bash", "-c", 'timeout 20 ./membench latency-matrix --buffer 64M --sample-ms 3000 --json "$0" '
+                     '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
+        d = json.load(open(doc)) if os.path.exists(doc) else {}
+        return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -463,7 +491,8 @@ def main():
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files"):
+        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
+                      "numamem", "pipe"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "kernels/kernel_impl.h"
 #include "measure/clock.h"
@@ -196,4 +198,37 @@ TEST(kernel_pass_slices_a_large_pass_and_stops_between_slices)
     kernel_pass(&k, &a);
     CHECK_INT(nslices, 1);
     CHECK(slices[0].bytes == a.bytes);
+}
+
+TEST(a_closed_output_pipe_stops_as_sigpipe_between_samples_and_in_untimed_loops)
+{
+    /* `membench | head`: head gone, no write yet. The look is rate-limited: the
+     * first poll after arming looks at once, later ones at most every
+     * STOP_OUTPUT_CHECK_S, so the test waits that long between its polls. */
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    CHECK(platform_output_is_pipe(fds[1]));
+    CHECK(!platform_output_reader_gone(fds[1]));
+    stop_reset();
+    stop_watch_output(fds[1]);
+    CHECK(!stop_requested()); /* the reader is there */
+    CHECK(!stop_poll());
+    close(fds[0]);
+    CHECK(platform_output_reader_gone(fds[1]));
+    nanosleep(&(struct timespec){0, (long)(STOP_OUTPUT_CHECK_S * 1.5e9)}, NULL);
+    CHECK(stop_poll()); /* the loops below measure/ (first touch, chains) see it too */
+    CHECK(stop_flagged());
+    CHECK_INT(stop_signal(), SIGPIPE);
+    stop_reset();
+    CHECK(!stop_poll()); /* reset: no output watched */
+    stop_watch_output(fds[1]);
+    CHECK(stop_requested());
+    CHECK_INT(stop_signal(), SIGPIPE);
+    stop_reset();
+    close(fds[1]);
+    /* a file, or no stdout at all, is never watched */
+    stop_watch_output(-1);
+    CHECK(!stop_check_output());
+    CHECK(!stop_requested());
+    CHECK(!platform_output_is_pipe(-1));
 }
