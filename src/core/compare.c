@@ -277,6 +277,11 @@ void compare_report_free(compare_report *r)
     memset(r, 0, sizeof *r);
 }
 
+int compare_exit_status(const compare_report *r)
+{
+    return r->beyond || !r->matched ? 1 : 0;
+}
+
 const char *compare_verdict_text(compare_verdict v)
 {
     switch (v) {

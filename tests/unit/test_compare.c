@@ -229,8 +229,66 @@ TEST(compare_differences_names_each_and_ignores_output_options)
     CHECK(load(&(doc_parts){.host = "vm\\nsecond line"}, &b, err, sizeof err));
     CHECK(compare_differences(&a, &b, diff, sizeof diff));
     CHECK_STR(diff, "host (vm vs vm?second line)");
+    run_free(&b);
+    /* a terminal's controls and bidi overrides from the files show as '?' */
+    CHECK(load(&(doc_parts){.host = "vm\\u001b]0;title\\u0007\\u202e\\u0085", .kernel = "Linux 6\\r\\u2066"}, &b, err,
+               sizeof err));
+    CHECK(compare_differences(&a, &b, diff, sizeof diff));
+    CHECK_STR(diff, "host (vm vs vm?]0;title???" "); kernel (Linux 6 vs Linux 6?" "?)");
     run_free(&a);
     run_free(&b);
+}
+
+/* "\u0000" is valid JSON but membench never writes it; read as a C string the text
+ * would be another (a host name cut short compares equal to another): refused,
+ * naming where, on one line. */
+TEST(run_load_refuses_nul_in_strings)
+{
+    char *text = doc(&(doc_parts){.host = "vm\\u0000evil"});
+    load_refused(text, "host.hostname: a string holds \\u0000 (U+0000), which membench never writes");
+    free(text);
+    text = doc(&(doc_parts){.options = "\"tr\\u0000ies\":5"});
+    load_refused(text, "options: a key holds \\u0000");
+    free(text);
+    char rec[1024];
+    record(rec, sizeof rec, "re\\u0000ad", "bandwidth", 65536, 1);
+    text = doc(&(doc_parts){.results = rec});
+    load_refused(text, "results[0].operation: a string holds \\u0000");
+    free(text);
+}
+
+/* A gate that compared nothing must not pass: an empty run, or runs with no figure
+ * in common, exit 1 like a figure beyond the threshold. */
+TEST(compare_gate_fails_when_nothing_is_compared)
+{
+    char ra[1024], rb[1024];
+    record(ra, sizeof ra, "read", "bandwidth", 65536, 1);
+    record(rb, sizeof rb, "write", "bandwidth", 65536, 1);
+    loaded_run a, b, empty, other;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = ra}, &b, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = ""}, &empty, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &other, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, 5, false, &rep));
+    CHECK_INT(compare_exit_status(&rep), 0); /* the same figure, no difference */
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &empty, 5, false, &rep));
+    CHECK_INT(rep.matched, 0);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&empty, &empty, -1, false, &rep)); /* without --threshold too */
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &other, 5, false, &rep));
+    CHECK_INT(rep.only_a + rep.only_b, 2);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+    run_free(&empty);
+    run_free(&other);
 }
 
 TEST(compare_runs_matches_judges_and_gates)
