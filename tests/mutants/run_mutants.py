@@ -231,6 +231,8 @@ MUTANTS = [
      "src/core/run_load.c", "if (!without_nul(&run->doc, \"\", err, errlen) || !load_doc(run, err, errlen)) {",
      "if ((0 && !without_nul(&run->doc, \"\", err, errlen)) || !load_doc(run, err, errlen)) {",
      "unit:run_load_refuses_nul"),
+    ("compare's kept draws give B's median the lower middle value for an even count",
+     "src/util/bootstrap.c", "    return (lower + v[order[j]]) / 2;", "    return lower;", "unit:bootstrap_kept"),
     ("bandwidth verification skipped",
      "src/measure/bandwidth.c", "team_run(t, job_verify, &c);", "(void)job_verify;", "unit:measure_bandwidth_fills"),
     ("the memory budget from MemTotal instead of MemAvailable",
