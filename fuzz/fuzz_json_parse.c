@@ -12,17 +12,23 @@
  *   - run_load_text never crashes on it, and a loaded run's records hold what
  *     the loader promises (samples above 0, threads at least 1);
  *   - membench report's page of a loaded run is whole and holds no markup from
- *     the document (no "<script" whatever its strings say). */
+ *     the document (no "<script" whatever its strings say);
+ *   - compare's table of a loaded run and its refusal line hold no control or
+ *     bidi character whatever its strings say (util/one_line.h), nor does a
+ *     loader's refusal. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compare.h"
 #include "core/report_model.h"
 #include "core/run_load.h"
 #include "fuzz.h"
+#include "output/compare_table.h"
 #include "output/report_html.h"
 #include "strict_json.h"
 #include "util/json_parse.h"
+#include "util/one_line.h"
 
 static void report_page(const loaded_run *run)
 {
@@ -41,6 +47,43 @@ static void report_page(const loaded_run *run)
         free(page);
     }
     report_model_free(&m);
+}
+
+/* What compare prints of the run (against itself, and against a plain run of
+ * another host): its strings reach the terminal without a control or bidi
+ * character, and the refusal that quotes them is one line. */
+static void terminal_text(const loaded_run *run)
+{
+    static const char plain[] =
+        "{\"tool\":\"membench\",\"version\":\"0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+        "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"c\",\"kernel\":\"k\"},\"options\":{},\"results\":[]}";
+    loaded_run other;
+    char err[256], differences[1024];
+    FUZZ_CHECK(run_load_text(plain, sizeof plain - 1, &other, err, sizeof err), "the plain run: %s", err);
+    compare_differences(run, &other, differences, sizeof differences);
+    FUZZ_CHECK(one_line_is_safe(differences, false), "compare's differences hold a control character");
+    run_free(&other);
+    compare_report r;
+    if (!compare_runs(run, run, 5, true, &r))
+        return;
+    char *table = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&table, &len);
+    if (f) {
+        compare_table_print(f, "run\x1b[2J\xe2\x80\xae.json", run, "b.json", run, &r, 5);
+        fclose(f);
+        FUZZ_CHECK(table && strlen(table) == len && one_line_is_safe(table, true),
+                   "compare's table holds a control character");
+        size_t lines = 0;
+        for (size_t i = 0; i < len; i++)
+            lines += table[i] == '\n';
+        /* A, B, 4 of explanation, a blank, the head, a row each, a blank, the counts,
+         * maybe the two levels, the threshold: a string's newline would add one */
+        FUZZ_CHECK(lines == r.count + 11 + (r.two_levels > 0), "compare's table: %zu lines for %zu rows", lines,
+                   r.count);
+        free(table);
+    }
+    compare_report_free(&r);
 }
 
 static void same_tree(const json_value *mine, const sj_value *ref)
@@ -110,9 +153,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(run.records[i].samples[k] > 0, "sample %zu of record %zu", k, i);
         }
         report_page(&run);
+        terminal_text(&run);
         run_free(&run);
     } else {
-        FUZZ_CHECK(strchr(err, '\n') == NULL && err[0], "loader message: %s", err);
+        FUZZ_CHECK(one_line_is_safe(err, false) && err[0], "loader message: %s", err);
     }
     return 0;
 }

@@ -30,6 +30,7 @@
 #include "output/json.h"
 #include "output/topology_report.h"
 #include "strict_json.h"
+#include "util/one_line.h"
 #include "topology/topology.h"
 #include "util/cpu_list.h"
 
@@ -392,6 +393,8 @@ static void check_reports(const topology *t)
     snprintf(head, sizeof head, "CPUs: %zu online, %zu usable (", t->ncpus, t->usable.count);
     FUZZ_CHECK(strstr(text, head) != NULL, "the text report does not start with \"%s\"", head);
     FUZZ_CHECK(len > 0 && text[len - 1] == '\n', "the text report does not end a line");
+    /* sysfs and CPUID text reach the terminal as text: no control or bidi character */
+    FUZZ_CHECK(strlen(text) == len && one_line_is_safe(text, true), "the text report holds a control character");
     free(text);
 
     char *json = report_json(t, &len);

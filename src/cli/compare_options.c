@@ -30,8 +30,10 @@ const option_table compare_option_table = {
     "no difference within noise - from a bootstrap 95% interval of the ratio of\n"
     "medians over each run's time batches (its rounds; fixed seed: the same files\n"
     "give the same answer), widened by how much each run's host moved\n"
-    "(host_noise.varied_pct). Exit status 0,\n"
-    "1 when --threshold is exceeded, 2 for bad input or runs that differ.\n"
+    "(host_noise.varied_pct). Exit status 0, 1 when --threshold is exceeded or\n"
+    "no figure is in both runs (nothing compared), 2 for bad input, runs that\n"
+    "differ or a --json FILE that is one of the runs. The files' strings are\n"
+    "printed with control and bidi characters as '?'.\n"
     "\n",
     NULL,
     specs,

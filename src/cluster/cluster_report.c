@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "util/one_line.h"
 
 /* Columns past this many figures go to JSON only, so the table stays readable. */
 #define TABLE_MAX_FIGURES 8
@@ -22,15 +23,20 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-static const char *host_of(const cluster_node *n)
+enum { HOST_TEXT = 256 };
+
+/* The rank's host name as the table shows it: neutralised (util/one_line.h), a
+ * name is the node's to choose. */
+static const char *host_of(const cluster_node *n, char *buf)
 {
-    return n->host ? n->host : "?";
+    return one_line_copy(buf, HOST_TEXT, n->host ? n->host : "?");
 }
 
 /* Whether every node's steps started together, and where that stopped if not. */
 static void steps_line(FILE *f, const cluster *c)
 {
     int lo = -1, hi = -1, lost = 0;
+    char host[HOST_TEXT];
     for (int i = 0; i < c->nnodes; i++) {
         const cluster_node *n = &c->nodes[i];
         if (n->status == NODE_WAITING || n->status == NODE_NO_ANSWER)
@@ -50,7 +56,7 @@ static void steps_line(FILE *f, const cluster *c)
     for (int i = 0; i < c->nnodes; i++) {
         const cluster_node *n = &c->nodes[i];
         if (n->steps_lost_at >= 0 && n->status != NODE_WAITING && n->status != NODE_NO_ANSWER)
-            fprintf(f, "  rank %d %s: %d steps together, then alone from step %d\n", n->rank, host_of(n),
+            fprintf(f, "  rank %d %s: %d steps together, then alone from step %d\n", n->rank, host_of(n, host),
                     n->steps_together, n->steps_lost_at + 1);
     }
 }
@@ -59,8 +65,9 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
 {
     int nfig = c->nfigures < TABLE_MAX_FIGURES ? c->nfigures : TABLE_MAX_FIGURES;
     int host_w = 4, status_w = 6, fig_w[TABLE_MAX_FIGURES];
+    char host[HOST_TEXT];
     for (int i = 0; i < c->nnodes; i++) {
-        host_w = max_int(host_w, (int)strlen(host_of(&c->nodes[i])));
+        host_w = max_int(host_w, (int)strlen(host_of(&c->nodes[i], host)));
         status_w = max_int(status_w, (int)strlen(node_status_name(c->nodes[i].status)));
     }
     for (int k = 0; k < nfig; k++)
@@ -76,7 +83,7 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
     fprintf(f, "  outlier\n");
     for (int i = 0; i < c->nnodes; i++) {
         const cluster_node *n = &c->nodes[i];
-        fprintf(f, "%-6d  %-*s  %-*s", n->rank, host_w, host_of(n), status_w, node_status_name(n->status));
+        fprintf(f, "%-6d  %-*s  %-*s", n->rank, host_w, host_of(n, host), status_w, node_status_name(n->status));
         for (int k = 0; k < nfig; k++) {
             char cell[32];
             cell_number(cell, sizeof cell, n->status == NODE_OK ? n->values[k] : NAN);
@@ -104,11 +111,14 @@ void cluster_table_write(FILE *f, const cluster *c, const cluster_run *run)
             bad == 1 ? "" : "s", c->threshold * 100, bad ? ":" : "");
     for (int i = 0; i < c->nnodes; i++) {
         const cluster_node *n = &c->nodes[i];
-        if (n->status != NODE_OK)
-            fprintf(f, "  rank %d %s: %s: %s\n", n->rank, host_of(n), node_status_name(n->status),
-                    n->error ? n->error : "no reason given");
+        char line[1024] = "";
+        if (n->status != NODE_OK) /* the error is the rank's own text */
+            snprintf(line, sizeof line, "  rank %d %s: %s: %s", n->rank, host_of(n, host), node_status_name(n->status),
+                     n->error ? n->error : "no reason given");
         else if (n->outlier)
-            fprintf(f, "  rank %d %s: %s\n", n->rank, host_of(n), n->reasons ? n->reasons : "");
+            snprintf(line, sizeof line, "  rank %d %s: %s", n->rank, host_of(n, host), n->reasons ? n->reasons : "");
+        if (*line)
+            fprintf(f, "%s\n", one_line(line));
     }
     if (run && !run->one_at_a_time)
         steps_line(f, c);

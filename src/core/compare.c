@@ -186,7 +186,7 @@ static bool in_two_levels(const loaded_record *r)
     return stats_compute(r->samples, r->nsamples).low_level_n > 0;
 }
 
-static void judge(compare_row *row, double threshold_pct, const compare_report *rep)
+static void judge(compare_row *row, double threshold_pct, const compare_report *rep, bootstrap_cache *bc)
 {
     const loaded_record *a = row->a, *b = row->b;
     row->a_two_levels = in_two_levels(a);
@@ -195,7 +195,7 @@ static void judge(compare_row *row, double threshold_pct, const compare_report *
     row->b_median = median_of(b);
     double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
     size_t na = batch_medians(a, ma), nb = batch_medians(b, mb);
-    row->ratio = na && nb ? bootstrap_median_ratio(ma, na, mb, nb, BOOTSTRAP_SEED) : (ratio_interval){0};
+    row->ratio = na && nb ? bootstrap_cached_ratio(bc, ma, na, mb, nb) : (ratio_interval){0};
     /* The ratio shown is of all samples' medians (the A and B columns); the batches'
      * bootstrap gives the interval's width around it, so the interval holds it. */
     double shown = row->a_median > 0 ? row->b_median / row->a_median : 0;
@@ -224,7 +224,8 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
     size_t *match_a = calloc(a->count + 1, sizeof *match_a); /* index in b + 1; 0: none */
     bool *matched_b = calloc(b->count + 1, sizeof *matched_b);
     out->rows = calloc(a->count + b->count + 1, sizeof *out->rows);
-    bool ok = ka && kb && match_a && matched_b && out->rows;
+    bootstrap_cache *bc = bootstrap_cache_new(BOOTSTRAP_SEED); /* one for all figures: their draws repeat */
+    bool ok = ka && kb && match_a && matched_b && out->rows && bc;
     for (size_t i = 0, j = 0; ok && i < a->count && j < b->count;) { /* merge the sorted keys */
         int c = by_key_and_repeat(&ka[i], &kb[j]);
         if (c == 0) {
@@ -244,7 +245,7 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
             continue;
         }
         row->b = &b->records[match_a[i] - 1];
-        judge(row, threshold_pct, out);
+        judge(row, threshold_pct, out, bc);
         out->matched++;
         out->faster += row->verdict == VERDICT_FASTER;
         out->slower += row->verdict == VERDICT_SLOWER;
@@ -266,6 +267,7 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
     free(kb);
     free(match_a);
     free(matched_b);
+    bootstrap_cache_free(bc);
     if (!ok)
         compare_report_free(out);
     return ok;
@@ -275,6 +277,11 @@ void compare_report_free(compare_report *r)
 {
     free(r->rows);
     memset(r, 0, sizeof *r);
+}
+
+int compare_exit_status(const compare_report *r)
+{
+    return r->beyond || !r->matched ? 1 : 0;
 }
 
 const char *compare_verdict_text(compare_verdict v)

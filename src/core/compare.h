@@ -55,6 +55,10 @@ bool compare_differences(const loaded_run *a, const loaded_run *b, char *out, si
 bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, bool widen_by_hosts,
                   compare_report *out);
 void compare_report_free(compare_report *r);
+/* compare's exit status from its figures: 1 when one is beyond the threshold, and
+ * when no figure is in both runs (an empty run, or runs with nothing in common: a
+ * gate that compared nothing must not pass); else 0. */
+int compare_exit_status(const compare_report *r);
 
 /* "faster", "slower", "no difference within noise", ... */
 const char *compare_verdict_text(compare_verdict v);

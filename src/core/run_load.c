@@ -167,6 +167,32 @@ static bool load_doc(loaded_run *run, char *err, size_t errlen)
     return true;
 }
 
+/* A string or key holding U+0000 ("\u0000" is valid JSON): membench never writes
+ * one (its strings are C strings), and each reader would see another string (the
+ * text up to the NUL, or all of it). False, with where it is in err: "host.hostname". */
+static bool without_nul(const json_value *v, const char *where, char *err, size_t errlen)
+{
+    if (v->type == JV_STRING && strlen(v->text) != v->len)
+        return snprintf(err, errlen, "%s: a string holds \\u0000 (U+0000), which membench never writes",
+                        *where ? where : "the document"),
+               false;
+    for (size_t i = 0; (v->type == JV_ARRAY || v->type == JV_OBJECT) && i < v->count; i++) {
+        const json_value *x = &v->items[i];
+        if (v->type == JV_OBJECT && strlen(x->key) != x->key_len)
+            return snprintf(err, errlen, "%s: a key holds \\u0000 (U+0000), which membench never writes",
+                            *where ? where : "the document"),
+                   false;
+        char inner[256];
+        if (v->type == JV_ARRAY)
+            snprintf(inner, sizeof inner, "%s[%zu]", where, i);
+        else
+            snprintf(inner, sizeof inner, "%s%s%.60s", where, *where ? "." : "", x->key);
+        if (!without_nul(x, inner, err, errlen))
+            return false;
+    }
+    return true;
+}
+
 bool run_load_text(const char *text, size_t len, loaded_run *run, char *err, size_t errlen)
 {
     memset(run, 0, sizeof *run);
@@ -175,7 +201,7 @@ bool run_load_text(const char *text, size_t len, loaded_run *run, char *err, siz
         snprintf(err, errlen, "not JSON: %s", why);
         return false;
     }
-    if (!load_doc(run, err, errlen)) {
+    if (!without_nul(&run->doc, "", err, errlen) || !load_doc(run, err, errlen)) {
         one_line(err); /* it may quote the document's own strings */
         run_free(run);
         return false;

@@ -1,36 +1,66 @@
 /* `membench compare A.json B.json`: reads two runs back, refuses runs that are
  * not comparable (unless --force), matches their figures and judges each one
  * (core/compare.c), and hands the rows to the table and JSON printers. It
- * measures nothing, so it is a standalone mode. */
+ * measures nothing, so it is a standalone mode. Everything it says on stderr
+ * goes through session_say, which neutralises the files' strings. */
 #include "modes/compare_mode.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/compare_options.h"
 #include "core/compare.h"
 #include "output/compare_json.h"
 #include "output/compare_table.h"
+#include "output/file_target.h"
 #include "output/json_report.h"
+#include "util/same_file.h"
 
-static void warn(session *s, const char *fmt, const char *a, const char *b)
+typedef struct {
+    const char *pa, *pb;
+    const loaded_run *a, *b;
+    const compare_report *r;
+    const compare_options *o;
+    const char *differences;
+} json_job;
+
+static void write_doc(FILE *f, const void *ctx)
 {
-    fprintf(s->env.err, "%s: warning: ", s->who);
-    fprintf(s->env.err, fmt, a, b);
-    fputc('\n', s->env.err);
+    const json_job *j = ctx;
+    compare_json_write(f, j->pa, j->a, j->pb, j->b, j->r, j->o->threshold, j->differences, j->o->force);
 }
 
-static int write_json(session *s, const char *pa, const loaded_run *a, const char *pb, const loaded_run *b,
-                      const compare_report *r, const char *differences)
+/* Through file_target, as every other document: a reader never sees half of one. */
+static int write_json(session *s, const json_job *job)
 {
-    const compare_options *o = s->opts;
-    FILE *f = fopen(o->common.json_path, "w");
-    if (f) {
-        compare_json_write(f, pa, a, pb, b, r, o->threshold, differences, o->force);
-        if (fclose(f) == 0)
-            return 0;
+    const char *path = job->o->common.json_path;
+    char err[512];
+    file_target t;
+    if (!file_target_open(&t, "--json", path, err, sizeof err)) {
+        session_say(s, "error", "%s", err);
+        return 1;
     }
-    fprintf(s->env.err, "%s: error: --json %s: could not write the comparison\n", s->who, o->common.json_path);
-    return 1;
+    bool ok = file_target_write(&t, write_doc, job);
+    if (!ok)
+        session_say(s, "error", "--json %s: could not write the comparison (%s)", path, strerror(errno));
+    file_target_free(&t);
+    return ok ? 0 : 1;
+}
+
+/* The one line for a comparison of nothing (compare_exit_status makes it exit 1). */
+static void say_nothing_compared(session *s, const char *pa, const loaded_run *a, const char *pb, const loaded_run *b,
+                                 const compare_report *r)
+{
+    if (r->matched)
+        return;
+    if (!a->count || !b->count)
+        session_say(s, "error", "nothing could be compared: %s%s%s %s no figures", !a->count ? pa : "",
+                    !a->count && !b->count ? " and " : "", !b->count ? pb : "",
+                    !a->count && !b->count ? "have" : "has");
+    else
+        session_say(s, "error", "nothing could be compared: %s and %s have no figure in common (%zu only in A, %zu "
+                                "only in B)", pa, pb, r->only_a, r->only_b);
 }
 
 static int compare(session *s, loaded_run *a, loaded_run *b)
@@ -47,20 +77,22 @@ static int compare(session *s, loaded_run *a, loaded_run *b)
         if (!o->force)
             return session_bad_input(s, "%s and %s are not runs of one setup: %s (--force compares them anyway)", pa,
                                      pb, differences);
-        warn(s, "%s: %s", "compared anyway (--force) though the runs differ", differences);
+        session_say(s, "warning", "compared anyway (--force) though the runs differ: %s", differences);
     }
     if (!a->complete)
-        warn(s, "%s: %s", pa, "the run was stopped before the end: its figures are what it got to");
+        session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pa);
     if (!b->complete)
-        warn(s, "%s: %s", pb, "the run was stopped before the end: its figures are what it got to");
+        session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pb);
     compare_report r;
     if (!compare_runs(a, b, o->threshold, !o->within_run, &r)) {
-        fprintf(s->env.err, "%s: error: out of memory\n", s->who);
+        session_say(s, "error", "out of memory");
         return 1;
     }
     compare_table_print(s->env.out, pa, a, pb, b, &r, o->threshold);
-    int status = r.beyond ? 1 : 0;
-    if (o->common.json_path && write_json(s, pa, a, pb, b, &r, differences))
+    say_nothing_compared(s, pa, a, pb, b, &r);
+    int status = compare_exit_status(&r);
+    json_job job = {pa, pb, a, b, &r, o, differences};
+    if (o->common.json_path && write_json(s, &job))
         status = 1;
     compare_report_free(&r);
     return status;
@@ -70,6 +102,13 @@ static void run(session *s)
 {
     const compare_options *o = s->opts;
     char err[512];
+    const char *const runs[] = {o->common.operands[0], o->common.operands[1]};
+    const char *run_file = o->common.json_path ? same_file_as_any(o->common.json_path, runs, 2) : NULL;
+    if (run_file) {
+        s->status = session_bad_input(s, "--json %s: is the run %s (the comparison would overwrite it)",
+                                      o->common.json_path, run_file);
+        return;
+    }
     if (o->common.json_path && !json_path_check(o->common.json_path, err, sizeof err)) {
         s->status = session_bad_input(s, "%s", err);
         return;

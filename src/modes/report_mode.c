@@ -36,11 +36,11 @@ static int report(session *s, loaded_run *runs)
     run_names(o, names);
     for (int i = 0; i < n; i++)
         if (!runs[i].complete)
-            fprintf(s->env.err, "%s: warning: %s: the run was stopped before the end: the report shows what it got to, marked incomplete\n",
-                    s->who, o->common.operands[i]);
+            session_say(s, "warning", "%s: the run was stopped before the end: the report shows what it got to, "
+                                      "marked incomplete", o->common.operands[i]);
     report_model m;
     if (!report_model_build(&m, runs, names, (size_t)n)) {
-        fprintf(s->env.err, "%s: error: out of memory\n", s->who);
+        session_say(s, "error", "out of memory");
         return 1;
     }
     if (o->svg_dir &&
@@ -52,7 +52,7 @@ static int report(session *s, loaded_run *runs)
     size_t svgs = 0;
     if (!report_write_html(o->output, &m, err, sizeof err) ||
         (o->svg_dir && !report_write_svgs(o->svg_dir, &m, &svgs, err, sizeof err))) {
-        fprintf(s->env.err, "%s: error: %s\n", s->who, err);
+        session_say(s, "error", "%s", err);
         status = 1;
     }
     report_model_free(&m);

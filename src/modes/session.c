@@ -24,6 +24,7 @@
 #include "platform/platform.h"
 #include "topology/cpuid_source.h"
 #include "util/format_bytes.h"
+#include "util/one_line.h"
 
 static const char *live_getenv(const char *name)
 {
@@ -41,11 +42,36 @@ static void say_prefix(const session *s)
     fprintf(s->env.err, "%s: ", s->who);
 }
 
-/* One line on stderr: "membench[ MODE]: KIND: text" (kind NULL: no kind). */
+/* One line on stderr: "membench[ MODE]: KIND: text" (kind NULL: no kind). The text
+ * may quote a file's or the machine's strings: it is neutralised (util/one_line.h). */
 static void say(const session *s, const char *kind, const char *text)
 {
     say_prefix(s);
-    fprintf(s->env.err, "%s%s%s\n", kind ? kind : "", kind ? ": " : "", text);
+    fprintf(s->env.err, "%s%s", kind ? kind : "", kind ? ": " : "");
+    one_line_put(s->env.err, text);
+    fputc('\n', s->env.err);
+}
+
+static void say_v(const session *s, const char *kind, const char *fmt, va_list ap)
+{
+    char small[1024], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    say(s, kind, text ? text : small);
+    if (text != small)
+        free(text);
+}
+
+void session_say(const session *s, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_v(s, kind, fmt, ap);
+    va_end(ap);
 }
 
 static void clear_progress(session *s)
@@ -72,9 +98,7 @@ int session_bad_input(session *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say_prefix(s);
-    vfprintf(s->env.err, fmt, ap);
-    fputc('\n', s->env.err);
+    say_v(s, NULL, fmt, ap);
     va_end(ap);
     return 2;
 }

@@ -108,7 +108,11 @@ int session_run(const mode_def *m, int argc, char **argv, const session_env *env
 /* For modes. A warning goes to stderr and JSON; one given while planning is said
  * when the run starts, after the topology's (so a refusal stays one line). */
 void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Says "membench[ mode]: message" and returns 2. */
+/* One line on stderr now, "membench[ mode]: KIND: message" (kind NULL: none), the
+ * message neutralised for the terminal (util/one_line.h): it may quote a file's
+ * strings. For what a standalone mode says (no run records it). */
+void session_say(const session *s, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Says "membench[ mode]: message" (as session_say) and returns 2. */
 int session_bad_input(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A measurement failed: "membench[ mode]: error: ..." (stderr and JSON "errors") and
  * exit status 1; the run goes on. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/format_bytes.h"
+#include "util/one_line.h"
 #include "util/stats.h"
 
 enum { COLS = 10, CELL = 64 };
@@ -44,6 +45,8 @@ static void cells_of(const compare_row *row, char c[COLS][CELL])
                                                                 : "";
     snprintf(c[9], CELL, "%s%s%s", compare_verdict_text(row->verdict), row->beyond_threshold ? " (beyond threshold)" : "",
              levels);
+    for (int k = 0; k < COLS; k++)
+        one_line(c[k]); /* mode, operation, unit and nodes come from the files */
 }
 
 static void print_line(FILE *f, char c[COLS][CELL], const int *width)
@@ -54,10 +57,14 @@ static void print_line(FILE *f, char c[COLS][CELL], const int *width)
     }
 }
 
+/* "A: a.json (sweep on vm, Linux 6.1 x86_64, 2026-...)": the path, mode, host,
+ * kernel and date as the file says them, neutralised (util/one_line.h). */
 static void describe(FILE *f, const char *label, const char *path, const loaded_run *r)
 {
-    fprintf(f, "%s: %s (%s on %s, %s, %s%s)\n", label, path, r->mode, r->hostname, r->kernel,
-            r->started_at ? r->started_at : "no date", r->complete ? "" : ", incomplete: the run was stopped");
+    char line[8192];
+    snprintf(line, sizeof line, "%s: %s (%s on %s, %s, %s%s)", label, path, r->mode, r->hostname, r->kernel,
+             r->started_at ? r->started_at : "no date", r->complete ? "" : ", incomplete: the run was stopped");
+    fprintf(f, "%s\n", one_line(line));
 }
 
 /* "\xc2\xb12.1%", or why a run's host adds nothing */
@@ -109,7 +116,9 @@ void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const
         fprintf(f, "%zu figure%s fell in two levels in A or B (their samples jump by %gx or more): such a median is "
                    "neither level, and its verdict says little\n",
                 r->two_levels, r->two_levels == 1 ? "" : "s", STATS_LEVEL_JUMP);
-    if (threshold_pct >= 0)
+    if (threshold_pct >= 0 && !r->matched)
+        fprintf(f, "Threshold %g%%: no figure in both runs, nothing compared (exit status 1)\n", threshold_pct);
+    else if (threshold_pct >= 0)
         fprintf(f, "Threshold %g%%: %zu figure%s slower by more than %g%%%s\n", threshold_pct, r->beyond,
                 r->beyond == 1 ? "" : "s", threshold_pct, r->beyond ? " (exit status 1)" : "");
 }

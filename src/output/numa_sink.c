@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/one_line.h"
 typedef struct {
     sink base;
     FILE *f;
@@ -64,7 +65,9 @@ static void begin(sink *s, const run_info *info)
     FILE *f = n->f;
     fprintf(f, "\n # Running %s \"%s\"\n", n->spec.name, n->spec.command);
     if (n->spec.role == NUMA_SINK_SUITE) {
-        fprintf(f, " #\n # Running test on: %s %s\n #\n", info->hostname, info->os_kernel);
+        char host[256], kernel[256]; /* the machine's names, shown as text */
+        fprintf(f, " #\n # Running test on: %s %s\n #\n", one_line_copy(host, sizeof host, info->hostname),
+                one_line_copy(kernel, sizeof kernel, info->os_kernel));
         fflush(f);
         return;
     }

@@ -4,6 +4,7 @@
 
 #include "plan/dram_size.h"
 #include "util/format_bytes.h"
+#include "util/one_line.h"
 
 static const char *type_name(cache_type t)
 {
@@ -102,8 +103,10 @@ static void sources_text(FILE *f, const topology *t)
         else
             fprintf(f, "Cache probe (up to %s, %.1f s): %s\n", top_size, m->wall_s, m->why);
     }
+    char vendor[64], hypervisor[64]; /* CPUID's bytes, or a recorded dump's */
     if (t->cpu_vendor[0])
-        fprintf(f, "CPUID: %s%s%s\n", t->cpu_vendor, t->hypervisor[0] ? ", hypervisor " : "", t->hypervisor);
+        fprintf(f, "CPUID: %s%s%s\n", one_line_copy(vendor, sizeof vendor, t->cpu_vendor),
+                t->hypervisor[0] ? ", hypervisor " : "", one_line_copy(hypervisor, sizeof hypervisor, t->hypervisor));
 }
 
 void topology_report_text(FILE *f, const topology *t)
@@ -143,7 +146,8 @@ void topology_report_text(FILE *f, const topology *t)
         format_bytes(t->huge_sizes[i], size, sizeof size);
         fprintf(f, " %s", size);
     }
-    fprintf(f, "%s\nTHP: %s", t->nhuge_sizes ? "" : " none", t->thp_mode);
+    char thp[64]; /* sysfs text */
+    fprintf(f, "%s\nTHP: %s", t->nhuge_sizes ? "" : " none", one_line_copy(thp, sizeof thp, t->thp_mode));
     if (t->thp_size) {
         format_bytes(t->thp_size, size, sizeof size);
         fprintf(f, " (%s pages)", size);
@@ -153,8 +157,11 @@ void topology_report_text(FILE *f, const topology *t)
 
 void topology_report_warnings(FILE *f, const char *prefix, const topology *t)
 {
-    for (size_t i = 0; i < t->nwarnings; i++)
-        fprintf(f, "%swarning: %s\n", prefix, t->warnings[i]);
+    for (size_t i = 0; i < t->nwarnings; i++) { /* they quote sysfs and CPUID text */
+        fprintf(f, "%swarning: ", prefix);
+        one_line_put(f, t->warnings[i]);
+        fputc('\n', f);
+    }
 }
 
 static void probe_json(json_writer *j, const cache_measurement *m)

@@ -7,6 +7,7 @@
 #include "memory/page_policy.h"
 #include "output/format.h"
 #include "output/topology_report.h"
+#include "util/one_line.h"
 
 typedef struct {
     sink base;
@@ -70,7 +71,9 @@ static void begin(sink *s, const run_info *info)
         fputc('\n', f);
     } else {
         fprintf(f, "membench %s %s\n", MEMBENCH_VERSION, info->mode);
-        fprintf(f, "CPU: %s; kernel ISAs usable: %s\n", info->cpu_model, info->isa_list ? info->isa_list : "?");
+        char model[256]; /* /proc/cpuinfo's or CPUID's text, shown as text */
+        fprintf(f, "CPU: %s; kernel ISAs usable: %s\n", one_line_copy(model, sizeof model, info->cpu_model),
+                info->isa_list ? info->isa_list : "?");
     }
     if (info->topo && !v->step) {
         topology_report_text(f, info->topo);

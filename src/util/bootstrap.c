@@ -60,36 +60,145 @@ static double resampled_median(const double *v, size_t n, double *scratch, uint6
     return median_inplace(scratch, n);
 }
 
-static int by_value(const void *x, const void *y)
+struct bootstrap_cache {
+    uint64_t seed;
+    /* [na][nb]: BOOTSTRAP_RESAMPLES rows of na + nb counts, how often each index of
+     * a, then of b, was drawn in that resample (A's draws first, as the generator ran) */
+    unsigned char *kept[BOOTSTRAP_KEPT_MAX + 1][BOOTSTRAP_KEPT_MAX + 1];
+    double ratios[BOOTSTRAP_RESAMPLES];
+};
+
+bootstrap_cache *bootstrap_cache_new(uint64_t seed)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
+    bootstrap_cache *c = calloc(1, sizeof *c);
+    if (c)
+        c->seed = seed;
+    return c;
+}
+
+void bootstrap_cache_free(bootstrap_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i <= BOOTSTRAP_KEPT_MAX; i++)
+        for (size_t j = 0; j <= BOOTSTRAP_KEPT_MAX; j++)
+            free(c->kept[i][j]);
+    free(c);
+}
+
+static const unsigned char *kept_draws(bootstrap_cache *c, size_t na, size_t nb)
+{
+    if (c->kept[na][nb])
+        return c->kept[na][nb];
+    unsigned char *rows = calloc(BOOTSTRAP_RESAMPLES, na + nb);
+    if (!rows)
+        return NULL;
+    uint64_t state = c->seed;
+    for (size_t i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
+        unsigned char *row = rows + i * (na + nb);
+        for (size_t k = 0; k < na; k++)
+            row[draw(&state, na)]++;
+        for (size_t k = 0; k < nb; k++)
+            row[na + draw(&state, nb)]++;
+    }
+    return c->kept[na][nb] = rows;
+}
+
+/* order: the indices of v[0..n) by value (insertion sort; n is small). */
+static void sort_order(const double *v, size_t n, unsigned char *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && v[order[j - 1]] > v[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = (unsigned char)i;
+    }
+}
+
+/* The median of the resample that drew index i count[i] times: the same order
+ * statistics, hence the same value, as median_inplace of the drawn values. */
+static double counted_median(const double *v, const unsigned char *order, const unsigned char *count, size_t n)
+{
+    size_t k = n / 2, cum = 0, j = 0;
+    if (n % 2) {
+        while ((cum += count[order[j]]) <= k)
+            j++;
+        return v[order[j]];
+    }
+    while ((cum += count[order[j]]) <= k - 1)
+        j++;
+    double lower = v[order[j]];
+    while (cum <= k)
+        cum += count[order[++j]];
+    return (lower + v[order[j]]) / 2;
+}
+
+/* The 2.5th and 97.5th percentiles of the ratios: with 4000, the 101st and the
+ * 3900th smallest (what sorting them and taking [100] and [3899] gives). */
+static void percentiles(double *ratios, ratio_interval *r)
+{
+    r->low = select_kth(ratios, BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES / 40);
+    r->high = select_kth(ratios, BOOTSTRAP_RESAMPLES, BOOTSTRAP_RESAMPLES - 1 - BOOTSTRAP_RESAMPLES / 40);
+    r->told = true;
+}
+
+static bool ratios_kept(bootstrap_cache *c, const double *a, size_t na, const double *b, size_t nb)
+{
+    const unsigned char *rows = kept_draws(c, na, nb);
+    if (!rows)
+        return false;
+    unsigned char oa[BOOTSTRAP_KEPT_MAX], ob[BOOTSTRAP_KEPT_MAX];
+    sort_order(a, na, oa);
+    sort_order(b, nb, ob);
+    for (size_t i = 0; i < BOOTSTRAP_RESAMPLES; i++, rows += na + nb) {
+        double ra = counted_median(a, oa, rows, na);
+        c->ratios[i] = counted_median(b, ob, rows + na, nb) / ra;
+    }
+    return true;
+}
+
+static bool ratios_drawn(bootstrap_cache *c, const double *a, size_t na, const double *b, size_t nb)
+{
+    double *scratch = malloc((na > nb ? na : nb) * sizeof *scratch);
+    if (!scratch)
+        return false;
+    uint64_t state = c->seed;
+    for (size_t i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
+        double ra = resampled_median(a, na, scratch, &state);
+        c->ratios[i] = resampled_median(b, nb, scratch, &state) / ra;
+    }
+    free(scratch);
+    return true;
+}
+
+static double median_of_copy(const double *v, size_t n, double *scratch)
+{
+    memcpy(scratch, v, n * sizeof *v);
+    return median_inplace(scratch, n);
+}
+
+ratio_interval bootstrap_cached_ratio(bootstrap_cache *c, const double *a, size_t na, const double *b, size_t nb)
+{
+    ratio_interval r = {0, 0, 0, false};
+    size_t n = na > nb ? na : nb;
+    double small[BOOTSTRAP_KEPT_MAX], *scratch = n <= BOOTSTRAP_KEPT_MAX ? small : malloc(n * sizeof *scratch);
+    if (!scratch)
+        return r;
+    r.ratio = median_of_copy(b, nb, scratch) / median_of_copy(a, na, scratch);
+    if (scratch != small)
+        free(scratch);
+    if (na < BOOTSTRAP_MIN_SAMPLES || nb < BOOTSTRAP_MIN_SAMPLES)
+        return r;
+    bool kept = na <= BOOTSTRAP_KEPT_MAX && nb <= BOOTSTRAP_KEPT_MAX;
+    if (kept ? ratios_kept(c, a, na, b, nb) : ratios_drawn(c, a, na, b, nb))
+        percentiles(c->ratios, &r);
+    return r;
 }
 
 ratio_interval bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, uint64_t seed)
 {
-    ratio_interval r = {0, 0, 0, false};
-    size_t n = na > nb ? na : nb;
-    double *scratch = malloc((n + BOOTSTRAP_RESAMPLES) * sizeof *scratch);
-    if (!scratch)
-        return r;
-    double *ratios = scratch + n;
-    memcpy(scratch, a, na * sizeof *a);
-    double ma = median_inplace(scratch, na);
-    memcpy(scratch, b, nb * sizeof *b);
-    r.ratio = median_inplace(scratch, nb) / ma;
-    if (na >= BOOTSTRAP_MIN_SAMPLES && nb >= BOOTSTRAP_MIN_SAMPLES) {
-        uint64_t state = seed;
-        for (size_t i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
-            double ra = resampled_median(a, na, scratch, &state);
-            ratios[i] = resampled_median(b, nb, scratch, &state) / ra;
-        }
-        qsort(ratios, BOOTSTRAP_RESAMPLES, sizeof *ratios, by_value);
-        /* The 2.5th and 97.5th percentiles: with 4000 ratios, the 100th and the 3901st. */
-        r.low = ratios[BOOTSTRAP_RESAMPLES / 40];
-        r.high = ratios[BOOTSTRAP_RESAMPLES - 1 - BOOTSTRAP_RESAMPLES / 40];
-        r.told = true;
-    }
-    free(scratch);
+    bootstrap_cache *c = bootstrap_cache_new(seed);
+    ratio_interval r = c ? bootstrap_cached_ratio(c, a, na, b, nb) : (ratio_interval){0, 0, 0, false};
+    bootstrap_cache_free(c);
     return r;
 }

@@ -11,6 +11,7 @@ run_cli_tests.sh; never asserts a timing.
 import copy
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -248,8 +249,8 @@ k = copy.deepcopy(bw)
 k["options"]["tries"] = 3
 refused("a run with other options", [A, write("tries.json", k)], ["option tries (5 vs 3)"])
 p = compare(A, LAT, "--force")
-check("--force across other options: figures only in one run are listed as such",
-      p.returncode == 0 and sum("only in A" in l for l in rows(p.stdout)) == len(bw["results"]) and
+check("--force across other options: figures only in one run are listed as such (and with none in both, exit 1)",
+      p.returncode == 1 and sum("only in A" in l for l in rows(p.stdout)) == len(bw["results"]) and
       sum("only in B" in l for l in rows(p.stdout)) == len(lat["results"]), p.stdout)
 
 # --- bad input -------------------------------------------------------------------------------
@@ -281,6 +282,72 @@ open(path("dup.json"), "w").write(text.replace('"tool": "membench"', '"tool": "m
 refused("a document naming a key twice", [A, path("dup.json")], ["dup.json: not JSON", "twice"])
 refused("one file", [A], ["needs two run files"])
 refused("three files", [A, A, A], ["unexpected argument"])
+
+# --- terminal text: no string of a file reaches the terminal as a control (issue 35) ------------------
+# C0 but newline, DEL, C1, bidi controls: what one_line turns into '?'
+CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+EVIL = "\x1b]0;owned\x07\x1b[2J\r\x0b\x0c\n\u0085\u009b\u202e\u2066end"
+t = copy.deepcopy(bw)
+for k in ("hostname", "kernel", "cpu_model"):
+    t["host"][k] += EVIL
+t["started_at"] = EVIL
+t["mode"] = t["mode"] + EVIL
+for r in t["results"]:
+    r["operation"] += EVIL
+    r["unit"] += EVIL
+evil_path = write("run\x1b[2J\u202e.json", t)
+p = compare(evil_path, evil_path, "--threshold", "5")
+out_lines = p.stdout.split("\n")
+check("compare prints a file's host, kernel, date, mode, operation, unit and name with every control and bidi "
+      "character as '?', the table's lines intact",
+      p.returncode == 0 and not CONTROLS.search(p.stdout) and not CONTROLS.search(p.stderr) and
+      out_lines[0].startswith("A: ") and out_lines[1].startswith("B: ") and "?]0;owned?" in out_lines[0] and
+      len(rows(p.stdout)) == len(t["results"]), repr(p.stdout[:600]) + repr(p.stderr))
+p = compare(A, evil_path)
+check("compare's refusal of another setup quoting those strings: one line, no control or bidi character, exit 2",
+      p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1 and not CONTROLS.search(p.stderr) and
+      "not runs of one setup" in p.stderr, repr(p.stderr))
+p = compare(A, evil_path, "--force")
+check("compare --force: the warning naming the differences is one line without control or bidi characters",
+      not CONTROLS.search(p.stderr) and not CONTROLS.search(p.stdout) and
+      sum("warning" in l for l in p.stderr.split("\n")) == 1, repr(p.stderr))
+t = copy.deepcopy(bw)
+t["results"][0]["samples"][0] = "x" + EVIL
+p = compare(A, write("evil-sample.json", t))
+check("a bad file's error quoting its strings is one line without control or bidi characters, exit 2",
+      p.returncode == 2 and p.stderr.count("\n") == 1 and not CONTROLS.search(p.stderr), repr(p.stderr))
+t = copy.deepcopy(bw)
+t["host"]["hostname"] = "box\u0000evil"
+refused("a string holding \\u0000", [A, write("nul.json", t)],
+        ["nul.json: host.hostname: a string holds \\u0000 (U+0000)"])
+
+# --- the gate never passes on nothing compared --------------------------------------------------------
+t = copy.deepcopy(bw)
+t["results"] = []
+EMPTY = write("no-figures.json", t)
+for args, what in (([A, EMPTY, "--threshold", "5"], "B has no figures"),
+                   ([EMPTY, A, "--threshold", "5"], "A has no figures"),
+                   ([EMPTY, EMPTY], "neither has figures, without --threshold too")):
+    p = compare(*args)
+    check("compare: %s: exit 1, one error line saying nothing could be compared" % what,
+          p.returncode == 1 and p.stderr.count("\n") == 1 and "error: nothing could be compared" in p.stderr and
+          "no figures" in p.stderr, "rc=%d %r" % (p.returncode, p.stderr))
+p = compare(A, LAT, "--force", "--threshold", "5")
+check("compare: runs with no figure in common: exit 1, the line says so and how many only in A and B",
+      p.returncode == 1 and "nothing could be compared" in p.stderr and "no figure in common" in p.stderr and
+      "Threshold 5%: no figure in both runs" in p.stdout, "rc=%d %r" % (p.returncode, p.stderr))
+
+# --- --json never overwrites an input; written as every document is ----------------------------------
+before = open(A, "rb").read()
+refused("--json naming run A", [A, B, "--json", A], ["--json", "is the run", "would overwrite it"])
+os.symlink(B, path("link-to-b.json"))
+refused("--json naming run B through a link", [A, B, "--json", path("link-to-b.json")], ["is the run", B])
+check("--json naming a run leaves the run as it was", open(A, "rb").read() == before)
+os.makedirs(path("ro"), exist_ok=True)
+refused("--json into a directory", [A, B, "--json", path("ro")], ["--json", "cannot write"])
+p = compare(A, B, "--json", "/dev/null")
+check("--json /dev/null: written into it, not renamed over it (exit 0)", p.returncode == 0 and
+      os.path.exists("/dev/null") and not os.path.isfile("/dev/null"), p.stderr)
 
 # --- a run stopped early still compares, marked ---------------------------------------------------
 inc = copy.deepcopy(bw)

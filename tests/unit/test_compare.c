@@ -2,6 +2,7 @@
  * (core/run_load.c) and its matching and verdicts (core/compare.c), on
  * synthetic samples and documents. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/compare.h"
 #include "core/run_load.h"
@@ -106,6 +107,64 @@ TEST(bootstrap_median_matches_sorting)
             break;
         }
     }
+}
+
+/* The stated test done the plain way (the implementation before the kept draws):
+ * per resample na draws for A then nb for B, medians of the drawn values, the
+ * ratios sorted, the 101st and the 3900th. */
+static ratio_interval plain_bootstrap(const double *a, size_t na, const double *b, size_t nb)
+{
+    ratio_interval r = {0, 0, 0, false};
+    double scratch[64], *ratios = malloc(BOOTSTRAP_RESAMPLES * sizeof *ratios);
+    memcpy(scratch, a, na * sizeof *a);
+    double ma = median_inplace(scratch, na);
+    memcpy(scratch, b, nb * sizeof *b);
+    r.ratio = median_inplace(scratch, nb) / ma;
+    uint64_t state = BOOTSTRAP_SEED;
+    for (size_t i = 0; ratios && i < BOOTSTRAP_RESAMPLES; i++) {
+        for (size_t k = 0; k < na; k++)
+            scratch[k] = a[splitmix64_next(&state) % na];
+        double ra = median_inplace(scratch, na);
+        for (size_t k = 0; k < nb; k++)
+            scratch[k] = b[splitmix64_next(&state) % nb];
+        ratios[i] = median_inplace(scratch, nb) / ra;
+    }
+    if (ratios) {
+        qsort(ratios, BOOTSTRAP_RESAMPLES, sizeof *ratios, cmp_double);
+        r.low = ratios[BOOTSTRAP_RESAMPLES / 40];
+        r.high = ratios[BOOTSTRAP_RESAMPLES - 1 - BOOTSTRAP_RESAMPLES / 40];
+        r.told = true;
+    }
+    free(ratios);
+    return r;
+}
+
+/* compare's fast path (draws kept per pair of counts, one cache for many figures)
+ * gives every interval to the last bit, hence every verdict, as the plain way:
+ * counts 3 to 40 (beyond BOOTSTRAP_KEPT_MAX too), odd and even, repeated values. */
+TEST(bootstrap_kept_draws_give_the_plain_intervals)
+{
+    bootstrap_cache *c = bootstrap_cache_new(BOOTSTRAP_SEED);
+    CHECK(c != NULL);
+    uint64_t state = 7;
+    int verdicts[3] = {0};
+    for (int round = 0; c && round < 300; round++) {
+        size_t na = 3 + splitmix64_next(&state) % (round < 250 ? 14 : 38), nb = 3 + splitmix64_next(&state) % 14;
+        double a[64], b[64], shift = 0.9 + (double)(splitmix64_next(&state) % 21) / 100;
+        for (size_t i = 0; i < na; i++)
+            a[i] = 100 + (double)(splitmix64_next(&state) % (round % 3 ? 9 : 3)); /* some all but equal */
+        for (size_t i = 0; i < nb; i++)
+            b[i] = (100 + (double)(splitmix64_next(&state) % 9)) * shift;
+        ratio_interval want = plain_bootstrap(a, na, b, nb), got = bootstrap_cached_ratio(c, a, na, b, nb);
+        if (got.ratio != want.ratio || got.low != want.low || got.high != want.high || !got.told) {
+            test_fail(__FILE__, __LINE__, "na=%zu nb=%zu: %.17g %.17g-%.17g, plainly %.17g %.17g-%.17g", na, nb,
+                      got.ratio, got.low, got.high, want.ratio, want.low, want.high);
+            break;
+        }
+        verdicts[compare_judge(&got, true) == VERDICT_SAME ? 0 : compare_judge(&got, true) == VERDICT_FASTER ? 1 : 2]++;
+    }
+    CHECK(verdicts[0] > 10 && verdicts[1] > 10 && verdicts[2] > 10); /* all three verdicts were tried */
+    bootstrap_cache_free(c);
 }
 
 /* --- documents ---------------------------------------------------------------- */
@@ -229,8 +288,66 @@ TEST(compare_differences_names_each_and_ignores_output_options)
     CHECK(load(&(doc_parts){.host = "vm\\nsecond line"}, &b, err, sizeof err));
     CHECK(compare_differences(&a, &b, diff, sizeof diff));
     CHECK_STR(diff, "host (vm vs vm?second line)");
+    run_free(&b);
+    /* a terminal's controls and bidi overrides from the files show as '?' */
+    CHECK(load(&(doc_parts){.host = "vm\\u001b]0;title\\u0007\\u202e\\u0085", .kernel = "Linux 6\\r\\u2066"}, &b, err,
+               sizeof err));
+    CHECK(compare_differences(&a, &b, diff, sizeof diff));
+    CHECK_STR(diff, "host (vm vs vm?]0;title???" "); kernel (Linux 6 vs Linux 6?" "?)");
     run_free(&a);
     run_free(&b);
+}
+
+/* "\u0000" is valid JSON but membench never writes it; read as a C string the text
+ * would be another (a host name cut short compares equal to another): refused,
+ * naming where, on one line. */
+TEST(run_load_refuses_nul_in_strings)
+{
+    char *text = doc(&(doc_parts){.host = "vm\\u0000evil"});
+    load_refused(text, "host.hostname: a string holds \\u0000 (U+0000), which membench never writes");
+    free(text);
+    text = doc(&(doc_parts){.options = "\"tr\\u0000ies\":5"});
+    load_refused(text, "options: a key holds \\u0000");
+    free(text);
+    char rec[1024];
+    record(rec, sizeof rec, "re\\u0000ad", "bandwidth", 65536, 1);
+    text = doc(&(doc_parts){.results = rec});
+    load_refused(text, "results[0].operation: a string holds \\u0000");
+    free(text);
+}
+
+/* A gate that compared nothing must not pass: an empty run, or runs with no figure
+ * in common, exit 1 like a figure beyond the threshold. */
+TEST(compare_gate_fails_when_nothing_is_compared)
+{
+    char ra[1024], rb[1024];
+    record(ra, sizeof ra, "read", "bandwidth", 65536, 1);
+    record(rb, sizeof rb, "write", "bandwidth", 65536, 1);
+    loaded_run a, b, empty, other;
+    char err[256];
+    CHECK(load(&(doc_parts){.results = ra}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = ra}, &b, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = ""}, &empty, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb}, &other, err, sizeof err));
+    compare_report rep;
+    CHECK(compare_runs(&a, &b, 5, false, &rep));
+    CHECK_INT(compare_exit_status(&rep), 0); /* the same figure, no difference */
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &empty, 5, false, &rep));
+    CHECK_INT(rep.matched, 0);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&empty, &empty, -1, false, &rep)); /* without --threshold too */
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &other, 5, false, &rep));
+    CHECK_INT(rep.only_a + rep.only_b, 2);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+    run_free(&empty);
+    run_free(&other);
 }
 
 TEST(compare_runs_matches_judges_and_gates)
