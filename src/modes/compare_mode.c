@@ -5,9 +5,7 @@
  * goes through session_say, which neutralises the files' strings. */
 #include "modes/compare_mode.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/compare_options.h"
 #include "core/compare.h"
@@ -15,7 +13,6 @@
 #include "output/compare_table.h"
 #include "output/file_target.h"
 #include "output/json_report.h"
-#include "util/same_file.h"
 
 typedef struct {
     const char *pa, *pb;
@@ -34,18 +31,11 @@ static void write_doc(FILE *f, const void *ctx)
 /* Through file_target, as every other document: a reader never sees half of one. */
 static int write_json(session *s, const json_job *job)
 {
-    const char *path = job->o->common.json_path;
     char err[512];
-    file_target t;
-    if (!file_target_open(&t, "--json", path, err, sizeof err)) {
-        session_say(s, "error", "%s", err);
-        return 1;
-    }
-    bool ok = file_target_write(&t, write_doc, job);
-    if (!ok)
-        session_say(s, "error", "--json %s: could not write the comparison (%s)", path, strerror(errno));
-    file_target_free(&t);
-    return ok ? 0 : 1;
+    if (file_target_write_path("--json", job->o->common.json_path, write_doc, job, err, sizeof err))
+        return 0;
+    session_say(s, "error", "%s", err);
+    return 1;
 }
 
 /* The one line for a comparison of nothing (compare_exit_status makes it exit 1). */
@@ -102,13 +92,12 @@ static void run(session *s)
 {
     const compare_options *o = s->opts;
     char err[512];
-    const char *const runs[] = {o->common.operands[0], o->common.operands[1]};
-    const char *run_file = o->common.json_path ? same_file_as_any(o->common.json_path, runs, 2) : NULL;
-    if (run_file) {
-        s->status = session_bad_input(s, "--json %s: is the run %s (the comparison would overwrite it)",
-                                      o->common.json_path, run_file);
-        return;
-    }
+    for (int i = 0; o->common.json_path && i < 2; i++)
+        if (file_target_same_file(o->common.json_path, o->common.operands[i])) {
+            s->status = session_bad_input(s, "--json %s: is the run %s (the comparison would overwrite it)",
+                                          o->common.json_path, o->common.operands[i]);
+            return;
+        }
     if (o->common.json_path && !json_path_check(o->common.json_path, err, sizeof err)) {
         s->status = session_bad_input(s, "%s", err);
         return;

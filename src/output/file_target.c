@@ -299,3 +299,16 @@ void file_target_free(file_target *t)
     t->path = t->name = NULL;
     t->dirfd = -1;
 }
+
+bool file_target_write_path(const char *flag, const char *path, void (*write)(FILE *f, const void *ctx),
+                            const void *ctx, char *err, size_t errlen)
+{
+    file_target t;
+    if (!file_target_open(&t, flag, path, err, errlen))
+        return false;
+    bool ok = file_target_write(&t, write, ctx);
+    if (!ok)
+        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, strerror(errno));
+    file_target_free(&t);
+    return ok;
+}

@@ -50,6 +50,10 @@ bool file_target_check(const char *flag, const char *given, char *err, size_t er
  * was lost; the old file is then left as it was. */
 bool file_target_write(const file_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx);
 void file_target_free(file_target *t);
+/* open, write, free in one: false with "FLAG PATH: cannot write (why)" or "FLAG
+ * PATH: could not write (why)" in err. */
+bool file_target_write_path(const char *flag, const char *path, void (*write)(FILE *f, const void *ctx),
+                            const void *ctx, char *err, size_t errlen);
 
 /* True when path and other name one existing file (the same device and inode). */
 bool file_target_same_file(const char *path, const char *other);

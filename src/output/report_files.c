@@ -30,19 +30,6 @@ bool report_check_svg_dir(const char *dir, char *err, size_t errlen)
     return true;
 }
 
-static bool write_to(const char *flag, const char *path, void (*write)(FILE *, const void *), const void *ctx,
-                     char *err, size_t errlen)
-{
-    file_target t;
-    if (!file_target_open(&t, flag, path, err, errlen))
-        return false;
-    bool ok = file_target_write(&t, write, ctx);
-    if (!ok)
-        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, strerror(errno));
-    file_target_free(&t);
-    return ok;
-}
-
 static void write_html(FILE *f, const void *ctx)
 {
     report_html_write(f, ctx);
@@ -50,7 +37,7 @@ static void write_html(FILE *f, const void *ctx)
 
 bool report_write_html(const char *path, const report_model *m, char *err, size_t errlen)
 {
-    return write_to("-o", path, write_html, m, err, errlen);
+    return file_target_write_path("-o", path, write_html, m, err, errlen);
 }
 
 typedef struct {
@@ -126,7 +113,7 @@ bool report_write_svgs(const char *dir, const report_model *m, size_t *written, 
     svg_job j;
     *written = 0;
     for (size_t k = 0; svg_at(dir, m, k, path, sizeof path, &j); k++) {
-        if (!write_to("--svg", path, write_svg, &j, err, errlen))
+        if (!file_target_write_path("--svg", path, write_svg, &j, err, errlen))
             return false;
         ++*written;
     }

@@ -69,7 +69,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
         D=$FS/$kind
         mkdir "$D"
         if [ $kind = sticky ]; then chmod 1777 "$D"; else chgrp nogroup "$D" && chmod 2775 "$D"; fi
-        for out in json openmetrics report svg; do
+        for out in json openmetrics report svg compare; do
             name=$(fs_out_name $out)
             rm -rf "${D:?}"/* "$D"/.membench-* 2>/dev/null
             # 1. nobody's link at the output's name: refused, nothing written through it.
