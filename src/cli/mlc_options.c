@@ -1,6 +1,5 @@
 #include "cli/mlc_options.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "cli/cli_errors.h"
 #include "cli/thread_options.h"
 #include "util/parse_number.h"
+#include "util/read_file.h"
 
 #define F(field) offsetof(mlc_options, field)
 #define MAX_DELAY 100000000ULL
@@ -127,24 +127,9 @@ static parse_result parse_d(void *opts, const char *arg, char *err, size_t errle
     return PARSE_OK;
 }
 
-/* -g FILE: delays separated by white space or commas. */
-static parse_result parse_g(void *opts, const char *arg, char *err, size_t errlen)
+/* The delays of a -g file: white space or commas between them. */
+static parse_result parse_delays(mlc_options *o, const char *arg, char *text, char *err, size_t errlen)
 {
-    mlc_options *o = opts;
-    if (set_delays_flag(o, 'g', err, errlen) != PARSE_OK)
-        return PARSE_ERROR;
-    FILE *f = fopen(arg, "r");
-    if (!f)
-        return cli_fail(err, errlen, "-g '%s': cannot read it (%s)", arg, strerror(errno));
-    static char text[MAX_DELAY_FILE + 1];
-    size_t n = fread(text, 1, MAX_DELAY_FILE + 1, f);
-    bool read_error = ferror(f);
-    fclose(f);
-    if (read_error)
-        return cli_fail(err, errlen, "-g '%s': cannot read it", arg);
-    if (n > MAX_DELAY_FILE)
-        return cli_fail(err, errlen, "-g '%s': more than %d bytes: not a file of delays", arg, MAX_DELAY_FILE);
-    text[n] = '\0';
     o->ndelays = 0;
     for (char *tok = strtok(text, " \t\r\n,"); tok; tok = strtok(NULL, " \t\r\n,")) {
         if (o->ndelays == TRAFFIC_MAX_DELAYS)
@@ -156,6 +141,21 @@ static parse_result parse_g(void *opts, const char *arg, char *err, size_t errle
     if (o->ndelays == 0)
         return cli_fail(err, errlen, "-g '%s': the file holds no delay", arg);
     return PARSE_OK;
+}
+
+/* -g FILE: a regular file of at most MAX_DELAY_FILE bytes (util/read_file.c). */
+static parse_result parse_g(void *opts, const char *arg, char *err, size_t errlen)
+{
+    mlc_options *o = opts;
+    if (set_delays_flag(o, 'g', err, errlen) != PARSE_OK)
+        return PARSE_ERROR;
+    char *text, why[128];
+    size_t len;
+    if (!read_file_limited(arg, MAX_DELAY_FILE, &text, &len, why, sizeof why))
+        return cli_fail(err, errlen, "-g '%s': %s", arg, why);
+    parse_result r = parse_delays(o, arg, text, err, errlen);
+    free(text);
+    return r;
 }
 
 static parse_result set_mix(mlc_options *o, const char *flag, const char *name, char *err, size_t errlen)
@@ -280,7 +280,7 @@ static const option_spec specs[] = {
     {.short_name = 'd', .value_name = "N", .kind = OPT_CUSTOM, .key = "d", .custom = parse_d,
      .help = "One injection delay (busy-loop iterations)"},
     {.short_name = 'g', .value_name = "FILE", .kind = OPT_CUSTOM, .key = "g", .custom = parse_g,
-     .help = "Injection delays from FILE (white space or commas)"},
+     .help = "Injection delays from FILE (white space or commas;\na regular file of at most 64 KiB)"},
     {.short_name = 'R', .kind = OPT_CUSTOM, .key = "R", .custom = parse_r_traffic, .help = "All-read traffic"},
     {.short_name = 'W', .value_name = "N", .kind = OPT_CUSTOM, .key = "W", .custom = parse_w, .values = w_values,
      .help = "Read:write mix N: 2 2:1, 3 3:1, 4 3:2, 5 1:1, 6 NT writes,\n7 2:1 NT, 8 1:1 NT, 9 3:1 NT, 10 triad NT,\n"

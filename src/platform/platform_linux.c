@@ -3,9 +3,9 @@
 
 #include "platform/cgroup_paths.h"
 #include "platform/cpuinfo.h"
+#include "util/read_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -31,9 +31,13 @@ bool platform_read_text(const char *path, char *buf, size_t size)
     return true;
 }
 
+/* Only regular files (util/read_file.h: a FIFO or device planted in a --root
+ * tree, or bound over a /proc file, is refused, never waited on): /proc and /sys
+ * files are regular. */
 long platform_read_binary(const char *path, unsigned char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned long long ignored;
+    int fd = open_regular(path, &ignored);
     if (fd < 0)
         return -1;
     size_t used = 0;
@@ -53,7 +57,8 @@ char *platform_read_whole(const char *path, size_t max, size_t *len)
 {
     if (max < 2)
         return NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned long long ignored;
+    int fd = open_regular(path, &ignored);
     if (fd < 0)
         return NULL;
     size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, used = 0;

@@ -293,6 +293,16 @@ mkfifo "$J/lonely"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/lonely" >/dev/null 2>"$J/lonely.err"; rc=$?
 check "--json into a FIFO nobody reads: no hang, exit 1, said" \
     bash -c "[ $rc -eq 1 ] && grep -q 'could not write .*lonely' '$J/lonely.err' && [ -p '$J/lonely' ]"
+# Inputs are regular files only: a FIFO nobody writes to is refused at once (not
+# waited on for ever), one line naming it, exit 2, in every reader of a named file.
+mkfifo "$J/in.fifo"
+for args in "compare $J/in.fifo $J/in.fifo" "report -o $J/r.html $J/in.fifo" "mlc --loaded_latency -g $J/in.fifo" \
+    "topology --cpuid $J/in.fifo"; do
+    # shellcheck disable=SC2086
+    timeout 20 "$BIN" $args >"$J/in.out" 2>"$J/in.err"; rc=$?
+    check "membench $args: a FIFO without a writer is refused at once (exit 2, one line naming it)" \
+        bash -c "[ $rc -eq 2 ] && [ ! -s '$J/in.out' ] && [ \$(wc -l <'$J/in.err') -eq 1 ] && grep -qF '$J/in.fifo' '$J/in.err' && grep -q 'not a regular file' '$J/in.err'"
+done
 echo old >"$J/real.json"; chmod 640 "$J/real.json"; ln -s real.json "$J/link.json"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/link.json" >/dev/null 2>&1; rc=$?
 check "--json through a link: the link stays, the file gets the document and keeps mode 640" \
