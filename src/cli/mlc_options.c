@@ -254,7 +254,7 @@ static const option_spec specs[] = {
     TEST("loaded_latency", test_loaded, "Latency of CPU -c while the others make traffic, per delay"),
     TEST("c2c_latency", test_c2c, "Cache-to-cache transfer latency (-w writer, -c reader)"),
     {.short_name = 'a', .kind = OPT_FLAG, .key = "every_cpu", .offset = F(every_cpu),
-     .help = "Idle latency of every usable CPU, a row each"},
+     .help = "Idle latency of every usable CPU, a row each (not with -c)"},
     {.short_name = 'b', .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes", .offset = F(buffer_bytes),
      .given = OPTION_GIVEN(mlc_options, buffer_given), .min = 4096, .max = (double)(1ULL << 40),
      .bad = "not a size of at least 4K (a bare number is KiB, as in MLC)",
@@ -338,6 +338,8 @@ parse_result mlc_options_check(void *opts, char *err, size_t errlen)
                         o->cpus_flag);
     if (o->cpus_flag == 'm' && o->mem_node_given)
         return cli_fail(err, errlen, "-m and -j: MLC refuses them together");
+    if (o->every_cpu && o->latency_cpu_given && o->test == MLC_IDLE_LATENCY)
+        return cli_fail(err, errlen, "-a and -c %d: -a measures every CPU, -c one; give one of them", o->latency_cpu);
     if (o->touch_cpu_given && o->mem_node_given)
         return cli_fail(err, errlen, "-i and -j: both choose the latency buffer's node; give one");
     if (o->delays_flag && o->test == MLC_MAX_BANDWIDTH)

@@ -63,6 +63,13 @@ check "debian/changelog's version ($deb_version) is --version's" test "$out" = "
 bad_input "-p more than CPUs" "--oversubscribe" -p $((NCPU + 1))
 bad_input "size beyond memory (2^40 KB)" "'1099511627777'" -s 1099511627777
 
+# A leading blank (the table splits on spaces): refused by numa mem's sizes and --thp
+# as by every other mode's numbers.
+for flag in -G -P -T -L -H; do
+    bad_input "numa-mem $flag ' 5'" "$flag ' 5'" numa-mem "$flag" " 5"
+done
+bad_input "numa-mem --mb_proc ' 512' (perf's suite's own spelling)" "-P ' 512'" numa-mem --mb_proc " 512"
+
 TABLE=$(dirname "$0")/hostile_inputs.txt
 declare -A covered=()
 while IFS='|' read -r mode args needle; do
