@@ -1,6 +1,5 @@
 #include "cli/mlc_options.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "cli/cli_errors.h"
 #include "cli/thread_options.h"
 #include "util/parse_number.h"
+#include "util/read_file.h"
 
 #define F(field) offsetof(mlc_options, field)
 #define MAX_DELAY 100000000ULL
@@ -127,24 +127,9 @@ static parse_result parse_d(void *opts, const char *arg, char *err, size_t errle
     return PARSE_OK;
 }
 
-/* -g FILE: delays separated by white space or commas. */
-static parse_result parse_g(void *opts, const char *arg, char *err, size_t errlen)
+/* The delays of a -g file: white space or commas between them. */
+static parse_result parse_delays(mlc_options *o, const char *arg, char *text, char *err, size_t errlen)
 {
-    mlc_options *o = opts;
-    if (set_delays_flag(o, 'g', err, errlen) != PARSE_OK)
-        return PARSE_ERROR;
-    FILE *f = fopen(arg, "r");
-    if (!f)
-        return cli_fail(err, errlen, "-g '%s': cannot read it (%s)", arg, strerror(errno));
-    static char text[MAX_DELAY_FILE + 1];
-    size_t n = fread(text, 1, MAX_DELAY_FILE + 1, f);
-    bool read_error = ferror(f);
-    fclose(f);
-    if (read_error)
-        return cli_fail(err, errlen, "-g '%s': cannot read it", arg);
-    if (n > MAX_DELAY_FILE)
-        return cli_fail(err, errlen, "-g '%s': more than %d bytes: not a file of delays", arg, MAX_DELAY_FILE);
-    text[n] = '\0';
     o->ndelays = 0;
     for (char *tok = strtok(text, " \t\r\n,"); tok; tok = strtok(NULL, " \t\r\n,")) {
         if (o->ndelays == TRAFFIC_MAX_DELAYS)
@@ -156,6 +141,21 @@ static parse_result parse_g(void *opts, const char *arg, char *err, size_t errle
     if (o->ndelays == 0)
         return cli_fail(err, errlen, "-g '%s': the file holds no delay", arg);
     return PARSE_OK;
+}
+
+/* -g FILE: a regular file of at most MAX_DELAY_FILE bytes (util/read_file.c). */
+static parse_result parse_g(void *opts, const char *arg, char *err, size_t errlen)
+{
+    mlc_options *o = opts;
+    if (set_delays_flag(o, 'g', err, errlen) != PARSE_OK)
+        return PARSE_ERROR;
+    char *text, why[128];
+    size_t len;
+    if (!read_file_limited(arg, MAX_DELAY_FILE, &text, &len, why, sizeof why))
+        return cli_fail(err, errlen, "-g '%s': %s", arg, why);
+    parse_result r = parse_delays(o, arg, text, err, errlen);
+    free(text);
+    return r;
 }
 
 static parse_result set_mix(mlc_options *o, const char *flag, const char *name, char *err, size_t errlen)
@@ -254,7 +254,7 @@ static const option_spec specs[] = {
     TEST("loaded_latency", test_loaded, "Latency of CPU -c while the others make traffic, per delay"),
     TEST("c2c_latency", test_c2c, "Cache-to-cache transfer latency (-w writer, -c reader)"),
     {.short_name = 'a', .kind = OPT_FLAG, .key = "every_cpu", .offset = F(every_cpu),
-     .help = "Idle latency of every usable CPU, a row each"},
+     .help = "Idle latency of every usable CPU, a row each (not with -c)"},
     {.short_name = 'b', .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes", .offset = F(buffer_bytes),
      .given = OPTION_GIVEN(mlc_options, buffer_given), .min = 4096, .max = (double)(1ULL << 40),
      .bad = "not a size of at least 4K (a bare number is KiB, as in MLC)",
@@ -280,7 +280,7 @@ static const option_spec specs[] = {
     {.short_name = 'd', .value_name = "N", .kind = OPT_CUSTOM, .key = "d", .custom = parse_d,
      .help = "One injection delay (busy-loop iterations)"},
     {.short_name = 'g', .value_name = "FILE", .kind = OPT_CUSTOM, .key = "g", .custom = parse_g,
-     .help = "Injection delays from FILE (white space or commas)"},
+     .help = "Injection delays from FILE (white space or commas;\na regular file of at most 64 KiB)"},
     {.short_name = 'R', .kind = OPT_CUSTOM, .key = "R", .custom = parse_r_traffic, .help = "All-read traffic"},
     {.short_name = 'W', .value_name = "N", .kind = OPT_CUSTOM, .key = "W", .custom = parse_w, .values = w_values,
      .help = "Read:write mix N: 2 2:1, 3 3:1, 4 3:2, 5 1:1, 6 NT writes,\n7 2:1 NT, 8 1:1 NT, 9 3:1 NT, 10 triad NT,\n"
@@ -338,6 +338,8 @@ parse_result mlc_options_check(void *opts, char *err, size_t errlen)
                         o->cpus_flag);
     if (o->cpus_flag == 'm' && o->mem_node_given)
         return cli_fail(err, errlen, "-m and -j: MLC refuses them together");
+    if (o->every_cpu && o->latency_cpu_given && o->test == MLC_IDLE_LATENCY)
+        return cli_fail(err, errlen, "-a and -c %d: -a measures every CPU, -c one; give one of them", o->latency_cpu);
     if (o->touch_cpu_given && o->mem_node_given)
         return cli_fail(err, errlen, "-i and -j: both choose the latency buffer's node; give one");
     if (o->delays_flag && o->test == MLC_MAX_BANDWIDTH)

@@ -12,18 +12,10 @@
 #define F(field) offsetof(numa_options, field)
 #define MAX_MB (1024.0 * 1024 * 1024) /* 1 PiB in MiB: beyond any machine, below overflow */
 
-/* perf's own suite writes sizes and --thp with a leading blank (-P " 512"). */
-static const char *skip_blanks(const char *a)
-{
-    while (*a == ' ')
-        a++;
-    return a;
-}
-
 /* A size in MB (perf's MB: 2^20 bytes): a number >= 0, fractions allowed. */
 static parse_result parse_mb(const char *flag, const char *arg, double *out, char *err, size_t errlen)
 {
-    if (!parse_double(skip_blanks(arg), 0, MAX_MB, out))
+    if (!parse_double(arg, 0, MAX_MB, out))
         return cli_fail(err, errlen, "%s '%s': must be a size in MB (2^20 bytes) from 0, e.g. 1024 or 0.5", flag,
                         arg);
     return PARSE_OK;
@@ -41,10 +33,9 @@ MB_PARSER(parse_locked, "-L", mb_proc_locked)
 
 static parse_result parse_thp(void *opts, const char *arg, char *err, size_t errlen)
 {
-    const char *a = skip_blanks(arg);
-    bool negative = *a == '-';
+    bool negative = *arg == '-';
     uint64_t v;
-    if (!parse_u64(a + negative, 0, 1000000, &v))
+    if (!parse_u64(arg + negative, 0, 1000000, &v))
         return cli_fail(err, errlen, "-H '%s': must be a whole number (> 0 huge pages, < 0 none, 0 default)", arg);
     ((numa_options *)opts)->thp = negative ? -(int)v : (int)v;
     return PARSE_OK;
@@ -126,7 +117,7 @@ static const option_spec specs[] = {
      .help = "A -C or -M list this machine cannot give makes the run\n'not applicable' (exit 0), as in perf's "
              "suite, not an error"},
     {.short_name = 'a', .long_name = "all", .kind = OPT_COUNTER, .key = "all", .offset = F(all),
-     .help = "Run perf's suite of 45 tests, scaled to this machine"},
+     .help = "Run perf's suite of 45 tests, scaled to this machine\n(with only -s, -d, --json, --openmetrics, -v)"},
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
@@ -157,8 +148,16 @@ void numa_options_defaults(void *opts)
 parse_result numa_options_check(void *opts, char *err, size_t errlen)
 {
     numa_options *o = opts;
-    if (o->all)
-        return PARSE_OK; /* the suite's tests carry their own options */
+    if (o->all) { /* the suite's tests carry their own options: any other would be ignored */
+        static const char *const with_all[] = {"all", "nr_secs", "show_details", "json", "openmetrics", "verbose", NULL};
+        char ignored[256];
+        if (options_given_except(&numa_option_table, o, with_all, ignored, sizeof ignored))
+            return cli_fail(err, errlen,
+                            "-a runs perf's suite, whose tests set their own options: %s would be ignored (-a takes "
+                            "only -s, -d, --json, --openmetrics and -v)",
+                            ignored);
+        return PARSE_OK;
+    }
     if ((long)o->nr_proc * o->nr_threads > MAX_THREADS)
         return cli_fail(err, errlen, "-p %d x -t %d: more than %d tasks", o->nr_proc, o->nr_threads, MAX_THREADS);
     if (o->mb_proc_locked > o->mb_proc)

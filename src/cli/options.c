@@ -280,6 +280,7 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
             *(bool *)field(opts, s) = false;
             if (s->given)
                 *(bool *)((char *)opts + s->given - 1) = true;
+            c->given_mask |= UINT64_C(1) << (ch - NEGATED);
             continue;
         }
         if (ch >= 256 && (size_t)(ch - 256) < n)
@@ -290,8 +291,11 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
         if (!s)
             return cli_getopt_error(ch, from, t->command, err, errlen);
         parse_result r = apply(s, optarg, opts, err, errlen);
-        if (r != PARSE_OK)
-            return r;
+        if (r == PARSE_ERROR || (r == PARSE_EXIT_OK && c->action == ACTION_HELP))
+            return r; /* --help wins over what follows it; --version and --list-kernels do not */
+        for (size_t i = 0; i < n; i++)
+            if (specs[i] == s)
+                c->given_mask |= UINT64_C(1) << i;
     }
     if (optind < argc && argc - optind <= c->max_operands) {
         c->operands = argv + optind;
@@ -299,6 +303,8 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
     } else if (optind < argc)
         return cli_fail(err, errlen, "unexpected argument '%s' (see %s --help)", argv[optind + c->max_operands],
                         t->command); /* the first one too many */
+    if (c->action != ACTION_NONE)
+        return PARSE_EXIT_OK; /* every value checked (--list-kernels --size abc is refused), then the action */
     /* After the command line: -p takes precedence over OMP_NUM_THREADS (which is then
      * not even read), and --help works whatever the environment says. */
     if (c->threads_used &&
@@ -309,6 +315,27 @@ parse_result options_parse(const option_table *t, int argc, char **argv, env_loo
         return cli_fail(err, errlen, "-p %d is more than the %zu CPUs given in --cpus (add --oversubscribe)",
                         c->threads, c->cpus.count);
     return PARSE_OK;
+}
+
+size_t options_given_except(const option_table *t, const void *opts, const char *const *keep, char *buf,
+                            size_t len)
+{
+    const option_spec *specs[MAX_SPECS];
+    size_t n = collect(t, specs), count = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (!(((const common_options *)opts)->given_mask & (UINT64_C(1) << i)))
+            continue;
+        bool kept = false;
+        for (size_t k = 0; keep[k] && !kept; k++)
+            kept = strcmp(keep[k], specs[i]->key) == 0;
+        if (kept)
+            continue;
+        char flag[48];
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", count++ ? ", " : "",
+                 flag_name(specs[i], flag, sizeof flag));
+    }
+    return count;
 }
 
 void options_free(void *opts)

@@ -97,6 +97,7 @@ typedef struct {
                               defaults: compare's two files); 0: none */
     char **operands;       /* those arguments, in order */
     int operand_count;
+    uint64_t given_mask;   /* bit i: the table's i-th option was on the command line */
 } common_options;
 
 /* A mode's command line: its table and what --help says around it. */
@@ -114,6 +115,11 @@ typedef struct {
 parse_result options_parse(const option_table *t, int argc, char **argv, env_lookup env, void *opts, char *err,
                            size_t errlen);
 void options_free(void *opts);
+
+/* The options given on the command line whose key is not in keep (NULL-ended),
+ * as "-p, -t" in buf; returns how many (for a flag that makes others meaningless). */
+size_t options_given_except(const option_table *t, const void *opts, const char *const *keep, char *buf,
+                            size_t len);
 
 /* --help, generated from the table. */
 void options_help(FILE *f, const option_table *t);

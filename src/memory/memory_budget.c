@@ -4,14 +4,19 @@
 
 uint64_t memory_budget_from(uint64_t available)
 {
-    uint64_t margin = available / 100 * MEMORY_MARGIN_PERCENT + MEMORY_MARGIN_FIXED;
+    uint64_t margin = available / 100 * MEMORY_MARGIN_PERCENT + memory_reserve_bytes(available);
     return available > margin ? available - margin : 0;
 }
 
 uint64_t node_margin_bytes(uint64_t node_total)
 {
-    uint64_t margin = node_total / NODE_MARGIN_SHARE;
-    if (node_total == 0 || margin > MEMORY_MARGIN_FIXED)
+    return memory_reserve_bytes(node_total);
+}
+
+uint64_t memory_reserve_bytes(uint64_t bytes)
+{
+    uint64_t margin = bytes / NODE_MARGIN_SHARE;
+    if (bytes == 0 || margin > MEMORY_MARGIN_FIXED)
         return MEMORY_MARGIN_FIXED;
     return margin < NODE_MARGIN_MIN ? NODE_MARGIN_MIN : margin;
 }

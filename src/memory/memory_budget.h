@@ -7,17 +7,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MEMORY_MARGIN_FIXED (64ULL << 20) /* bytes always left free */
+#define MEMORY_MARGIN_FIXED (64ULL << 20) /* the reserve left free, at most */
 #define MEMORY_MARGIN_PERCENT 10          /* and this share of what is available */
-#define NODE_MARGIN_MIN (16ULL << 20)     /* a node keeps at least this free */
-#define NODE_MARGIN_SHARE 8               /* or 1/8 of its memory, up to MEMORY_MARGIN_FIXED */
+#define NODE_MARGIN_MIN (16ULL << 20)     /* the reserve is at least this */
+#define NODE_MARGIN_SHARE 8               /* or 1/8 of the memory, up to MEMORY_MARGIN_FIXED */
 
 /* Budget for benchmark buffers given the bytes available (MemAvailable and cgroup
- * headroom, whichever is smaller): available - 10% - 64 MiB, never negative. */
+ * headroom, whichever is smaller): available - 10% - the reserve, never negative.
+ * The reserve (memory_reserve_bytes) is 64 MiB from 512 MiB available up: a fixed
+ * 64 MiB would leave nothing in a 64 MiB cgroup, which still runs small buffers. */
 uint64_t memory_budget_from(uint64_t available);
 
+/* Bytes kept free out of `bytes` of memory: an eighth, at least 16 MiB, at most
+ * 64 MiB; 0 (unknown): 64 MiB. */
+uint64_t memory_reserve_bytes(uint64_t bytes);
+
 /* Bytes a bound allocation leaves free on a NUMA node of node_total bytes (0:
- * unknown): an eighth of the node, at least 16 MiB, at most 64 MiB. A bound
+ * unknown): the reserve, an eighth of the node, at least 16 MiB, at most 64 MiB. A bound
  * allocation the node cannot hold ends in the OOM killer, so some margin is needed;
  * the machine-wide 64 MiB would keep half of a 128 MiB memory-only (CXL-style) node
  * idle. Unknown size: the full 64 MiB. */

@@ -397,8 +397,11 @@ void session_progress(session *s, const char *fmt, ...)
 bool session_memory_budget(session *s, uint64_t *bytes)
 {
     char why[512] = "";
-    if (s->env.memory_budget(bytes, why, sizeof why))
+    if (s->env.memory_budget(bytes, why, sizeof why)) {
+        if (why[0] && !s->parent) /* a clamped MemAvailable: said once, by the run, not by each step */
+            session_warn(s, "%s", why);
         return true;
+    }
     session_error(s, "the memory budget is unknown, so nothing is allocated: %s", why);
     return false;
 }

@@ -20,6 +20,7 @@
 #include "modes/round_loop.h"
 #include "plan/round_schedule.h"
 #include "plan/sweep_plan.h"
+#include "util/format_bytes.h"
 
 #define LATENCY_MAX_BYTES (2ULL << 30) /* as sc-membench: enough to pass any L3 */
 #define LATENCY_MIN_SAMPLES 7
@@ -99,6 +100,7 @@ static int choose_kernels(session *s, sweep_state *st, const sweep_options *o)
 static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int threads)
 {
     uint64_t budget;
+    char bb[32], nb[32], mb[32];
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->budget = budget;
@@ -120,13 +122,14 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     if (o->single_size_kb) {
         uint64_t bytes = o->single_size_kb * 1024ULL;
         uint64_t need = bytes * (uint64_t)size_threads * (uint64_t)buffers;
-        if (bytes / 1024ULL != o->single_size_kb || need / bytes != (uint64_t)size_threads * (uint64_t)buffers ||
-            need > budget)
+        bool counted = bytes / 1024ULL == o->single_size_kb && need / bytes == (uint64_t)size_threads * (uint64_t)buffers;
+        if (!counted || need > budget)
             return session_bad_input(s,
-                                     "-s %llu: needs %llu MiB (%d thread(s) x %d buffer(s)) but only %llu MiB can be "
+                                     "-s %llu: needs %s (%d thread(s) x %d buffer(s)) but only %s can be "
                                      "allocated safely (MemAvailable and cgroup limit, less a margin)",
-                                     (unsigned long long)o->single_size_kb, (unsigned long long)(need >> 20),
-                                     size_threads, buffers, (unsigned long long)(budget >> 20));
+                                     (unsigned long long)o->single_size_kb,
+                                     counted ? format_bytes(need, nb, sizeof nb) : "more than 16 EiB",
+                                     size_threads, buffers, format_bytes(budget, bb, sizeof bb));
         /* keep the cache shares just computed; replace the sizes by the one asked for */
         st->plan.n = 1;
         st->plan.dropped = 0;
@@ -136,15 +139,22 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                  (unsigned long long)o->single_size_kb);
         st->plan.points[0].basis = "user";
         st->plan.points[0].dram = false;
+    } else if (st->plan.n == 0) { /* a run that would measure nothing is no success */
+        session_error(s,
+                      "no size fits the memory budget: %s can be allocated safely (MemAvailable and cgroup limit, "
+                      "less a margin), %s per thread for %d thread(s) x %d buffer(s), below the smallest size, %s",
+                      format_bytes(budget, bb, sizeof bb), format_bytes(st->plan.max_bytes, nb, sizeof nb),
+                      size_threads, buffers, format_bytes(SWEEP_MIN_BYTES, mb, sizeof mb));
+        return 1;
     } else if (st->plan.dropped) {
-        session_warn(s, "%zu size(s) left out: more than the memory budget allows (%llu MiB per thread)",
-                     st->plan.dropped, (unsigned long long)(st->plan.max_bytes >> 20));
+        session_warn(s, "%zu size(s) left out: more than the memory budget allows (%s per thread)",
+                     st->plan.dropped, format_bytes(st->plan.max_bytes, nb, sizeof nb));
     }
     if (o->full && st->plan.full_points == 0)
         session_warn(s,
-                     "-f adds nothing: the memory budget allows %llu MiB per thread, -f starts at %llu MiB "
+                     "-f adds nothing: the memory budget allows %s per thread, -f starts at %s "
                      "(MemAvailable and cgroup limit, less a margin)",
-                     (unsigned long long)(st->plan.max_bytes >> 20), (unsigned long long)(SWEEP_FULL_START >> 20));
+                     format_bytes(st->plan.max_bytes, nb, sizeof nb), format_bytes(SWEEP_FULL_START, mb, sizeof mb));
     const size_point *last = st->plan.n ? &st->plan.points[st->plan.n - 1] : NULL;
     if (last && last->dram)
         session_dram_sized(s, "the largest size, all threads together", last->bytes * (uint64_t)size_threads, true,

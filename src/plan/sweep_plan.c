@@ -121,7 +121,8 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
     }
     if (full) {
         size_t before = out->n;
-        for (uint64_t s = SWEEP_FULL_START; s <= out->max_bytes && out->n < SWEEP_MAX_POINTS; s *= 2)
+        /* s doubles to 0 past 2^63: a budget near 2^64 ends there, never wraps round */
+        for (uint64_t s = SWEEP_FULL_START; s && s <= out->max_bytes && out->n < SWEEP_MAX_POINTS; s *= 2)
             add_point(out, ram, s, "-f: RAM%s", "");
         uint64_t top = round_down_pow2(out->max_bytes);
         if (top >= SWEEP_FULL_START)

@@ -53,10 +53,13 @@ uint64_t platform_node_total_bytes(int node);
  * reclaim: min(MemAvailable, cgroup limit - usage). False when that cannot be known
  * (/proc/meminfo unreadable or without MemAvailable, a cgroup file that exists but
  * cannot be read), with which file and why in why ("cannot read /proc/meminfo (Too
- * many open files)"). */
+ * many open files)"). True with why not empty: a warning (a MemAvailable beyond
+ * the machine's memory, clamped to it). */
 bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen);
-/* The same with another meminfo file than /proc/meminfo (a test's fixture). */
-bool platform_memory_available_in(const char *meminfo, uint64_t *bytes, char *why, size_t whylen);
+/* The same with every file read under root: root/proc/meminfo, root/proc/self/cgroup,
+ * root/proc/self/mountinfo and the cgroup directories under root (a test's fixture
+ * tree; "" is the machine). */
+bool platform_memory_available_at(const char *root, uint64_t *bytes, char *why, size_t whylen);
 uint64_t platform_memory_total(void);
 
 /* Free pages in the explicit huge page pool of the given size, 0 if none. */

@@ -1,11 +1,10 @@
 /* Linux implementation of platform.h. */
 #include "platform/platform.h"
 
-#include "platform/cgroup_paths.h"
 #include "platform/cpuinfo.h"
+#include "util/read_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -33,9 +32,13 @@ bool platform_read_text(const char *path, char *buf, size_t size)
     return true;
 }
 
+/* Only regular files (util/read_file.h: a FIFO or device planted in a --root
+ * tree, or bound over a /proc file, is refused, never waited on): /proc and /sys
+ * files are regular. */
 long platform_read_binary(const char *path, unsigned char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned long long ignored;
+    int fd = open_regular(path, &ignored);
     if (fd < 0)
         return -1;
     size_t used = 0;
@@ -55,7 +58,8 @@ char *platform_read_whole(const char *path, size_t max, size_t *len)
 {
     if (max < 2)
         return NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned long long ignored;
+    int fd = open_regular(path, &ignored);
     if (fd < 0)
         return NULL;
     size_t cap = max < ((size_t)1 << 16) ? max : (size_t)1 << 16, used = 0;
@@ -225,116 +229,6 @@ uint64_t platform_node_free_bytes(int node)
 uint64_t platform_node_total_bytes(int node)
 {
     return node_meminfo_bytes(node, "MemTotal:");
-}
-
-/* One value of a meminfo file (/proc/meminfo) in bytes. False when the file cannot
- * be read (errno says why) or has no such line (errno 0). */
-static bool meminfo_bytes(const char *path, const char *key, uint64_t *out)
-{
-    char buf[8192];
-    if (!platform_read_text(path, buf, sizeof buf))
-        return false;
-    size_t klen = strlen(key);
-    for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            *out = strtoull(line + klen + 1, NULL, 10) * 1024;
-            return true;
-        }
-    }
-    errno = 0;
-    return false;
-}
-
-static bool cannot_read(const char *path, char *why, size_t whylen)
-{
-    snprintf(why, whylen, "cannot read %s (%s)", path, strerror(errno));
-    return false;
-}
-
-typedef enum { CGROUP_NUMBER, CGROUP_NO_LIMIT, CGROUP_UNREADABLE } cgroup_value;
-
-/* One number from a cgroup file. A missing file, "max" (v2) and absurd v1 values
- * mean no limit; a file that exists but cannot be read is said as such. */
-static cgroup_value read_cgroup_number(const char *path, uint64_t *out)
-{
-    char buf[64];
-    if (!platform_read_text(path, buf, sizeof buf))
-        return errno == ENOENT ? CGROUP_NO_LIMIT : CGROUP_UNREADABLE;
-    if (buf[0] < '0' || buf[0] > '9')
-        return CGROUP_NO_LIMIT;
-    *out = strtoull(buf, NULL, 10);
-    return *out < (UINT64_C(1) << 60) ? CGROUP_NUMBER : CGROUP_NO_LIMIT;
-}
-
-/* Smallest (limit - usage) over the cgroup and its ancestors, for v2 and v1,
- * wherever the hierarchies are mounted (platform/cgroup_paths.c); UINT64_MAX when
- * nothing limits memory. False when a file that may hold a limit cannot be read. */
-static bool cgroup_headroom(uint64_t *best, char *why, size_t whylen)
-{
-    enum { MAX_DIRS = 64, MOUNTINFO_BYTES = 1 << 18 };
-    *best = UINT64_MAX;
-    char cg[8192];
-    if (!platform_read_text("/proc/self/cgroup", cg, sizeof cg))
-        return errno == ENOENT ? true : cannot_read("/proc/self/cgroup", why, whylen); /* ENOENT: no cgroups */
-    char *mountinfo = malloc(MOUNTINFO_BYTES);
-    cgroup_dir *dirs = malloc(sizeof *dirs * MAX_DIRS);
-    bool ok = mountinfo && dirs;
-    if (!ok) {
-        errno = ENOMEM;
-        cannot_read("/proc/self/mountinfo", why, whylen);
-    } else if (!platform_read_text("/proc/self/mountinfo", mountinfo, MOUNTINFO_BYTES)) {
-        if (errno == ENOENT)
-            mountinfo[0] = '\0'; /* the usual mount points are tried */
-        else
-            ok = cannot_read("/proc/self/mountinfo", why, whylen);
-    }
-    size_t n = ok ? cgroup_memory_dirs(cg, mountinfo, dirs, MAX_DIRS) : 0;
-    for (size_t i = 0; ok && i < n; i++) {
-        char lp[CGROUP_PATH_MAX + 32], up[CGROUP_PATH_MAX + 32];
-        snprintf(lp, sizeof lp, "%s/%s", dirs[i].dir, dirs[i].limit_file);
-        snprintf(up, sizeof up, "%s/%s", dirs[i].dir, dirs[i].usage_file);
-        uint64_t limit, usage = 0;
-        cgroup_value v = read_cgroup_number(lp, &limit);
-        if (v == CGROUP_UNREADABLE)
-            ok = cannot_read(lp, why, whylen);
-        else if (v == CGROUP_NUMBER) {
-            if (read_cgroup_number(up, &usage) == CGROUP_UNREADABLE)
-                ok = cannot_read(up, why, whylen);
-            uint64_t room = limit > usage ? limit - usage : 0;
-            if (room < *best)
-                *best = room;
-        }
-    }
-    free(mountinfo);
-    free(dirs);
-    return ok;
-}
-
-bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen)
-{
-    return platform_memory_available_in("/proc/meminfo", bytes, why, whylen);
-}
-
-bool platform_memory_available_in(const char *meminfo, uint64_t *bytes, char *why, size_t whylen)
-{
-    uint64_t avail, cg;
-    *bytes = 0;
-    if (!meminfo_bytes(meminfo, "MemAvailable", &avail)) {
-        if (errno)
-            return cannot_read(meminfo, why, whylen);
-        snprintf(why, whylen, "/proc/meminfo has no MemAvailable line (Linux 3.14 or later has it)");
-        return false;
-    }
-    if (!cgroup_headroom(&cg, why, whylen))
-        return false;
-    *bytes = cg < avail ? cg : avail;
-    return true;
-}
-
-uint64_t platform_memory_total(void)
-{
-    uint64_t total;
-    return meminfo_bytes("/proc/meminfo", "MemTotal", &total) ? total : 0;
 }
 
 uint64_t platform_hugetlb_free_pages(uint64_t page_size)

@@ -16,6 +16,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 BIN, TMP = sys.argv[1:3]
 D = os.path.join(TMP, "compare")
@@ -275,7 +276,14 @@ refused("a result without samples", [A, write("nosamples.json", t)], ["nosamples
 t = copy.deepcopy(bw)
 del t["host"]
 refused("a run without host", [A, write("nohost.json", t)], ["nohost.json: no \"host\""])
-refused("a directory", [A, D], ["compare: cannot read"])
+refused("a directory", [A, D], ["compare: %s: not a regular file" % D])
+# Only regular files are runs: a FIFO with no writer (open would wait for ever) and
+# /dev/zero (256 MiB read before the limit said no) are refused at once.
+os.mkfifo(path("fifo.json"))
+t0 = time.monotonic()
+refused("a FIFO with no writer, at once", [path("fifo.json"), A], ["fifo.json: not a regular file"])
+refused("/dev/zero, at once", [A, "/dev/zero"], ["/dev/zero: not a regular file"])
+check("the FIFO and /dev/zero are refused within 2 s (neither waited on nor read)", time.monotonic() - t0 < 2)
 open(path("dup.json"), "w").write(text.replace('"tool": "membench"', '"tool": "membench", "tool": "membench"', 1)
                                   if '"tool": "membench"' in text else text.replace('"tool":"membench"',
                                                                                    '"tool":"membench","tool":"x"', 1))

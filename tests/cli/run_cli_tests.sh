@@ -63,6 +63,13 @@ check "debian/changelog's version ($deb_version) is --version's" test "$out" = "
 bad_input "-p more than CPUs" "--oversubscribe" -p $((NCPU + 1))
 bad_input "size beyond memory (2^40 KB)" "'1099511627777'" -s 1099511627777
 
+# A leading blank (the table splits on spaces): refused by numa mem's sizes and --thp
+# as by every other mode's numbers.
+for flag in -G -P -T -L -H; do
+    bad_input "numa-mem $flag ' 5'" "$flag ' 5'" numa-mem "$flag" " 5"
+done
+bad_input "numa-mem --mb_proc ' 512' (perf's suite's own spelling)" "-P ' 512'" numa-mem --mb_proc " 512"
+
 TABLE=$(dirname "$0")/hostile_inputs.txt
 declare -A covered=()
 while IFS='|' read -r mode args needle; do
@@ -293,6 +300,16 @@ mkfifo "$J/lonely"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/lonely" >/dev/null 2>"$J/lonely.err"; rc=$?
 check "--json into a FIFO nobody reads: no hang, exit 1, said" \
     bash -c "[ $rc -eq 1 ] && grep -q 'could not write .*lonely' '$J/lonely.err' && [ -p '$J/lonely' ]"
+# Inputs are regular files only: a FIFO nobody writes to is refused at once (not
+# waited on for ever), one line naming it, exit 2, in every reader of a named file.
+mkfifo "$J/in.fifo"
+for args in "compare $J/in.fifo $J/in.fifo" "report -o $J/r.html $J/in.fifo" "mlc --loaded_latency -g $J/in.fifo" \
+    "topology --cpuid $J/in.fifo"; do
+    # shellcheck disable=SC2086
+    timeout 20 "$BIN" $args >"$J/in.out" 2>"$J/in.err"; rc=$?
+    check "membench $args: a FIFO without a writer is refused at once (exit 2, one line naming it)" \
+        bash -c "[ $rc -eq 2 ] && [ ! -s '$J/in.out' ] && [ \$(wc -l <'$J/in.err') -eq 1 ] && grep -qF '$J/in.fifo' '$J/in.err' && grep -q 'not a regular file' '$J/in.err'"
+done
 echo old >"$J/real.json"; chmod 640 "$J/real.json"; ln -s real.json "$J/link.json"
 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$J/link.json" >/dev/null 2>&1; rc=$?
 check "--json through a link: the link stays, the file gets the document and keeps mode 640" \
@@ -730,7 +747,7 @@ if [ -n "$CG" ]; then
     in_cg() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG" "$@"; }
     in_cg "$BIN" -s 262144 -p 1 -o read >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
     check "256 MiB cgroup ($CG): -s 256 MiB refused, budget named below the limit" \
-        bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/cg.err') -eq 1 ] && n=\$(sed -n 's/.*only \([0-9]*\) MiB can be allocated safely.*/\1/p' '$TMP/cg.err') && [ -n \"\$n\" ] && [ \$n -lt 256 ]"
+        bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/cg.err') -eq 1 ] && n=\$(sed -n 's/.*only \([0-9]*\) KiB can be allocated safely.*/\1/p' '$TMP/cg.err') && [ -n \"\$n\" ] && [ \$n -gt 0 ] && [ \$n -lt 262144 ]"
     in_cg "$BIN" stream -n 20000000 >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
     check "256 MiB cgroup: stream's 458 MiB of arrays refused" bash -c "[ $rc -eq 2 ] && grep -q 'can be allocated safely' '$TMP/cg.err'"
     in_cg "$BIN" c2c --window 64M >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
@@ -741,6 +758,25 @@ if [ -n "$CG" ]; then
     check "256 MiB cgroup: -f says it adds nothing under this budget" grep -q -- '-f adds nothing: the memory budget allows' "$TMP/cg.err"
     check "256 MiB cgroup: -f runs and its largest buffer stays inside the limit" \
         python3 -c "import json,sys; r=json.load(open('$TMP/cg.json'))['results']; m=max(x['size_kb'] for x in r); sys.exit(0 if $rc == 0 and 0 < m * 1024 <= 256 << 20 else 1)"
+    # 64 MiB: small runs, not refusals ("needs 0 MiB ... only 0 MiB"); 16 MiB: nothing
+    # fits, and a run that would measure nothing is an error with real numbers, exit 1.
+    limit_file=memory.max; [ -f "$CG/memory.max" ] || limit_file=memory.limit_in_bytes
+    echo $((64 << 20)) >"$CG/$limit_file"
+    in_cg "$BIN" -o read -r 1 --sample-ms 1 --json "$TMP/cg64.json" >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
+    check "64 MiB cgroup: the default sweep measures small sizes, exit 0" \
+        python3 -c "import json,sys; r=json.load(open('$TMP/cg64.json'))['results']; sys.exit(0 if $rc == 0 and len(r) >= 3 else 1)"
+    in_cg "$BIN" -s 64 -o read -r 1 --sample-ms 1 >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
+    check "64 MiB cgroup: -s 64 runs" test $rc -eq 0
+    in_cg "$BIN" -s 65536 -o read -p 1 >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
+    check "64 MiB cgroup: -s 65536 refused with the real figures (needs 64 MiB, a non-zero budget below)" \
+        bash -c "[ $rc -eq 2 ] && grep -qE -- '-s 65536: needs 64 MiB \(1 thread\(s\) x 1 buffer\(s\)\) but only [1-9][0-9]* KiB can be' '$TMP/cg.err'"
+    echo $((16 << 20)) >"$CG/$limit_file"
+    for args in "-o read" "-f -o read"; do
+        # shellcheck disable=SC2086
+        in_cg "$BIN" $args >"$TMP/cg.out" 2>"$TMP/cg.err"; rc=$?
+        check "16 MiB cgroup: membench $args fits no size: one error line with the budget, exit 1 (never 0 with nothing measured)" \
+            bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/cg.err') -eq 1 ] && grep -q 'error: no size fits the memory budget: [0-9]* KiB can be allocated safely' '$TMP/cg.err'"
+    done
     rmdir "$CG" 2>/dev/null
 else
     echo "# skipped: cgroup memory-limit tests need root and a writable memory cgroup hierarchy"
@@ -834,6 +870,16 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
         check "/proc/meminfo unreadable (user nobody): one line naming the file and the reason, exit 1" \
             budget_error $rc "$TMP/mi.err" 'cannot read /proc/meminfo \(Permission denied\)'
     fi
+    # An absurd MemAvailable is clamped to MemTotal with a warning: 2^64-1 kB made -f
+    # plan sizes without end (100% CPU, -t ignored); 2^55 kB wrapped the budget to 0.
+    for kb in 18446744073709551615 36028797018963968; do
+        printf 'MemTotal:        1048576 kB\nMemFree:          524288 kB\nMemAvailable:   %s kB\n' $kb >"$TMP/meminfo-absurd"
+        over_meminfo "$TMP/meminfo-absurd" timeout 120 "$BIN" -f -o read -r 1 --sample-ms 1 -t 5 --json "$TMP/mi.json" \
+            >"$TMP/mi.out" 2>"$TMP/mi.err"; rc=$?
+        check "/proc/meminfo with MemAvailable $kb kB: -f measures within -t, exit 0, one warning clamping it to MemTotal" \
+            bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'MemAvailable is more than the machine has: taken as 1024 MiB (its MemTotal)' '$TMP/mi.err') -eq 1 ] &&
+                python3 -c \"import json,sys; d=json.load(open('$TMP/mi.json')); sys.exit(0 if d['results'] and max(r['size_kb'] for r in d['results']) <= 1024 * 1024 else 1)\""
+    done
     # where the cgroup limits are cannot be read: the limits are unknown, so is the budget
     # (setpriv keeps the process whose /proc/PID/cgroup is hidden)
     if command -v setpriv >/dev/null && setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$BIN" 2>/dev/null; then

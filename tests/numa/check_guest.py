@@ -522,8 +522,9 @@ else:
     bad_input("cgroup_stream", "can be allocated safely")
     bad_input("cgroup_latency", "can be allocated safely")
     for name in ("cgroup_big_s", "cgroup_stream", "cgroup_latency"):
-        m = re.search(r"(\d+) MiB(?: can be allocated safely|: MemAvailable)", runs.get(name, {}).get("err", ""))
-        check(name + ": the budget named is below the cgroup's 256 MiB", m is not None and int(m.group(1)) < 256,
+        m = re.search(r"(\d+) ([KM])iB(?: can be allocated safely|: MemAvailable)", runs.get(name, {}).get("err", ""))
+        budget = int(m.group(1)) << (10 if m.group(2) == "K" else 20) if m else 0
+        check(name + ": the budget named is below the cgroup's 256 MiB", 0 < budget < 256 << 20,
               runs.get(name, {}).get("err", ""))
 
 # --- c2c (membench c2c): begin ---------------------------------------------------

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "memory/memory_budget.h"
 #include "modes/session.h"
 #include "test.h"
 
@@ -223,6 +224,54 @@ TEST(session_unreadable_memory_budget_is_one_error_naming_the_file)
         CHECK_INT(s.info.nerrors, 1);
         close_session(&s);
     }
+    budget_of_open_on = fixture_four_gib;
+}
+
+static bool no_room(uint64_t *bytes, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    *bytes = 0;
+    return true;
+}
+
+/* The budget a 64 MiB cgroup leaves (4 MiB in use), through memory_budget_from. */
+static bool cgroup_64_mib(uint64_t *bytes, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    *bytes = memory_budget_from(60ULL << 20);
+    return true;
+}
+
+/* A 64 MiB cgroup gets a small run, not a refusal; a budget nothing fits is an
+ * error with real numbers (exit 1), never a run that measured nothing and exits 0,
+ * nor "needs 0 MiB ... only 0 MiB". */
+TEST(session_small_budgets_get_small_runs_and_none_is_an_error)
+{
+    session s;
+    budget_of_open_on = cgroup_64_mib;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), NULL, "-p", "2", "-o", "read", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    CHECK(plan_int(&s, "max_bytes_per_thread") >= 16 << 20);
+    close_session(&s);
+    budget_of_open_on = no_room;
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), NULL, "-p", "2", "-o", "read", NULL), -1);
+    CHECK_INT(session_plan(&s), 1);
+    char *err = contents(s.env.err);
+    CHECK_STR(err, "membench: error: no size fits the memory budget: 0 KiB can be allocated safely (MemAvailable "
+                   "and cgroup limit, less a margin), 0 KiB per thread for 2 thread(s) x 1 buffer(s), below the "
+                   "smallest size, 4 KiB\n");
+    free(err);
+    CHECK_INT(s.info.nerrors, 1);
+    close_session(&s);
+    CHECK_INT(open_on(&s, fixture_two_socket_smt(), NULL, "-p", "2", "-o", "copy", "-s", "64", NULL), -1);
+    CHECK_INT(session_plan(&s), 2);
+    err = contents(s.env.err);
+    CHECK_STR(err, "membench: -s 64: needs 256 KiB (2 thread(s) x 2 buffer(s)) but only 0 KiB can be allocated "
+                   "safely (MemAvailable and cgroup limit, less a margin)\n");
+    free(err);
+    close_session(&s);
     budget_of_open_on = fixture_four_gib;
 }
 
