@@ -633,6 +633,24 @@ const char *session_stop_reason(const session *s)
     return stop_deadline_passed() ? "time limit" : NULL;
 }
 
+/* --json and --openmetrics. False when one cannot be opened now (its path changed
+ * since it was checked): the sink said why, and the run ends before it measures. */
+static bool open_documents(session *s, const common_options *c)
+{
+    sink *k;
+    if (c->json_path) {
+        if (!(k = json_sink_create(c->json_path, s->env.err, s->who)))
+            return false;
+        session_add_sink(s, k);
+    }
+    if (c->openmetrics_path) {
+        if (!(k = openmetrics_sink_create(c->openmetrics_path, s->env.err, s->who)))
+            return false;
+        session_add_sink(s, k);
+    }
+    return true;
+}
+
 int session_measure(session *s)
 {
     const common_options *c = session_common(s);
@@ -655,10 +673,8 @@ int session_measure(session *s)
                                       : verbose_sink_create(s->env.err, c->verbose));
     if (s->mode->open_sinks && !s->parent) /* a step writes through its parent's sinks */
         s->mode->open_sinks(s);
-    if (c->json_path && !s->parent)
-        session_add_sink(s, json_sink_create(c->json_path, s->env.err, s->who));
-    if (c->openmetrics_path && !s->parent)
-        session_add_sink(s, openmetrics_sink_create(c->openmetrics_path, s->env.err, s->who));
+    if (!s->parent && !open_documents(s, c))
+        return s->info.exit_status = 2;
     if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
         arm_stop(s);
     }

@@ -68,8 +68,11 @@ static const sink_ops ops = {rewrite, record, end, destroy};
 sink *document_sink_create(const char *flag, const char *path, FILE *err, const char *who, document_writer write)
 {
     document_sink *d = calloc(1, sizeof *d);
-    char msg[256];
+    char msg[512] = "out of memory";
     if (!d || !(d->given = strdup(path)) || !file_target_open(&d->target, flag, path, msg, sizeof msg)) {
+        /* Checked at the start; a path changed since (or memory short) is said here,
+         * and the caller ends the run: never a run without the file it was asked for. */
+        fprintf(err, "%s: error: %s\n", who, msg);
         if (d)
             free(d->given);
         free(d);

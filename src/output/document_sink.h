@@ -14,8 +14,9 @@
 typedef void (*document_writer)(FILE *f, const run_info *info);
 
 /* flag names the option in messages ("--json"); who is "membench[ MODE]" and must
- * outlive the sink. NULL when the path cannot be resolved (checked earlier with
- * file_target_check) or memory runs out. */
+ * outlive the sink. NULL, with one "WHO: error: ..." line on err, when the path
+ * cannot be resolved (checked earlier with file_target_check, but it may have
+ * changed since) or memory runs out. */
 sink *document_sink_create(const char *flag, const char *path, FILE *err, const char *who, document_writer write);
 
 #endif

@@ -73,124 +73,184 @@ bool file_target_same_file(const char *path, const char *other)
     return same;
 }
 
-/* The next path in a link chain: the link's text, relative to the link's directory. */
-static char *link_target(int dirfd, const char *dir, const char *name)
+#ifndef O_PATH
+#define O_PATH O_RDONLY /* without it a link on the way fails to open: refused, never followed */
+#endif
+
+/* A link is followed only when it is the user's or root's: a root run never writes
+ * where another user's link points. */
+static bool trusted_link(const struct stat *lst)
 {
-    char text[PATH_MAX];
-    ssize_t n = readlinkat(dirfd, name, text, sizeof text - 1);
-    if (n < 0)
-        return NULL;
-    text[n] = '\0';
-    if (text[0] == '/' || !strcmp(dir, "."))
-        return strdup(text);
-    size_t len = strlen(dir) + 1 + (size_t)n + 1;
-    char *p = malloc(len);
-    if (p)
-        snprintf(p, len, "%s/%s", dir, text);
-    return p;
+    return lst->st_uid == geteuid() || lst->st_uid == 0;
 }
 
-/* One step of the lookup: the last component of t->path in its directory. Returns
- * 1 when t is resolved, 0 when t->path became a link's target to look up next,
- * -1 on a refusal (in err). */
-static int resolve_step(file_target *t, const char *flag, const char *given, char *err, size_t errlen)
+/* The walk's state: the directory reached (an O_PATH descriptor), the components
+ * still to walk, and the links followed so far. */
+typedef struct {
+    int dirfd;
+    char todo[2 * PATH_MAX];
+    int links;
+} walk;
+
+/* Replaces the link's component by the link's text: the walk goes on from the
+ * link's directory, or from / for an absolute text. lfd: the link, opened O_PATH. */
+static bool follow_link(walk *w, int lfd, const char *after, int *e)
 {
-    char *dir, *name;
-    if (!split_path(t->path, &dir, &name)) {
-        free(dir);
-        free(name);
-        struct stat st;
-        bool is_dir = stat(t->path, &st) == 0 && S_ISDIR(st.st_mode);
-        return refuse(err, errlen, flag, given, is_dir ? strerror(EISDIR) : "not a file name"), -1;
+    char text[PATH_MAX];
+    ssize_t n = readlinkat(lfd, "", text, sizeof text - 1); /* the link just checked, not a new lookup */
+    if (n < 0 || ++w->links > MAX_LINKS) {
+        *e = n < 0 ? errno : ELOOP;
+        return false;
     }
-    int dirfd = open(dir, DIR_OPEN_FLAGS);
+    text[n] = '\0';
+    char next[sizeof w->todo];
+    if ((size_t)snprintf(next, sizeof next, "%s%s%s", text, *after ? "/" : "", after) >= sizeof next) {
+        *e = ENAMETOOLONG;
+        return false;
+    }
+    if (text[0] == '/') {
+        int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (root < 0) {
+            *e = errno;
+            return false;
+        }
+        close(w->dirfd);
+        w->dirfd = root;
+    }
+    memcpy(w->todo, next, sizeof next);
+    return true;
+}
+
+/* Walks the directories of w->todo one component at a time, never through a link
+ * that is not trusted, until one component is left: it goes into name (NAME_MAX+1
+ * bytes). False with the refusal in err. */
+static bool walk_to_last(walk *w, char *name, const char *flag, const char *given, char *err, size_t errlen)
+{
+    for (;;) {
+        char *p = w->todo;
+        while (*p == '/')
+            p++;
+        size_t len = strcspn(p, "/");
+        const char *after = p + len;
+        while (*after == '/')
+            after++;
+        if (len == 0 || (!*after && ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))))
+            return refuse(err, errlen, flag, given, strerror(EISDIR)); /* names a directory */
+        if (len > NAME_MAX)
+            return refuse(err, errlen, flag, given, strerror(ENAMETOOLONG));
+        char comp[NAME_MAX + 1];
+        memcpy(comp, p, len);
+        comp[len] = '\0';
+        if (!*after) {
+            if (p[len] == '/') /* "x.json/": only a directory could be meant */
+                return refuse(err, errlen, flag, given, "a directory's name: it ends in '/'");
+            memcpy(name, comp, len + 1);
+            return true;
+        }
+        int fd = openat(w->dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return refuse(err, errlen, flag, given, strerror(e));
+        }
+        int e = 0;
+        bool ok = true;
+        char rest[sizeof w->todo];
+        snprintf(rest, sizeof rest, "%s", after);
+        if (S_ISLNK(st.st_mode)) {
+            if (!trusted_link(&st))
+                ok = refuse_owner(err, errlen, flag, given, "a symbolic link on the way", &st, "root");
+            else if (!follow_link(w, fd, rest, &e))
+                ok = refuse(err, errlen, flag, given, strerror(e));
+            close(fd);
+        } else if (S_ISDIR(st.st_mode)) {
+            close(w->dirfd);
+            w->dirfd = fd;
+            memmove(w->todo, rest, strlen(rest) + 1);
+        } else {
+            close(fd);
+            ok = refuse(err, errlen, flag, given, strerror(ENOTDIR));
+        }
+        if (!ok)
+            return false;
+    }
+}
+
+/* The last component, name, in w->dirfd. Returns 1 when t is resolved, 0 when the
+ * walk goes on through a trusted link, -1 on a refusal (in err). */
+static int resolve_last(walk *w, const char *name, file_target *t, const char *flag, const char *given, char *err,
+                        size_t errlen)
+{
     struct stat dst, lst, st;
-    if (dirfd < 0 || fstat(dirfd, &dst) != 0) {
-        int e = errno;
-        if (dirfd >= 0)
-            close(dirfd);
-        free(dir);
-        free(name);
-        return refuse(err, errlen, flag, given, strerror(e)), -1;
+    int fd = openat(w->dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT)
+            return refuse(err, errlen, flag, given, strerror(errno)), -1;
+        t->name = strdup(name); /* a new file */
+        return t->name ? 1 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
     }
     int status = -1;
-    uid_t me = geteuid();
-    if (fstatat(dirfd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
-        if (errno == ENOENT) { /* a new file */
-            t->dirfd = dirfd, t->name = name, name = NULL, dirfd = -1;
-            status = 1;
-        } else {
-            refuse(err, errlen, flag, given, strerror(errno));
-        }
+    if (fstat(fd, &lst) != 0 || fstat(w->dirfd, &dst) != 0) {
+        refuse(err, errlen, flag, given, strerror(errno));
     } else if (S_ISLNK(lst.st_mode)) {
-        if (lst.st_uid != me && lst.st_uid != 0) {
+        int e = 0;
+        if (!trusted_link(&lst))
             refuse_owner(err, errlen, flag, given, "a symbolic link", &lst, "root");
-        } else if (fstatat(dirfd, name, &st, 0) != 0) {
+        else if (fstatat(w->dirfd, name, &st, 0) != 0) /* a link to nothing: it would be replaced, not followed */
             refuse(err, errlen, flag, given,
                    errno == ENOENT ? "a symbolic link to a file that does not exist" : strerror(errno));
-        } else if (S_ISREG(st.st_mode) && !same_file_as_fd(&st, 1) && !same_file_as_fd(&st, 2)) {
-            /* A trusted link to a file: the file is replaced and the link stays, so the
-             * chain is walked with the same rules link by link. */
-            char *next = link_target(dirfd, dir, name);
-            if (!next) {
-                refuse(err, errlen, flag, given, strerror(errno));
-            } else {
-                free(t->path);
-                t->path = next;
-                status = 0;
-            }
-        } else if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-            t->direct = t->follow = true; /* /dev/stdout: the kernel follows /proc's links */
-            status = 1;
-        } else {
-            refuse(err, errlen, flag, given, S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file, device or FIFO");
-        }
-    } else if ((dst.st_mode & S_ISVTX) && lst.st_uid != me && lst.st_uid != dst.st_uid) {
+        else if (same_file_as_fd(&st, 1) || same_file_as_fd(&st, 2))
+            t->std_fd = same_file_as_fd(&st, 1) ? 1 : 2, t->direct = true, status = 1; /* /dev/stdout */
+        else if (follow_link(w, fd, "", &e))
+            status = 0;
+        else
+            refuse(err, errlen, flag, given, strerror(e));
+    } else if ((dst.st_mode & S_ISVTX) && lst.st_uid != geteuid() && lst.st_uid != dst.st_uid) {
         refuse_owner(err, errlen, flag, given, "in a sticky directory, a file", &lst, "the directory's owner");
     } else if (S_ISDIR(lst.st_mode)) {
         refuse(err, errlen, flag, given, strerror(EISDIR));
-    } else if (S_ISREG(lst.st_mode) && !same_file_as_fd(&lst, 1) && !same_file_as_fd(&lst, 2)) {
-        if (!(lst.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)))
-            refuse(err, errlen, flag, given, "the file is read-only");
-        else if (faccessat(dirfd, name, W_OK, 0) != 0)
-            refuse(err, errlen, flag, given, strerror(errno));
-        else {
-            t->replace = true;
-            t->st = lst;
-            t->dirfd = dirfd, t->name = name, name = NULL, dirfd = -1;
-            status = 1;
-        }
+    } else if (S_ISREG(lst.st_mode) && (same_file_as_fd(&lst, 1) || same_file_as_fd(&lst, 2))) {
+        t->std_fd = same_file_as_fd(&lst, 1) ? 1 : 2, t->direct = true, status = 1;
+    } else if (S_ISREG(lst.st_mode) && !(lst.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
+        refuse(err, errlen, flag, given, "the file is read-only");
+    } else if (S_ISREG(lst.st_mode) && faccessat(w->dirfd, name, W_OK, 0) != 0) {
+        refuse(err, errlen, flag, given, strerror(errno));
     } else if (S_ISREG(lst.st_mode) || S_ISCHR(lst.st_mode) || S_ISFIFO(lst.st_mode)) {
-        t->direct = true;
-        t->dirfd = dirfd, t->name = name, name = NULL, dirfd = -1;
-        status = 1;
+        t->replace = S_ISREG(lst.st_mode);
+        t->direct = !t->replace;
+        t->st = lst; /* a FIFO or device is checked again when it is opened */
+        t->name = strdup(name);
+        status = t->name ? 1 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
     } else {
         refuse(err, errlen, flag, given, "not a regular file, device or FIFO");
     }
-    if (dirfd >= 0)
-        close(dirfd);
-    free(dir);
-    free(name);
+    close(fd);
     return status;
 }
 
 bool file_target_open(file_target *t, const char *flag, const char *given, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    t->dirfd = -1;
-    t->path = strdup(given);
-    if (!t->path)
-        return refuse(err, errlen, flag, given, strerror(ENOMEM));
-    for (int hop = 0; hop <= MAX_LINKS; hop++) {
-        int r = resolve_step(t, flag, given, err, errlen);
-        if (r != 0) {
-            if (r < 0)
-                file_target_free(t);
-            return r > 0;
-        }
+    t->dirfd = t->std_fd = -1;
+    walk w = {.dirfd = open(given[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)};
+    if (w.dirfd < 0)
+        return refuse(err, errlen, flag, given, strerror(errno));
+    if (!*given || strlen(given) >= sizeof w.todo) {
+        close(w.dirfd);
+        return refuse(err, errlen, flag, given, strerror(*given ? ENAMETOOLONG : ENOENT));
     }
-    file_target_free(t);
-    return refuse(err, errlen, flag, given, strerror(ELOOP));
+    strcpy(w.todo, given);
+    t->path = strdup(given);
+    int r = t->path ? 0 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
+    char name[NAME_MAX + 1];
+    while (r == 0)
+        r = walk_to_last(&w, name, flag, given, err, errlen) ? resolve_last(&w, name, t, flag, given, err, errlen) : -1;
+    t->dirfd = w.dirfd;
+    if (r < 0)
+        file_target_free(t);
+    return r > 0;
 }
 
 /* Creates the temporary file a replacement is written to before it is renamed over
@@ -234,18 +294,30 @@ bool file_target_check(const char *flag, const char *given, char *err, size_t er
     return ok;
 }
 
-/* Opens a FIFO, device or stdout's file for the document. O_NONBLOCK: a FIFO nobody
- * reads fails (after a second's grace for a reader that is just starting) instead of
- * hanging; O_APPEND: the file stdout writes to keeps what is already in it. */
+/* Opens the FIFO or device for the document. O_NONBLOCK: a FIFO nobody reads fails
+ * (after a second's grace for a reader that is just starting) instead of hanging.
+ * What is opened must be the file checked at the start: anything swapped in at the
+ * name since (a link, another file) is refused with ESTALE. stdout's or stderr's own
+ * file is written through that descriptor, after what the stream holds, so neither
+ * writes over the other. */
 static int open_direct(const file_target *t)
 {
+    if (t->std_fd >= 0) {
+        fflush(t->std_fd == 1 ? stdout : stderr);
+        return fcntl(t->std_fd, F_DUPFD_CLOEXEC, 3);
+    }
     int fd = -1;
     for (int tries = 0; tries < 100; tries++) {
-        fd = t->follow ? open(t->path, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC)
-                       : openat(t->dirfd, t->name, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+        fd = openat(t->dirfd, t->name, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
         if (fd >= 0 || errno != ENXIO)
             break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !same_inode(&st, &t->st))) {
+        close(fd);
+        errno = ESTALE;
+        return -1;
     }
     if (fd >= 0)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -275,7 +347,7 @@ bool file_target_write(const file_target *t, void (*write)(FILE *f, const void *
     if (fd < 0)
         return false;
     if (t->replace) { /* the file keeps its permissions and, where we may, its owner */
-        bool kept = fchmod(fd, t->st.st_mode & 07777) == 0;
+        bool kept = fchmod(fd, t->st.st_mode & 0777) == 0; /* never set-id bits on a new file */
         kept = (geteuid() != 0 || fchown(fd, t->st.st_uid, t->st.st_gid) == 0) && kept;
         (void)kept; /* not fatal: the document still goes where it was asked */
     }
@@ -297,7 +369,7 @@ void file_target_free(file_target *t)
     if (t->dirfd >= 0)
         close(t->dirfd);
     t->path = t->name = NULL;
-    t->dirfd = -1;
+    t->dirfd = t->std_fd = -1;
 }
 
 bool file_target_write_path(const char *flag, const char *path, void (*write)(FILE *f, const void *ctx),

@@ -10,15 +10,19 @@
  * once, at the end.
  *
  * The rules that keep a run's writes where its user meant them:
- * - the directory is opened once and every later step works relative to it, so a
- *   directory swapped mid-run cannot move the write;
- * - a symbolic link at the name is followed only when it belongs to the user
+ * - the path is walked one component at a time (O_PATH|O_NOFOLLOW): a symbolic
+ *   link, on the way or at the name, is followed only when it belongs to the user
  *   running membench or to root (stricter than the kernel's protected_symlinks, in
  *   every directory: a root run never writes where another user's link points);
- *   otherwise it is refused. Directories on the way are walked by the kernel;
+ *   each link is checked and read through one descriptor, so it cannot be swapped
+ *   between the two;
+ * - the last directory stays open, and every later step is relative to it, so a
+ *   directory swapped mid-run cannot move the write;
  * - in a sticky directory (/tmp), an existing file, FIFO or device owned by neither
  *   the user nor the directory's owner is refused, as the kernel's protected_regular
- *   and protected_fifos do for O_CREAT opens. */
+ *   and protected_fifos do for O_CREAT opens;
+ * - a FIFO or device is opened at the end with O_NOFOLLOW and must still be the file
+ *   checked at the start; stdout's own file (/dev/stdout) is written through fd 1. */
 #ifndef MEMBENCH_FILE_TARGET_H
 #define MEMBENCH_FILE_TARGET_H
 
@@ -28,13 +32,13 @@
 #include <sys/stat.h>
 
 typedef struct {
-    char *path;   /* the path written: the given one, or a trusted link's target */
-    int dirfd;    /* its directory, opened once (-1 when none is needed) */
-    char *name;   /* its last component, relative to dirfd */
-    bool direct;  /* write into the path at the end, no temporary file */
-    bool follow;  /* direct through a trusted link (/dev/stdout): the kernel follows it */
+    char *path;   /* the path given, for messages */
+    int dirfd;    /* the directory the walk ended in, opened once (O_PATH) */
+    char *name;   /* the last component, relative to dirfd */
+    int std_fd;   /* 1 or 2: the file stdout or stderr writes to, written through it */
+    bool direct;  /* write into the file at the end, no temporary file */
     bool replace; /* an existing regular file: keep its mode and owner */
-    struct stat st;
+    struct stat st; /* what was checked: a FIFO or device must still be it at the end */
 } file_target;
 
 /* Resolves the path the user gave to flag ("--json"). False with the one-line

@@ -36,13 +36,22 @@ static int close_keeping_errno(int fd, int e)
 
 int open_regular(const char *path, unsigned long long *size)
 {
+    /* The type first, by name: opening a device can act by itself (a watchdog arms,
+     * a tape rewinds, a FIFO's blocked writer is released), so only a regular file is
+     * opened at all, and it must still be that file once open. */
+    struct stat before, st;
+    if (stat(path, &before) != 0)
+        return -1;
+    if (!S_ISREG(before.st_mode)) {
+        errno = EINVAL;
+        return -1;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    struct stat st;
     if (fstat(fd, &st) != 0)
         return close_keeping_errno(fd, errno);
-    if (!S_ISREG(st.st_mode))
+    if (!S_ISREG(st.st_mode) || st.st_dev != before.st_dev || st.st_ino != before.st_ino)
         return close_keeping_errno(fd, EINVAL);
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)

@@ -7,9 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Opens path for reading only if it is a regular file: opened with O_NONBLOCK
- * (a FIFO with no writer would wait for ever), O_NOCTTY and O_CLOEXEC, checked
- * with fstat before a byte is read, then made blocking again. Returns the
+/* Opens path for reading only if it is a regular file: its type is checked by
+ * name before it is opened (a device is never opened: that alone can act), then
+ * it is opened with O_NONBLOCK (a FIFO swapped in would not be waited on), O_NOCTTY
+ * and O_CLOEXEC, checked again with fstat (the same file, still regular) before a
+ * byte is read, and made blocking again. Returns the
  * descriptor and the file's size, or -1 with errno set; EINVAL: not a regular
  * file (a FIFO, a device such as /dev/zero, a directory, a socket). */
 int open_regular(const char *path, unsigned long long *size);

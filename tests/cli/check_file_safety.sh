@@ -108,6 +108,26 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
         fi
         rm -f "$D/out.json"
     done
+    # Links further along: a directory link of nobody's on the way, a chain through
+    # nobody's link to a device, and root's link to nobody's FIFO in a sticky directory
+    # are each refused at the start (the rules hold at every step of a chain).
+    mkdir -m 700 "$FS/rootonly"
+    runuser -u nobody -- ln -s "$FS/rootonly" "$FS/sticky/results"
+    "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/sticky/results/x.json" >/dev/null 2>"$FS/err"; rc=$?
+    check "as root, --json through nobody's directory link on the way: refused in one line, nothing created behind it" \
+        bash -c "[ $rc -eq 2 ] && grep -q 'a symbolic link on the way of uid' '$FS/err' && [ -z \"\$(ls -A '$FS/rootonly')\" ]"
+    runuser -u nobody -- ln -s /dev/null "$FS/group/lnk"
+    ln -s "$FS/group/lnk" "$FS/rootlink"
+    # (stdout not /dev/null: the file stdout writes to is always written, through fd 1)
+    "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/rootlink" >"$FS/out" 2>"$FS/err"; rc=$?
+    check "as root, --json through root's link to nobody's link to /dev/null: refused (nobody could re-point it mid-run)" \
+        bash -c "[ $rc -eq 2 ] && grep -q 'a symbolic link of uid' '$FS/err'"
+    runuser -u nobody -- mkfifo "$FS/sticky/nfifo"
+    ln -s "$FS/sticky/nfifo" "$FS/fifolink"
+    timeout 60 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/fifolink" >/dev/null 2>"$FS/err"; rc=$?
+    check "as root, --json through root's link to nobody's FIFO in a sticky directory: refused like the FIFO named directly" \
+        bash -c "[ $rc -eq 2 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err'"
+    rm -f "$FS/sticky/results" "$FS/group/lnk" "$FS/rootlink" "$FS/sticky/nfifo" "$FS/fifolink"
     # root's own link, and a link made by the user running: followed (the file is
     # replaced, the link stays).
     echo old >"$FS/real.json" && ln -s "$FS/real.json" "$FS/sticky/mine.json"

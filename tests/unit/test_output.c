@@ -376,3 +376,18 @@ TEST(json_summary_names_two_levels_or_null)
     CHECK(none != NULL && none->type == JV_NULL);
     json_value_free(&doc);
 }
+
+/* A --json path that cannot be opened when the run starts (changed since it was
+ * checked) is said, and no sink comes back: the session then ends the run. */
+TEST(document_sink_says_why_it_cannot_open)
+{
+    FILE *err = tmpfile();
+    CHECK(err != NULL);
+    sink *k = json_sink_create("/nonexistent-membench-dir/x.json", err, "membench");
+    CHECK(k == NULL);
+    char line[512] = "";
+    rewind(err);
+    CHECK(fgets(line, sizeof line, err) != NULL);
+    CHECK_CONTAINS(line, "membench: error: --json /nonexistent-membench-dir/x.json: cannot write (No such file");
+    fclose(err);
+}
