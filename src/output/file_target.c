@@ -13,10 +13,11 @@
 
 #define MAX_LINKS 40 /* the kernel's own limit on links in one lookup */
 
-#ifdef O_PATH
-#define DIR_OPEN_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC) /* needs no read permission */
-#else
-#define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+/* Directories and links are opened O_PATH: no read permission needed, and a link
+ * opened with O_NOFOLLOW is the link itself, to check and read through one
+ * descriptor. */
+#ifndef O_PATH
+#define O_PATH O_RDONLY /* without it a link on the way fails to open: refused, never followed */
 #endif
 
 static bool same_inode(const struct stat *a, const struct stat *b)
@@ -29,7 +30,6 @@ static bool same_file_as_fd(const struct stat *st, int fd)
     struct stat o;
     return fstat(fd, &o) == 0 && same_inode(&o, st);
 }
-
 
 static bool refuse(char *err, size_t errlen, const char *flag, const char *path, const char *why)
 {
@@ -72,10 +72,6 @@ bool file_target_same_file(const char *path, const char *other)
     free(da), free(na), free(db), free(nb);
     return same;
 }
-
-#ifndef O_PATH
-#define O_PATH O_RDONLY /* without it a link on the way fails to open: refused, never followed */
-#endif
 
 /* A link is followed only when it is the user's or root's: a root run never writes
  * where another user's link points. */
