@@ -10,15 +10,18 @@
 #define MEMORY_MARGIN_FIXED (64ULL << 20) /* the reserve left free, at most */
 #define MEMORY_MARGIN_PERCENT 10          /* and this share of what is available */
 #define NODE_MARGIN_MIN (16ULL << 20)     /* the reserve is at least this */
-#define NODE_MARGIN_SHARE 8               /* or 1/8 of the memory, up to MEMORY_MARGIN_FIXED */
+#define NODE_MARGIN_SHARE 8               /* a node's: 1/8 of it, up to MEMORY_MARGIN_FIXED */
+#define MEMORY_RESERVE_SHARE 4            /* the budget's: 1/4 of what is available, likewise */
 
 /* Budget for benchmark buffers given the bytes available (MemAvailable and cgroup
  * headroom, whichever is smaller): available - 10% - the reserve, never negative.
- * The reserve (memory_reserve_bytes) is 64 MiB from 512 MiB available up: a fixed
- * 64 MiB would leave nothing in a 64 MiB cgroup, which still runs small buffers. */
+ * The reserve (memory_reserve_bytes) is 64 MiB from 256 MiB available up: a fixed
+ * 64 MiB would leave nothing in a 64 MiB cgroup, which still runs small buffers; a
+ * smaller share (an eighth) left a 256 MiB cgroup too little for the process itself
+ * (numa mem -a under ASan hit the limit). */
 uint64_t memory_budget_from(uint64_t available);
 
-/* Bytes kept free out of `bytes` of memory: an eighth, at least 16 MiB, at most
+/* Bytes kept free out of `bytes` of memory: a quarter, at least 16 MiB, at most
  * 64 MiB; 0 (unknown): 64 MiB. */
 uint64_t memory_reserve_bytes(uint64_t bytes);
 

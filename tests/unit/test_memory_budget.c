@@ -34,7 +34,7 @@ static uint64_t physical(void)
     return (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-/* The margin scales down for small amounts: 10% and an eighth, the eighth at least
+/* The margin scales down for small amounts: 10% and a quarter, the quarter at least
  * 16 MiB and at most 64 MiB. A fixed 64 MiB left a 64 MiB cgroup nothing. */
 TEST(memory_budget_of_a_64_mib_cgroup_is_small_not_none)
 {
@@ -45,8 +45,9 @@ TEST(memory_budget_of_a_64_mib_cgroup_is_small_not_none)
     CHECK_INT(avail, 60 * MIB); /* the cgroup's room, not MemAvailable */
     CHECK_INT(memory_budget_from(avail), 60 * MIB - 60 * MIB / 100 * 10 - 16 * MIB);
     CHECK(memory_budget_from(64 * MIB) >= 40 * MIB);
-    /* the reserve: an eighth, 16 to 64 MiB; large amounts keep the full 64 MiB */
-    CHECK_INT(memory_budget_from(256 * MIB), 256 * MIB - 256 * MIB / 100 * 10 - 32 * MIB);
+    /* the reserve: a quarter, 16 to 64 MiB; from 256 MiB up the full 64 MiB */
+    CHECK_INT(memory_budget_from(128 * MIB), 128 * MIB - 128 * MIB / 100 * 10 - 32 * MIB);
+    CHECK_INT(memory_budget_from(256 * MIB), 256 * MIB - 256 * MIB / 100 * 10 - 64 * MIB);
     CHECK_INT(memory_budget_from(4096 * MIB), 4096 * MIB - 4096 * MIB / 100 * 10 - 64 * MIB);
     CHECK_INT(memory_budget_from(16 * MIB), 0); /* at least 16 MiB stays free */
     /* never more than is available, and never less for more */
