@@ -58,12 +58,17 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
     fs_out_name() { case $1 in json) echo out.json ;; openmetrics) echo out.prom ;; report) echo page.html ;;
         svg) echo bandwidth.svg ;; compare) echo cmp.json ;; esac; }
     # Links at the temporary names the next PIDs would have had, and at the old
-    # "PATH.tmp" spellings.
+    # "PATH.tmp" spellings: made by one process (a process per link would use up the
+    # very PIDs it plants for).
     plant_temp_links() {
-        local dir=$1 name=$2 last p
-        last=$(cat /proc/sys/kernel/ns_last_pid)
-        runuser -u nobody -- bash -c 'for ((p = $2; p < $2 + 400; p++)); do ln -s "$3" "$1/.membench-$p.tmp"; done
-            ln -s "$3" "$1/$4.tmp"; ln -s "$3" "$1/.$4.tmp"' _ "$dir" "$last" "$VICTIM" "$name"
+        runuser -u nobody -- python3 -c '
+import os, sys
+d, victim, name = sys.argv[1:4]
+last = int(open("/proc/sys/kernel/ns_last_pid").read())
+for p in range(last, last + 2000):
+    os.symlink(victim, "%s/.membench-%d.tmp" % (d, p))
+for n in (name + ".tmp", "." + name + ".tmp"):
+    os.symlink(victim, os.path.join(d, n))' "$1" "$VICTIM" "$2"
     }
     for kind in sticky group; do
         D=$FS/$kind
@@ -84,7 +89,7 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- t
             plant_temp_links "$D" "$name"
             fs_run $out "$D"; rc=$?
             check "as root, $out into a $kind directory with nobody's links at the temporary names: exit 0, a new root-owned file, the victim untouched" \
-                bash -c "[ $rc -eq 0 ] && [ -f '$D/$name' ] && [ ! -L '$D/$name' ] && [ \"\$(stat -c %U '$D/$name')\" = root ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' -type l | wc -l) -eq 400 ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' ! -type l | wc -l) -eq 0 ]" &&
+                bash -c "[ $rc -eq 0 ] && [ -f '$D/$name' ] && [ ! -L '$D/$name' ] && [ \"\$(stat -c %U '$D/$name')\" = root ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' -type l | wc -l) -eq 2000 ] && [ \$(find '$D' -maxdepth 1 -name '.membench-*' ! -type l | wc -l) -eq 0 ]" &&
                 victim_intact || not_ok "victim written by $out ($kind) through a temporary name"
             rm -f "$D/$name" "$D"/.membench-* "$D"/*.tmp "$D"/.*.tmp
             # 3. nobody's own file at the name (and a hard link nobody keeps to it).
