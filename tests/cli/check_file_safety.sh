@@ -13,6 +13,10 @@ BIN=$1
 # able to enter).
 TMP=$(mktemp -d /tmp/membench-file-safety-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+chmod 711 "$TMP"
+# A copy of the binary user nobody can run (the tree under test may sit in a
+# directory only root can enter, as check-mutants' scratch copies do).
+cp "$1" "$TMP/membench" && chmod 755 "$TMP/membench" && BIN=$TMP/membench
 PASS=0
 FAIL=0
 QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
