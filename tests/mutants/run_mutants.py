@@ -426,7 +426,7 @@ SCHEMA_RUNS = [
 
 
 def run(cmd, cwd, **kw):
-    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", **kw)
 
 
 def suite_fails(suite, tree):
