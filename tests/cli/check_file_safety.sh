@@ -40,7 +40,7 @@ check "report -o DIR/latency.svg --svg DIR: exit 2 before anything is written (t
 check "report --svg DIR with distinct names: exit 0, both charts" \
     bash -c "[ $rc -eq 0 ] && [ -s '$TMP/svg/bandwidth.svg' ] && [ -s '$TMP/svg/latency.svg' ]"
 
-if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- test -x "$BIN" 2>/dev/null &&
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- "$BIN" --version >/dev/null 2>&1 &&
     getent group nogroup >/dev/null; then
     FS=$TMP/fs
     mkdir -p "$FS" && chmod 711 "$TMP" "$FS"
@@ -149,7 +149,7 @@ for n in (name + ".tmp", "." + name + ".tmp"):
     check "as nobody, --json through nobody's own link: followed" \
         bash -c "[ $rc -eq 0 ] && [ -L '$FS/sticky/n.json' ] && python3 -c \"import json; json.load(open('$FS/sticky/nobody-real.json'))\""
 else
-    echo "# skipped: the planted-link tests need root, runuser, group nogroup and a binary user nobody can run"
+    echo "# skipped: the planted-link tests need root, runuser, group nogroup and a binary user nobody can run (--version)"
 fi
 
 echo "# file safety: $PASS passed, $FAIL failed"
