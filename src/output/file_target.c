@@ -31,6 +31,12 @@ static bool same_file_as_fd(const struct stat *st, int fd)
     return fstat(fd, &o) == 0 && same_inode(&o, st);
 }
 
+/* 1 or 2 when st is the file stdout or stderr writes to, else -1. */
+static int std_fd_of(const struct stat *st)
+{
+    return same_file_as_fd(st, 1) ? 1 : same_file_as_fd(st, 2) ? 2 : -1;
+}
+
 static bool refuse(char *err, size_t errlen, const char *flag, const char *path, const char *why)
 {
     snprintf(err, errlen, "%s %s: cannot write (%s)", flag, path, why);
@@ -197,8 +203,8 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         else if (fstatat(w->dirfd, name, &st, 0) != 0) /* a link to nothing: it would be replaced, not followed */
             refuse(err, errlen, flag, given,
                    errno == ENOENT ? "a symbolic link to a file that does not exist" : strerror(errno));
-        else if (same_file_as_fd(&st, 1) || same_file_as_fd(&st, 2))
-            t->std_fd = same_file_as_fd(&st, 1) ? 1 : 2, t->direct = true, status = 1; /* /dev/stdout */
+        else if ((t->std_fd = std_fd_of(&st)) >= 0)
+            t->direct = true, status = 1; /* /dev/stdout */
         else if (follow_link(w, fd, "", &e))
             status = 0;
         else
@@ -207,8 +213,8 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         refuse_owner(err, errlen, flag, given, "in a sticky directory, a file", &lst, "the directory's owner");
     } else if (S_ISDIR(lst.st_mode)) {
         refuse(err, errlen, flag, given, strerror(EISDIR));
-    } else if (S_ISREG(lst.st_mode) && (same_file_as_fd(&lst, 1) || same_file_as_fd(&lst, 2))) {
-        t->std_fd = same_file_as_fd(&lst, 1) ? 1 : 2, t->direct = true, status = 1;
+    } else if (S_ISREG(lst.st_mode) && (t->std_fd = std_fd_of(&lst)) >= 0) {
+        t->direct = true, status = 1;
     } else if (S_ISREG(lst.st_mode) && !(lst.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
         refuse(err, errlen, flag, given, "the file is read-only");
     } else if (S_ISREG(lst.st_mode) && faccessat(w->dirfd, name, W_OK, 0) != 0) {
