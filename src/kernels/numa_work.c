@@ -162,6 +162,7 @@ void numa_work_pass(uint64_t *buf, size_t words, const numa_access *a, unsigned 
     }
 
     uint64_t bytes = (uint64_t)s.done * sizeof *buf;
+    c->bytes_processed += bytes;
     if (s.op == OP_READ || s.op == OP_RMW)
         c->bytes_read += bytes;
     if (s.op != OP_READ)

@@ -8,9 +8,11 @@
  * the thread's share of the buffer and goes once round it, forward or (with -B,
  * on even index + loop) backward; a word read adds into the running value, a word
  * written gets the running value + 1 (read and write: a read-modify-write chain
- * the compiler cannot drop). Unlike perf, the bytes actually read and written are
- * counted (a read-modify-write counts as a read and a write), and a pass polls a
- * stop flag every NUMA_WORK_POLL_WORDS words so a time limit is kept within
+ * the compiler cannot drop). Two counts come out: perf's "data processed" (8
+ * bytes a word visited, whatever the access: a read-modify-write word counts once,
+ * as perf counts a buffer's size once a loop) and, beside it, the bytes actually
+ * read and written (a read-modify-write counts as a read and a write). A pass polls
+ * a stop flag every NUMA_WORK_POLL_WORDS words so a time limit is kept within
  * milliseconds, not after a whole loop.
  *
  * Where membench departs from perf on purpose:
@@ -43,7 +45,8 @@ typedef struct {
 } numa_access;
 
 typedef struct {
-    uint64_t bytes_read, bytes_written;
+    uint64_t bytes_processed;            /* perf's data: 8 a word visited, once whatever the access */
+    uint64_t bytes_read, bytes_written;  /* membench's: a read-modify-write word counts in both */
     bool stopped; /* the stop flag ended the pass early */
 } numa_pass_count;
 
@@ -51,8 +54,8 @@ typedef struct {
  * (in: seeds the walk; out: what the pass read into it; unchanged without reads).
  * stop: polled before the first word and then every NUMA_WORK_POLL_WORDS words
  * (may be NULL); when non-zero the pass returns at once, sets c->stopped (never
- * clears it) and counts only what it did. Adds what it moved to *c (8 bytes a
- * word read, 8 a word written or zeroed). -Z without -r zeroes the whole buffer
+ * clears it) and counts only what it did. Adds what it did to *c (processed: 8
+ * bytes a word visited; read: 8 a word read; written: 8 a word written or zeroed). -Z without -r zeroes the whole buffer
  * and ignores R/W/B; with -r it zeroes the random blocks. Neither reads, writes
  * nor zeroing: nothing is touched or counted. The sequential start is index * (words / count)
  * reduced modulo words (count 0 is taken as 1). words 0: nothing. */

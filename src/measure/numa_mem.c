@@ -23,7 +23,7 @@ enum { SLOT_NEW, SLOT_READY, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED };
 typedef struct {
     int state, pid, cpu, mem_node;
     double mem_fraction;
-    uint64_t loops, bytes_read, bytes_written, perturbations;
+    uint64_t loops, bytes_processed, bytes_read, bytes_written, perturbations;
     uintptr_t buf_addr;  /* its thread buffer in its process, for the parent's page queries */
     uint64_t value; /* what the passes read: kept, so no pass can be optimised away */
     double runtime_s, user_s, system_s;
@@ -163,7 +163,7 @@ static void task_job(team *t, int tid, void *arg)
     store(&sl->state, SLOT_RUNNING);
     double t0 = clock_now(), last_perturb = t0;
     uint64_t value = 0x9E3779B97F4A7C15ULL * (uint64_t)(task + 1);
-    numa_pass_count n = {0, 0, false};
+    numa_pass_count n = {0};
     for (uint64_t l = 0; (!s->loops || l < s->loops) && !load(&x->c->stop) && !n.stopped; l++) {
         pass(x->global, s->global_bytes, &s->access, (unsigned)x->process, (unsigned)s->nproc, l, &value, x->c, &n);
         pass(x->proc, s->proc_bytes, &s->access, (unsigned)tid, (unsigned)s->nthreads, l, &value, x->c, &n);
@@ -175,6 +175,7 @@ static void task_job(team *t, int tid, void *arg)
             pass(x->proc, s->locked_bytes, &s->access, (unsigned)tid, (unsigned)s->nthreads, l, &value, x->c, &n);
             pthread_mutex_unlock(&x->lock);
         }
+        __atomic_store_n(&sl->bytes_processed, n.bytes_processed, __ATOMIC_RELAXED);
         __atomic_store_n(&sl->bytes_read, n.bytes_read, __ATOMIC_RELAXED);
         __atomic_store_n(&sl->bytes_written, n.bytes_written, __ATOMIC_RELAXED);
         __atomic_store_n(&sl->loops, l + 1 - n.stopped, __ATOMIC_RELAXED);
@@ -428,6 +429,7 @@ static void copy_results(run_state *st)
         t->mem_node_fraction = sl->mem_fraction;
         t->loops = sl->loops;
         t->perturbations = sl->perturbations;
+        t->bytes_processed = sl->bytes_processed;
         t->bytes_read = sl->bytes_read;
         t->bytes_written = sl->bytes_written;
         t->runtime_s = sl->runtime_s;

@@ -58,7 +58,9 @@ typedef struct {
     int cpu, node;            /* where it ran last (-1 unknown) */
     int mem_node;             /* node most of its thread buffer's sampled pages are on (-1 none/unknown) */
     double mem_node_fraction;
-    uint64_t loops, bytes_read, bytes_written;
+    uint64_t loops;
+    uint64_t bytes_processed;         /* perf's data: each word visited once, whatever the access */
+    uint64_t bytes_read, bytes_written; /* membench's: what was read and written (RMW in both) */
     uint64_t perturbations;   /* -x: times this task was moved to the far CPU */
     double runtime_s, user_s, system_s;
 } numa_task_result;

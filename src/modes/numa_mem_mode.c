@@ -1,15 +1,21 @@
 /* `membench numa mem`: perf bench numa mem. Plan: the tasks (processes x threads),
  * their memory (global, per process, per thread) within the memory budget, the -C
  * and -M bindings checked against this machine, the -0 node; run: measure/numa_mem
- * (real processes), then one record with perf's figures, defined per thread:
- *   runtime-max/min/avg   the slowest, fastest and mean thread runtime (perf: the
- *                         parent's wall time incl. teardown / whole seconds / mean)
- *   spread-runtime        (max - min) / max, in %
- *   data                  bytes read plus bytes written (a read-modify-write word
- *                         counts twice; perf counts the buffer size once a loop)
- *   runtime/byte/thread   mean runtime / mean bytes per thread, in ns
- *   thread-speed          the mean of each thread's bytes / its runtime
- *   total-speed           all bytes / the slowest thread's runtime
+ * (real processes), then one record with perf's figures, each the amount perf
+ * prints under that name (bench/numa.c, 6.1), from per-thread runtimes:
+ *   runtime-max/min/avg   the slowest, fastest and mean thread runtime (perf's max
+ *                         is the parent's wall time incl. teardown)
+ *   spread-runtime        (max - min) / 2 / max, in % (perf's amount; its quiet
+ *                         text says "max/avg")
+ *   data                  bytes processed: 8 a word visited, whatever the access (a
+ *                         read-modify-write word once), as perf counts a buffer once
+ *                         a loop
+ *   runtime/byte/thread   max runtime / data per thread, in ns
+ *   thread-speed          data per thread / max runtime
+ *   total-speed           data / max runtime
+ * and beside them, in JSON only, membench's own: the bytes actually read and
+ * written (a read-modify-write word in both) and their rate (moved_gb_s), the mean
+ * of each thread's own speed, and the spread (max - min) / max.
  * GB are 10^9 bytes, MB in the options 2^20, as perf. With -a, perf's suite runs as
  * steps of this mode (numa_suite). */
 #include "modes/numa_mem_mode.h"
@@ -304,13 +310,14 @@ static void task_table(session *s, const numa_mem_result *r)
         params_number(row, "mem_node_fraction", k->mem_node_fraction);
         params_int(row, "loops", (long long)k->loops);
         params_int(row, "perturbations", (long long)k->perturbations);
+        params_int(row, "bytes_processed", (long long)k->bytes_processed);
         params_int(row, "bytes_read", (long long)k->bytes_read);
         params_int(row, "bytes_written", (long long)k->bytes_written);
         params_number(row, "runtime_s", k->runtime_s);
         params_number(row, "user_s", k->user_s);
         params_number(row, "system_s", k->system_s);
-        params_number(row, "gb_s",
-                      k->runtime_s > 0 ? (double)(k->bytes_read + k->bytes_written) / k->runtime_s / 1e9 : 0);
+        /* perf's per-thread speed (-d -d): its data processed over its own runtime */
+        params_number(row, "gb_s", k->runtime_s > 0 ? (double)k->bytes_processed / k->runtime_s / 1e9 : 0);
     }
 }
 
@@ -336,42 +343,46 @@ static void convergence_table(session *s, const numa_mem_result *r, int nproc)
         }
 }
 
-/* perf's figures, defined per thread (see the top of this file). */
+/* perf's figures, defined per thread (see the top of this file), and membench's
+ * own beside them. */
 static void figures(result_record *rec, const numa_mem_result *r, const numa_options *o, bool one_node)
 {
-    double max = 0, min = -1, sum = 0, bytes = 0, speeds = 0;
-    uint64_t loops_min = UINT64_MAX, loops_max = 0;
+    double max = 0, min = -1, sum = 0, bytes = 0, moved = 0, speeds = 0;
+    uint64_t loops_min = UINT64_MAX, loops_max = 0, done = 0, rd = 0, wr = 0;
     for (int i = 0; i < r->ntasks; i++) {
         const numa_task_result *k = &r->tasks[i];
-        double b = (double)(k->bytes_read + k->bytes_written);
         max = k->runtime_s > max ? k->runtime_s : max;
         min = min < 0 || k->runtime_s < min ? k->runtime_s : min;
         sum += k->runtime_s;
-        bytes += b;
-        speeds += k->runtime_s > 0 ? b / k->runtime_s : 0;
+        done += k->bytes_processed;
+        rd += k->bytes_read;
+        wr += k->bytes_written;
+        speeds += k->runtime_s > 0 ? (double)k->bytes_processed / k->runtime_s : 0;
         loops_min = k->loops < loops_min ? k->loops : loops_min;
         loops_max = k->loops > loops_max ? k->loops : loops_max;
     }
+    bytes = (double)done;
+    moved = (double)rd + (double)wr;
     double n = r->ntasks, avg = sum / n, per_thread = bytes / n;
     param_list *p = &rec->params;
     params_number(p, "runtime_max_s", max);
     params_number(p, "runtime_min_s", min);
     params_number(p, "runtime_avg_s", avg);
-    params_number(p, "spread_runtime_pct", max > 0 ? (max - min) / max * 100 : 0);
+    params_number(p, "spread_runtime_pct", max > 0 ? (max - min) / 2 / max * 100 : 0);
     params_number(p, "data_per_thread_gb", per_thread / 1e9);
     params_number(p, "data_total_gb", bytes / 1e9);
-    params_number(p, "runtime_per_byte_ns", per_thread > 0 ? avg * 1e9 / per_thread : 0);
-    params_number(p, "thread_speed_gb_s", speeds / n / 1e9);
+    params_number(p, "runtime_per_byte_ns", per_thread > 0 ? max * 1e9 / per_thread : 0);
+    params_number(p, "thread_speed_gb_s", max > 0 ? per_thread / max / 1e9 : 0);
     params_number(p, "total_speed_gb_s", max > 0 ? bytes / max / 1e9 : 0);
+    /* membench's own, JSON only */
+    params_number(p, "spread_max_min_pct", max > 0 ? (max - min) / max * 100 : 0);
+    params_number(p, "thread_speed_mean_gb_s", speeds / n / 1e9);
+    params_number(p, "moved_gb_s", max > 0 ? moved / max / 1e9 : 0);
     params_number(p, "wall_s", r->wall_s);
     params_number(p, "startup_s", r->startup_s);
     params_int(p, "loops_min", (long long)loops_min);
     params_int(p, "loops_max", (long long)loops_max);
-    uint64_t rd = 0, wr = 0;
-    for (int i = 0; i < r->ntasks; i++) {
-        rd += r->tasks[i].bytes_read;
-        wr += r->tasks[i].bytes_written;
-    }
+    params_int(p, "bytes_processed", (long long)done);
     params_int(p, "bytes_read", (long long)rd);
     params_int(p, "bytes_written", (long long)wr);
     if ((o->show_convergence || o->measure_convergence) && one_node) {
@@ -414,7 +425,7 @@ static bool did_work(const numa_mem_result *r)
     uint64_t bytes = 0;
     for (int i = 0; i < r->ntasks; i++) {
         max = r->tasks[i].runtime_s > max ? r->tasks[i].runtime_s : max;
-        bytes += r->tasks[i].bytes_read + r->tasks[i].bytes_written;
+        bytes += r->tasks[i].bytes_processed;
     }
     return max > 0 && bytes > 0;
 }

@@ -159,7 +159,7 @@ static void record(sink *s, const run_info *info, const result_record *r)
     line(n, num(r, "runtime_min_s"), "secs,", "runtime-min/thread", "secs fastest (min) thread-runtime");
     line(n, num(r, "runtime_avg_s"), "secs,", "runtime-avg/thread", "secs average thread-runtime");
     line(n, num(r, "spread_runtime_pct"), "%,", "spread-runtime/thread",
-         "% difference between max/min runtime, of the max");
+         "% difference between max/avg runtime"); /* perf's text; the amount is (max-min)/2/max */
     line(n, num(r, "data_per_thread_gb"), "GB,", "data/thread", "GB data processed, per thread");
     line(n, num(r, "data_total_gb"), "GB,", "data-total", "GB data processed, total");
     line(n, num(r, "runtime_per_byte_ns"), "nsecs,", "runtime/byte/thread", "nsecs/byte/thread runtime");

@@ -80,26 +80,52 @@ check("bytes: a sequential read-modify-write pass reads and writes every byte on
       all(t["bytes_read"] == 3 * per_loop and t["bytes_written"] == 3 * per_loop for t in tasks(d)) and r and
       r["params"]["bytes_read"] == 6 * per_loop and r["params"]["bytes_written"] == 6 * per_loop,
       [(t["bytes_read"], t["bytes_written"]) for t in tasks(d)])
-check("data-total is read + written bytes in 10^9 (perf counts the buffer once a loop)",
-      r and abs(r["params"]["data_total_gb"] - 12 * per_loop / 1e9) < 1e-9, r and r["params"]["data_total_gb"])
-check("runtime-max/min/avg are the tasks' own runtimes; total-speed = all bytes / the slowest",
-      r and abs(r["params"]["runtime_max_s"] - max(t["runtime_s"] for t in tasks(d))) < 1e-9 and
-      abs(r["params"]["runtime_min_s"] - min(t["runtime_s"] for t in tasks(d))) < 1e-9 and
-      abs(r["params"]["total_speed_gb_s"] - 12 * per_loop / 1e9 / r["params"]["runtime_max_s"]) < 1e-6,
-      r and r["params"])
+check("bytes processed (perf's data): every word visited once a loop, a read-modify-write word once",
+      all(t["bytes_processed"] == 3 * per_loop for t in tasks(d)) and r and
+      r["params"]["bytes_processed"] == 6 * per_loop, [t["bytes_processed"] for t in tasks(d)])
+check("data-total is the bytes processed in 10^9, as perf counts them (not read + written)",
+      r and abs(r["params"]["data_total_gb"] - 6 * per_loop / 1e9) < 1e-9, r and r["params"]["data_total_gb"])
+
+
+def perf_amounts(d):
+    """perf's figures (bench/numa.c) worked out from the task table: what each key must carry."""
+    ts, n = tasks(d), len(tasks(d))
+    mx, mn = max(t["runtime_s"] for t in ts), min(t["runtime_s"] for t in ts)
+    data = sum(t["bytes_processed"] for t in ts)
+    return {"runtime_max_s": mx, "runtime_min_s": mn, "runtime_avg_s": sum(t["runtime_s"] for t in ts) / n,
+            "spread_runtime_pct": (mx - mn) / 2 / mx * 100, "data_per_thread_gb": data / n / 1e9,
+            "data_total_gb": data / 1e9, "runtime_per_byte_ns": mx * 1e9 / (data / n),
+            "thread_speed_gb_s": data / n / 1e9 / mx, "total_speed_gb_s": data / mx / 1e9}
+
+
+def same_amounts(r, want):
+    return r and all(abs(r["params"][k] - v) <= 1e-9 * max(1.0, abs(v)) for k, v in want.items())
+
+
+check("every perf key carries perf's amount: thread-speed = data/thread / runtime-max (not a sum or mean of "
+      "thread speeds), spread = (max-min)/2/max, runtime/byte = runtime-max / data/thread",
+      d and same_amounts(r, perf_amounts(d)), r and (r["params"], perf_amounts(d)))
+check("membench's own beside them (JSON only): bytes read + written a second, the mean thread speed, max-min spread",
+      r and abs(r["params"]["moved_gb_s"] - 12 * per_loop / 1e9 / r["params"]["runtime_max_s"]) < 1e-6 and
+      abs(r["params"]["thread_speed_mean_gb_s"] -
+          sum(t["bytes_processed"] / t["runtime_s"] for t in tasks(d)) / 2 / 1e9) < 1e-6 and
+      abs(r["params"]["spread_max_min_pct"] - 2 * perf_amounts(d)["spread_runtime_pct"]) < 1e-9 and
+      "moved" not in p.stdout, r and r["params"])
 
 for args, name, rd, wr in [(["--no-data_writes"], "reads", 1, 0), (["--no-data_reads"], "writes", 0, 1),
                            (["-Z"], "zero", 0, 1)]:
     p, d = run(["-p", "2", "-t", "1", "-P", "8", "-G", "0", "-l", "2", "--no-data_rand_walk"] + args, name)
     check("bytes with %s: %s each byte of each process's 8 MiB, 2 loops" % (" ".join(args), name),
           p.returncode == 0 and len(tasks(d)) == 2 and all(
-              t["bytes_read"] == rd * 2 * 8 * MIB and t["bytes_written"] == wr * 2 * 8 * MIB for t in tasks(d)),
+              t["bytes_read"] == rd * 2 * 8 * MIB and t["bytes_written"] == wr * 2 * 8 * MIB and
+              t["bytes_processed"] == 2 * 8 * MIB for t in tasks(d)) and same_amounts(rec(d), perf_amounts(d)),
           (p.stderr, [(t["bytes_read"], t["bytes_written"]) for t in tasks(d)]))
 
 p, d = run(["-p", "1", "-t", "1", "-T", "8", "-G", "0", "-l", "4"], "walk")
 t = tasks(d)
 check("random walk: 1024 blocks of 8 KiB a loop over 8 MiB, each read and written (at most 8 MiB each way)",
-      p.returncode == 0 and t and 0 < t[0]["bytes_read"] == t[0]["bytes_written"] <= 4 * 8 * MIB, t)
+      p.returncode == 0 and t and 0 < t[0]["bytes_read"] == t[0]["bytes_written"] == t[0]["bytes_processed"] <=
+      4 * 8 * MIB, t)
 
 # --- -q, -d -d ----------------------------------------------------------------------
 p, d = run(["-p", "2", "-t", "1", "-P", "8", "-l", "2", "-q"], "quiet")

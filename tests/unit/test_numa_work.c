@@ -97,28 +97,31 @@ TEST(numa_pass_counts_the_bytes_of_each_access)
     const size_t words = 1000;
     struct {
         numa_access a;
-        uint64_t read, written;
+        uint64_t read, written, processed; /* processed: perf's data, a word once whatever the access */
     } cases[] = {
-        {RMW, 8000, 8000},
-        {READ, 8000, 0},
-        {WRITE, 0, 8000},
-        {{.reads = false, .writes = false}, 0, 0},
-        {with(RMW, true, false, false), 8000, 8000},
-        {with(READ, true, false, false), 8000, 0},
-        {with(WRITE, true, false, false), 0, 8000},
-        {with(RMW, false, false, true), 0, 8000}, /* zero: a memset, whatever R/W say */
-        {with(READ, false, false, true), 0, 8000},
-        {{.zero = true}, 0, 8000},
+        {RMW, 8000, 8000, 8000},
+        {READ, 8000, 0, 8000},
+        {WRITE, 0, 8000, 8000},
+        {{.reads = false, .writes = false}, 0, 0, 0},
+        {with(RMW, true, false, false), 8000, 8000, 8000},
+        {with(READ, true, false, false), 8000, 0, 8000},
+        {with(WRITE, true, false, false), 0, 8000, 8000},
+        {with(RMW, false, false, true), 0, 8000, 8000}, /* zero: a memset, whatever R/W say */
+        {with(READ, false, false, true), 0, 8000, 8000},
+        {{.zero = true}, 0, 8000, 8000},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (unsigned loop = 0; loop < 2; loop++) {
             uint64_t *b = guarded(words, 3);
             uint64_t v = 5;
-            numa_pass_count c = {.bytes_read = 100, .bytes_written = 200}; /* added to, not replaced */
+            /* added to, not replaced */
+            numa_pass_count c = {.bytes_processed = 50, .bytes_read = 100, .bytes_written = 200};
             numa_work_pass(b, words, &cases[i].a, 1, 3, loop, &v, NULL, &c);
-            if (c.bytes_read != 100 + cases[i].read || c.bytes_written != 200 + cases[i].written || c.stopped)
-                test_fail(__FILE__, __LINE__, "case %zu loop %u: read %llu written %llu stopped %d", i, loop,
-                          (unsigned long long)c.bytes_read, (unsigned long long)c.bytes_written, c.stopped);
+            if (c.bytes_read != 100 + cases[i].read || c.bytes_written != 200 + cases[i].written ||
+                c.bytes_processed != 50 + cases[i].processed || c.stopped)
+                test_fail(__FILE__, __LINE__, "case %zu loop %u: read %llu written %llu processed %llu stopped %d", i,
+                          loop, (unsigned long long)c.bytes_read, (unsigned long long)c.bytes_written,
+                          (unsigned long long)c.bytes_processed, c.stopped);
             CHECK(guards_ok(b, words));
             release(b);
         }
@@ -291,6 +294,7 @@ static void model_walk(uint64_t *b, size_t words, const numa_access *a, uint32_t
         if (s == 0)
             s = 1;
         for (size_t w = s % words, k = 0; k < BLOCK && w < words; k++, w++) {
+            c->bytes_processed += 8;
             if (a->zero) {
                 b[w] = 0;
                 c->bytes_written += 8;
@@ -326,7 +330,7 @@ TEST(numa_random_walk_matches_the_word_by_word_model)
                 numa_work_pass(got, words, &kinds[ki], index, 3, loop, &gv, NULL, &gc);
                 model_walk(want, words, &kinds[ki], (uint32_t)(index + loop + wv), &wv, &wc);
                 if (memcmp(got, want, words * 8) != 0 || gv != wv || gc.bytes_read != wc.bytes_read ||
-                    gc.bytes_written != wc.bytes_written)
+                    gc.bytes_written != wc.bytes_written || gc.bytes_processed != wc.bytes_processed)
                     test_fail(__FILE__, __LINE__, "%zu words, access %zu, index %u: differs from the model", words,
                               ki, index);
                 CHECK(guards_ok(got, words));
