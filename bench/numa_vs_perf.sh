@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # membench numa mem against perf bench numa mem (Debian linux-perf), the same command
-# lines, alternating round by round in one batch; medians and spreads of the total
-# speed (GB/s, 10^9 bytes).
+# lines, alternating round by round in one batch; per case, the median and range of
+# every perf key both print (-q layout), and membench / perf of the medians. Each key
+# carries perf's amount in both (README: "Figures"), so the ratios should be near 1.
 #
 #   bench/numa_vs_perf.sh [ROUNDS]
 #
 # Cases (words after "numa mem"):
-#   zero:  -p 1 -t 2 -P 512 -s 3 -zZq --thp 1 --no-data_rand_walk   (perf's RAM-bw tests: memset,
-#          write-only, so both count the same bytes)
-#   rmw:   -p 2 -t 1 -P 256 -s 3 -q                                  (perf's default: random-walk
-#          read-modify-write; membench counts each byte read and written, perf once: the table
-#          also gives membench / 2)
+#   rmw:      -p 2 -t 1 -P 256 -s 3 -q                perf's default access: random-walk
+#                                                       read-modify-write
+#   rmw-seq:  -p 1 -t 1 -P 64 -s 3 -q -S --no-data_rand_walk
+#                                                       sequential read-modify-write
+#   read:     -p 2 -t 1 -P 256 -s 3 -q --no-data_writes random-walk reads
+#   zero:     -p 1 -t 2 -P 512 -s 3 -zZq --thp 1 --no-data_rand_walk
+#                                                       perf's RAM-bw tests: memset
 set -euo pipefail
 ROUNDS=${1:-3}
 cd "$(dirname "$0")/.."
@@ -18,13 +21,38 @@ command -v perf >/dev/null || { apt-get update -qq && apt-get install -y -qq lin
 make -s membench >/dev/null
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-ZERO=(-p 1 -t 2 -P 512 -s 3 -zZq --thp 1 --no-data_rand_walk)
-RMW=(-p 2 -t 1 -P 256 -s 3 -q)
-speed() { sed -n 's/^ *\([0-9.]*\) GB\/sec total speed$/\1/p'; }
+declare -A CASES=(
+    [rmw]="-p 2 -t 1 -P 256 -s 3 -q"
+    [rmw-seq]="-p 1 -t 1 -P 64 -s 3 -q -S --no-data_rand_walk"
+    [read]="-p 2 -t 1 -P 256 -s 3 -q --no-data_writes"
+    [zero]="-p 1 -t 2 -P 512 -s 3 -zZq --thp 1 --no-data_rand_walk"
+)
+# -q lines: " %14.3f <text>"; the key is the text's first words up to the figure's unit.
+keys() { sed -n 's/^ *\([0-9.][0-9.]*\) \(GB\/sec total speed\|GB\/sec\/thread speed\|GB data processed, per thread\|nsecs\/byte\/thread runtime\)$/\2 \1/p' | tr ' ' '_' | sed 's/_\([0-9.]*\)$/ \1/'; }
 for round in $(seq 1 "$ROUNDS"); do
-    echo "$round perf_zero $(perf bench numa mem "${ZERO[@]}" 2>/dev/null | speed)" >>"$OUT/raw"
-    echo "$round membench_zero $(./membench numa mem "${ZERO[@]}" 2>/dev/null | speed)" >>"$OUT/raw"
-    echo "$round perf_rmw $(perf bench numa mem "${RMW[@]}" 2>/dev/null | speed)" >>"$OUT/raw"
-    echo "$round membench_rmw $(./membench numa mem "${RMW[@]}" 2>/dev/null | speed)" >>"$OUT/raw"
+    for c in rmw rmw-seq read zero; do
+        # shellcheck disable=SC2086
+        perf bench numa mem ${CASES[$c]} 2>/dev/null | keys | while read -r k v; do
+            echo "$round perf:$c:$k $v"; done >>"$OUT/raw"
+        # shellcheck disable=SC2086
+        ./membench numa mem ${CASES[$c]} 2>/dev/null | keys | while read -r k v; do
+            echo "$round membench:$c:$k $v"; done >>"$OUT/raw"
+    done
 done
-python3 bench/medians.py "$OUT/raw"
+python3 - "$OUT/raw" <<'EOF'
+import statistics, sys
+vals = {}
+for line in open(sys.argv[1]):
+    _, name, v = line.split()
+    vals.setdefault(name, []).append(float(v))
+print("| case | key | perf | membench | membench / perf |")
+print("|---|---|---|---|---|")
+for name in sorted(k for k in vals if k.startswith("perf:")):
+    _, case, key = name.split(":")
+    a, b = vals[name], vals.get("membench:%s:%s" % (case, key), [])
+    if not b:
+        continue
+    ma, mb = statistics.median(a), statistics.median(b)
+    print("| %s | %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) | %.2f |" % (
+        case, key.replace("_", " "), ma, min(a), max(a), mb, min(b), max(b), mb / ma if ma else float("nan")))
+EOF

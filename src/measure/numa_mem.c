@@ -60,6 +60,15 @@ static void nap(double seconds)
     nanosleep(&ts, NULL);
 }
 
+/* -u's sleep under the process mutex (up to 100 s a loop): in slices, so a stop
+ * is seen within NAP_SLICE_S. */
+#define NAP_SLICE_S 0.01
+static void nap_unless_stopped(double seconds, const int *stop)
+{
+    for (double left = seconds; left > 0 && !load(stop); left -= NAP_SLICE_S)
+        nap(left < NAP_SLICE_S ? left : NAP_SLICE_S);
+}
+
 static proc_info *procs_of(control *c, int ntasks)
 {
     return (proc_info *)(void *)&c->slots[ntasks];
@@ -91,8 +100,9 @@ static bool make_buffer(const numa_mem_setup *s, buffer *b, size_t bytes, int no
     bool ok = shared ? buffer_alloc_shared(b, bytes, s->pages, s->huge_size)
               : node >= 0 ? buffer_alloc_bound(b, bytes, s->pages, s->huge_size, node)
                           : buffer_alloc(b, bytes, s->pages, s->huge_size, -1);
-    if (ok && s->init_zero)
-        memset(b->ptr, 0, bytes);
+    if (ok && s->init_zero) /* in pieces, so the parent (the global buffer) sees a stop */
+        for (size_t at = 0; at < bytes && !stop_poll(); at += STOP_CHECK_BYTES)
+            memset((char *)b->ptr + at, 0, bytes - at < STOP_CHECK_BYTES ? bytes - at : STOP_CHECK_BYTES);
     else if (ok && s->init_random)
         buffer_fill(b, seed);
     if (moved)
@@ -171,7 +181,7 @@ static void task_job(team *t, int tid, void *arg)
         if (s->usleep_us || s->locked_bytes) {
             pthread_mutex_lock(&x->lock);
             if (s->usleep_us)
-                nap((double)s->usleep_us / 1e6);
+                nap_unless_stopped((double)s->usleep_us / 1e6, &x->c->stop);
             pass(x->proc, s->locked_bytes, &s->access, (unsigned)tid, (unsigned)s->nthreads, l, &value, x->c, &n);
             pthread_mutex_unlock(&x->lock);
         }
@@ -260,6 +270,7 @@ typedef struct {
     int alive;
     numa_mem_result *r;
     numa_proc_place *places; /* nproc: the sample being taken */
+    bool abandoned;          /* start-up given up: the workers were killed on purpose */
 } run_state;
 
 static void fail(numa_mem_result *r, control *c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -298,6 +309,10 @@ static void reap(run_state *st, bool block)
             continue;
         st->alive--;
         const slot *bad = failed_slot(st, p);
+        if (!bad && st->abandoned && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+            st->pids[p] = 0; /* killed by abandon_startup: not a failure of its own */
+            continue;
+        }
         if (bad)
             fail(st->r, st->c, "process %d (pid %d): %s", p, (int)st->pids[p], bad->error);
         else if (WIFSIGNALED(status))
@@ -448,6 +463,17 @@ static void copy_results(run_state *st)
             r->process_pages = methods[k];
 }
 
+/* A stop or a failure before every task was ready: nothing is measured yet, so the
+ * workers' start-up (allocating and first-touching their memory, which does not
+ * look at the stop flag: gigabytes take seconds) is not waited for; they are
+ * killed at once and reaped, and the run ends within a second of the stop. */
+static void abandon_startup(run_state *st)
+{
+    st->abandoned = true;
+    kill_all(st);
+    reap(st, true);
+}
+
 /* Until every task is ready: false when one failed or a stop came. */
 static bool wait_ready(run_state *st)
 {
@@ -532,14 +558,16 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     }
     for (int i = 0; i < r->ntasks; i++)
         c->slots[i].cpu = -1;
-    run_state st = {s, c, pids, 0, r, places};
+    run_state st = {s, c, pids, 0, r, places, false};
     buffer global = {0};
     double t_start = clock_now();
     if (s->global_bytes && !make_buffer(s, &global, s->global_bytes, -1, true, 0x5EED2000ULL))
         fail(r, c, "cannot allocate the global memory (%zu MiB)", s->global_bytes >> 20);
+    if (!r->failed && stop_requested()) /* while the global memory was filled: no worker is started */
+        r->stopped = true;
     fflush(stdout); /* the children must not write the parent's buffered output again */
     fflush(stderr);
-    for (int p = 0; p < s->nproc && !r->failed; p++) {
+    for (int p = 0; p < s->nproc && !r->failed && !r->stopped; p++) {
         pid_t pid = fork();
         if (pid == 0)
             process_main(s, c, &global, p);
@@ -552,13 +580,15 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
         pids[p] = pid;
         st.alive++;
     }
-    bool ready = !r->failed && wait_ready(&st);
+    bool ready = !r->failed && !r->stopped && wait_ready(&st);
     r->startup_s = clock_now() - t_start;
     double t_go = clock_now();
-    if (ready)
+    if (ready) {
         store(&c->go, 1);
-    else
+    } else {
         store(&c->stop, 1);
+        abandon_startup(&st);
+    }
     monitor(&st, t_go, ready ? progress : NULL, ctx);
     reap(&st, true);
     r->wall_s = clock_now() - t_go;

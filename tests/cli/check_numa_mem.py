@@ -305,6 +305,52 @@ check("SIGTERM while the tasks start: no perf figure line (no 0.000 block), the 
 problems = read_back(path)
 check("SIGTERM while the tasks start: the JSON validates and report and compare read it", not problems, problems)
 
+# Start-up does not look at the stop flag (allocating and first-touching memory), so
+# a stop or a failure there kills the workers at once instead of waiting them out:
+# two processes each filling several GiB with random words (seconds here, and the
+# old wait gave them up to 10 s) end within a second of the stop (3 s allowed).
+avail_mib = 0
+for line in open("/proc/meminfo"):
+    if line.startswith("MemAvailable:"):
+        avail_mib = int(line.split()[1]) // 1024
+big = str(max(256, min(8192, avail_mib // 4)))
+for sig, name in ((signal.SIGTERM, "term-bigstart"), (None, "kill-bigstart")):
+    path = os.path.join(TMP, "numa-" + name + ".json")
+    proc = subprocess.Popen([BIN, "numa", "mem", "-p", "2", "-P", big, "-I", "-s", "30", "--json", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids = []
+    deadline = time.time() + 30
+    while time.time() < deadline and len(kids) < 2 and proc.poll() is None:
+        time.sleep(0.05)
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    time.sleep(0.3)  # well into the fill
+    t0 = time.time()
+    if sig:
+        proc.send_signal(sig)
+    elif kids:
+        os.kill(int(kids[1]), signal.SIGKILL)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    took = time.time() - t0
+    left = [k for k in kids if os.path.exists("/proc/" + k)]
+    d = json.load(open(path)) if os.path.exists(path) else None
+    if sig:
+        check("SIGTERM while 2 processes fill %s MiB each: the workers killed, not waited out (ended in %.2f s, "
+              "3 s allowed), exit 143, no record, no worker left" % (big, took),
+              proc.returncode == 143 and took < 3 and d and d["results"] == [] and not left and
+              "killed" not in err, (proc.returncode, took, err[-300:], left))
+    else:
+        check("a worker killed while 2 processes fill %s MiB each: ended in %.2f s (3 s allowed), exit 1, the "
+              "error names that process only (the other, killed on purpose, is no failure), no worker left" %
+              (big, took),
+              len(kids) == 2 and proc.returncode == 1 and took < 3 and not left and
+              len(re.findall(r"error: ", err)) == 1 and
+              re.search(r"error: process 1 \(pid %s\) was killed by signal 9" % kids[1], err) and
+              d and d["errors"] and d["stopped_by"] == "error", (proc.returncode, took, err[-300:], kids, left))
+
 # The suite stopped as its second test starts: the first is kept whole, the second
 # is marked unfinished (a record only of work done, complete false), and the rest
 # were not reached.
@@ -381,8 +427,18 @@ if cg:
               re.search(r"# Running RAM-bw-local-2x, .*\n\nTest not applicable, -C '0,2': CPU 2 is not available",
                         p.stdout) is not None, p.stdout[:1500])
 
-# --- differential: perf bench numa mem, same command lines, same regexes ---------------
+# --- differential: perf bench numa mem, same command lines, same regexes, same amounts --
 perf = shutil.which("perf")
+
+
+def quiet_figures(text):
+    """-q lines (' %14.3f <text>') as {text: value}."""
+    return {t: float(v) for v, t in re.findall(r"^ +([0-9]+\.[0-9]+) (.+)$", text, re.M)}
+
+
+# ASan's instrumentation or qemu-user's emulation slows membench's loops and not
+# perf's: their speeds cannot be compared (the layouts still can).
+native = open(BIN, "rb").read(2) != b"#!" and b"__asan_init" not in open(BIN, "rb").read()
 if perf and subprocess.run([perf, "bench", "numa", "mem", "-h"], capture_output=True).returncode in (0, 129):
     words = ["-p", "1", "-t", "2", "-P", "64", "-s", "1", "-zZq", "--thp", "1", "--no-data_rand_walk"]
     a = subprocess.run([perf, "bench", "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
@@ -390,9 +446,8 @@ if perf and subprocess.run([perf, "bench", "numa", "mem", "-h"], capture_output=
     fields = re.compile(r"^ +([0-9.]+) (.+)$", re.M)
     fa = [x[1] for x in fields.findall(a.stdout)]
     fb = [x[1] for x in fields.findall(b.stdout)]
-    check("differential: perf and membench, `%s`: the same quiet fields in the same order" % " ".join(words),
-          a.returncode == 0 and b.returncode == 0 and len(fa) == 9 and [f.split()[0] for f in fa] ==
-          [f.split()[0] for f in fb], (fa, fb))
+    check("differential: perf and membench, `%s`: the same quiet lines, text for text, in the same order" %
+          " ".join(words), a.returncode == 0 and b.returncode == 0 and len(fa) == 9 and fa == fb, (fa, fb))
     check("differential: the total speed line parses with the same regex in both",
           len(QUIET.findall(a.stdout)) == 1 and len(QUIET.findall(b.stdout)) == 1, (a.stdout, b.stdout))
     words = ["-p", "1", "-t", "1", "-P", "16", "-s", "1"]
@@ -400,6 +455,45 @@ if perf and subprocess.run([perf, "bench", "numa", "mem", "-h"], capture_output=
     b = subprocess.run([BIN, "numa", "mem"] + words, capture_output=True, text=True, timeout=120)
     check("differential: default layout, mmtests' regex finds one total-speed in each",
           len(MMTESTS.findall(a.stdout)) == 1 and len(MMTESTS.findall(b.stdout)) == 1, (a.stdout[-300:], b.stdout))
+
+    # The amounts. A fixed number of loops is a fixed amount of work, so perf's
+    # data-total and membench's must be equal to the printed digit (no timing in
+    # it: a read-modify-write word counted twice doubles membench's); perf's own
+    # relations between its keys (thread-speed x tasks = total-speed, data/thread x
+    # tasks = data-total) hold in both outputs; and the total speeds, medians of 3
+    # alternating runs, agree within a band wide enough for this noisy host (a
+    # time or rate off by a unit, 1000x or a tasks factor, falls outside).
+    TS, TT = "GB/sec total speed", "GB/sec/thread speed"
+    DT, DP = "GB data processed, total", "GB data processed, per thread"
+    loops = ["-p", "1", "-t", "2", "-P", "256", "-l", "4", "-s", "100", "-q"]
+    cases = [("random read-modify-write (perf's default)", loops),
+             ("sequential read-modify-write", loops + ["--no-data_rand_walk"]),
+             ("random reads", loops + ["--no-data_writes"]),
+             ("memset", loops + ["-Z", "--no-data_rand_walk"])]
+    for name, words in cases:
+        got = {"perf": [], "membench": []}
+        for _ in range(3 if native else 1):
+            for tool, cmd in (("perf", [perf, "bench", "numa", "mem"]), ("membench", [BIN, "numa", "mem"])):
+                out = subprocess.run(cmd + words, capture_output=True, text=True, timeout=120).stdout
+                got[tool].append(quiet_figures(out))
+        ntasks = 2
+        rel = all(f.get(TS) and abs(f[TT] * ntasks - f[TS]) <= 0.002 * ntasks + 0.001 * f[TS] and
+                  abs(f[DP] * ntasks - f[DT]) <= 0.002 * ntasks + 0.001 * f[DT]
+                  for tool in got for f in got[tool])
+        check("differential, %s: perf's relations hold in both outputs (thread-speed x 2 tasks = total-speed, "
+              "data/thread x 2 = data-total)" % name, rel, got)
+        data = {f.get(DT) for tool in got for f in got[tool]}
+        check("differential, %s, 4 loops over 2 x 257 MiB: the same data-total in perf and membench (%s GB)" %
+              (name, "/".join("%.3f" % x for x in sorted(x for x in data if x is not None))),
+              len(data) == 1 and None not in data, got)
+        if native:
+            ps = sorted(f.get(TS, 0) for f in got["perf"])[1]
+            ms = sorted(f.get(TS, 0) for f in got["membench"])[1]
+            ratio = ms / ps if ps else 0
+            check("differential, %s: membench's total speed %.2f GB/s is perf's %.2f within 0.4-2.5 (got %.2f)" %
+                  (name, ms, ps, ratio), 0.4 <= ratio <= 2.5, got)
+    if not native:
+        print("# skipped: the speed ratios against perf (this membench is instrumented or emulated)")
 else:
     print("# skipped: perf bench numa mem is not installed (Debian linux-perf)")
 

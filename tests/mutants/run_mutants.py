@@ -406,6 +406,16 @@ MUTANTS = [
      "    if (false) {\n        numa_mem_result_free(&r);", "numamem"),
     ("numa mem -a: the summary counts a test stopped unfinished as one that ran",
      "src/output/numa_sink.c", "done - na - cut, planned", "done - na, planned", "numamem"),
+    ("numa mem's thread-speed the sum of the threads' speeds (N times perf's GB/sec/thread)",
+     "src/modes/numa_mem_mode.c", "max > 0 ? per_thread / max / 1e9 : 0);", "speeds / 1e9);", "numamem"),
+    ("numa mem's spread-runtime (max - min) / max: twice perf's amount under perf's name",
+     "src/modes/numa_mem_mode.c", "(max - min) / 2 / max * 100 : 0);", "(max - min) / max * 100 : 0);", "numamem"),
+    ("perf's data counts a read-modify-write word twice (read + write)",
+     "src/kernels/numa_work.c", "    c->bytes_processed += bytes;",
+     "    c->bytes_processed += s.op == OP_RMW ? 2 * bytes : bytes;", "unit:numa_pass_counts_the_bytes_of_each_access"),
+    ("numa mem waits out workers still allocating after a stop (up to 10 s) instead of killing them",
+     "src/measure/numa_mem.c", "    st->abandoned = true;\n    kill_all(st);",
+     "    st->abandoned = true;\n    if (0)\n        kill_all(st);", "numamem"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
