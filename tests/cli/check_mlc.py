@@ -210,6 +210,9 @@ if len(cpus) >= 2:
           p.returncode == 0 and len(rs) == 1 and [int(x[0]) for x in rows] == [50] and
           [t["cpu"] for t in rs[0]["placement"]] == [cpus[0], LAST] and rs[0]["params"]["delay"] == 50,
           (commands(d), rs and rs[0]["placement"]))
+    check("--loaded_latency: the JSON's bandwidth of the delay (params.bandwidth_mb_s, MB/s) is the table's third column",
+          len(rs) == 1 and len(rows) == 1 and rs[0]["params"]["bandwidth_mb_s"] > 0 and
+          rows[0][2].strip() == f1(rs[0]["params"]["bandwidth_mb_s"]), (rows, rs and rs[0]["params"]))
 
     p, d = run(["--c2c_latency", "-w", str(cpus[0]), "-c", str(LAST), "-H"], "c2c")
     r = d["results"][0] if d and d["results"] else None
