@@ -47,6 +47,7 @@ static int loaded_plan(session *s)
                  st->layout.ntraffic == 1 ? "" : "s", o->random ? "random-access " : "", st->mix->name,
                  st->mix->description, st->ndelays, o->samples);
     params_int(pl, "latency_cpu", st->chaser_cpu);
+    params_int(pl, "write_buffers_per_thread", traffic_mix_uses_write(st->mix)); /* of buffers_per_thread */
     params_text(pl, "traffic", st->mix->name);
     params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");
     params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());

@@ -41,6 +41,7 @@ typedef struct {
     char banner[128];
     char arguments[1024];
     char traffic[160];
+    char buffers[160]; /* MLC's "Using buffer size of ..." line, from the first step's plan */
     unsigned used;     /* which options some test of this run used (bits of option_bit) */
 } mlc_state;
 
@@ -460,10 +461,37 @@ static int mlc_plan(session *s)
     return 0;
 }
 
+/* MLC's buffer line for one test (none for its default sequence or c2c), with the
+ * sizes the first step planned: the chased buffer of a latency test; a traffic
+ * test's read buffer and write buffer, each -b's size in MLC's line (a triad-like
+ * mix reads two such buffers, as in MLC). MLC allocates the write buffer whatever
+ * the traffic; membench only when the traffic writes, else the line says 0. */
+static const char *buffer_line(mlc_state *st, const mlc_options *o)
+{
+    if (o->test == MLC_DEFAULT || o->test == MLC_C2C || st->nsteps == 0)
+        return NULL;
+    const param_list *plan = &st->sessions[0].info.plan.values;
+    double mib = params_get_number(plan, "buffer_bytes", 0) / (1 << 20);
+    if (o->test == MLC_IDLE_LATENCY || o->test == MLC_LATENCY_MATRIX) {
+        snprintf(st->buffers, sizeof st->buffers, "Using buffer size of %.3fMiB", mib);
+        return st->buffers;
+    }
+    double buffers = params_get_number(plan, "buffers_per_thread", 1);
+    double writes = params_get_number(plan, "write_buffers_per_thread", 0);
+    snprintf(st->buffers, sizeof st->buffers,
+             "Using buffer size of %.3fMiB/thread for reads and an additional %.3fMiB/thread for writes",
+             buffers > writes ? mib : 0, writes > 0 ? mib : 0);
+    return st->buffers;
+}
+
 static void mlc_open_sinks(session *s)
 {
     mlc_state *st = s->state;
-    mlc_block_spec banner = {.block = MLC_BLOCK_BANNER, .head = true, .banner = st->banner, .arguments = st->arguments};
+    mlc_block_spec banner = {.block = MLC_BLOCK_BANNER,
+                             .head = true,
+                             .banner = st->banner,
+                             .arguments = st->arguments,
+                             .buffers = buffer_line(st, s->opts)};
     snprintf(st->banner, sizeof st->banner,
              "membench %s mlc: the tests of Intel(R) Memory Latency Checker, in its layout", MEMBENCH_VERSION);
     for (int i = 2; i < s->argc; i++)
