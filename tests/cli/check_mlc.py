@@ -161,6 +161,15 @@ check("--idle_latency: 'Using buffer size of 4.000MiB' after the command line an
       "Command line parameters: --idle_latency -c %d -j 0 -b 4M -t 0.05 --json %s\n\nUsing buffer size of 4.000MiB\n"
       % (LAST, os.path.join(TMP, "mlc-idle.json")) in p.stdout, p.stdout[:400])
 
+idle_range = d["plan"]["steps"][0].get("chase_range_bytes") if d else None
+p, d = run(["--idle_latency", "-c", str(LAST), "-D", "4096"] + QUICK, "idle-range")
+step = d["plan"]["steps"][0] if d else {}
+check("--idle_latency -D 4096: latency-matrix --chase-range 4096, the plan's chase random within each 4096-byte "
+      "range (without -D: the whole buffer, chase_range_bytes 0)",
+      p.returncode == 0 and "--chase-range 4096" in commands(d)[0] and step.get("chase_range_bytes") == 4096 and
+      "within each 4096-byte range" in step.get("method", "") and idle_range == 0 and len(d["results"]) == 1,
+      (commands(d), step.get("method"), idle_range))
+
 p, d = run(["--idle_latency", "-a"] + QUICK, "every")
 rows = re.findall(r"^\s*(\d+)\t\s*(\d+)\t\s*(\d+)\t\s*([0-9.]+)$", p.stdout, re.M)
 check("--idle_latency -a: a row per usable CPU, CPU, node, memory node and the record's median",
@@ -227,7 +236,11 @@ check("--loaded_latency -T -g FILE: bandwidth only, a row per delay of the file 
           for x, r in zip(rows, d["results"])), (rows, commands(d)))
 
 if len(cpus) >= 2:
-    p, d = run(["--loaded_latency", "-d", "50", "-c", str(cpus[0]), "-k", str(LAST)] + QUICK, "loaded")
+    p, d = run(["--loaded_latency", "-d", "50", "-c", str(cpus[0]), "-k", str(LAST), "-D", "8192"] + QUICK, "loaded")
+    step = d["plan"]["steps"][0] if d else {}
+    check("--loaded_latency -D 8192: loaded-latency --chase-range 8192, the chase buffer whole ranges of it",
+          p.returncode == 0 and "--chase-range 8192" in commands(d)[0] and step.get("chase_range_bytes") == 8192 and
+          step.get("chase_bytes", 1) % 8192 == 0, (commands(d), step.get("chase_range_bytes")))
     rs = [r for r in d["results"] if r["operation"] == "loaded-latency"] if d else []
     rows = re.findall(r"^ (\d{5})\t([ 0-9.]+)\t([ 0-9.]+)$", p.stdout, re.M)
     check("--loaded_latency -d -c -k: one delay; the chaser on -c's CPU, traffic on -k's",
