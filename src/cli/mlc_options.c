@@ -236,6 +236,34 @@ static parse_result parse_z(void *opts, const char *arg, char *err, size_t errle
     return set_isa(opts, "avx512", err, errlen);
 }
 
+/* MLC options membench does not do: refused by name, with what MLC means by them
+ * and why, never ignored. */
+static parse_result refuse_x(void *opts, const char *arg, char *err, size_t errlen)
+{
+    (void)opts;
+    (void)arg;
+    return cli_fail(err, errlen, "-x (MLC: the latency measurement's length, in millions of loads) is not supported: "
+                                 "membench times each sample and repeats until the median is steady; -t sets how "
+                                 "long");
+}
+
+static parse_result refuse_p(void *opts, const char *arg, char *err, size_t errlen)
+{
+    (void)opts;
+    (void)arg;
+    return cli_fail(err, errlen, "-p (MLC: CPUs that each run a spinning thread so their packages stay out of package "
+                                 "sleep states) is not supported: membench runs no threads but the measuring ones");
+}
+
+static parse_result refuse_scan(void *opts, const char *arg, char *err, size_t errlen)
+{
+    (void)opts;
+    (void)arg;
+    return cli_fail(err, errlen, "--memory_bandwidth_scan (MLC: the bandwidth of every 1 GB physical address range "
+                                 "of a node) is not supported: membench cannot tell which physical range a page is "
+                                 "in (that needs root: /proc/self/pagemap hides frame numbers from others)");
+}
+
 #define TEST(name, fn, text) {.long_name = (name), .kind = OPT_CUSTOM, .key = (name), .custom = (fn), .help = (text)}
 #define CPU_ROW(letter, field, text)                                                                               \
     {.short_name = (letter), .value_name = "CPU", .kind = OPT_INT, .key = #field, .offset = F(field),              \
@@ -253,6 +281,7 @@ static const option_spec specs[] = {
     TEST("max_bandwidth", test_max, "The same, each the best over a search of injection delays"),
     TEST("loaded_latency", test_loaded, "Latency of CPU -c while the others make traffic, per delay"),
     TEST("c2c_latency", test_c2c, "Cache-to-cache transfer latency (-w writer, -c reader)"),
+    TEST("memory_bandwidth_scan", refuse_scan, "Refused: MLC's bandwidth per 1 GB physical range (needs root)"),
     {.short_name = 'a', .kind = OPT_FLAG, .key = "every_cpu", .offset = F(every_cpu),
      .help = "Idle latency of every usable CPU, a row each (not with -c)"},
     {.short_name = 'b', .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes", .offset = F(buffer_bytes),
@@ -292,6 +321,14 @@ static const option_spec specs[] = {
      .bad = "must be a multiple of 8 bytes from 8 to 1048576", .help = "Latency: bytes between chased lines"},
     {.short_name = 'r', .kind = OPT_FLAG, .key = "random_chase", .offset = F(random_chase),
      .help = "Random latency chase (membench's only kind)"},
+    {.short_name = 'D', .value_name = "BYTES", .kind = OPT_UINT, .key = "chase_range", .offset = F(chase_range),
+     .given = OPTION_GIVEN(mlc_options, chase_range_given), .min = 8, .max = 1 << 30,
+     .bad = "must be a number of bytes from 8 to 1073741824",
+     .help = "Latency: random order within each BYTES-long range, the\nranges in random order (--chase-range)"},
+    {.short_name = 'x', .value_name = "N", .kind = OPT_CUSTOM, .key = "x", .custom = refuse_x,
+     .help = "Refused: MLC's latency length in millions of loads (use -t)"},
+    {.short_name = 'p', .value_name = "LIST", .kind = OPT_CUSTOM, .key = "p", .custom = refuse_p,
+     .help = "Refused: MLC's CPUs kept out of package sleep states"},
     {.short_name = 'e', .kind = OPT_FLAG, .key = "prefetchers_alone", .offset = F(prefetchers_alone),
      .help = "Leave the prefetchers alone (membench never touches them)"},
     {.short_name = 'L', .kind = OPT_CUSTOM, .key = "L", .custom = parse_l_pages, .help = "2 MiB pages"},

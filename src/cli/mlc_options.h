@@ -54,6 +54,8 @@ typedef struct {
     uint64_t stride;         /* -l: bytes between chased lines */
     bool stride_given;
     bool random_chase;       /* -r: what membench always does */
+    uint64_t chase_range;    /* -D: bytes chased in random order before the next range */
+    bool chase_range_given;
     bool prefetchers_alone;  /* -e: what membench always does */
     const char *pages;       /* -L "2m", -h "1g"; NULL: default */
     const char *isa;         /* -Y "avx2", -Z "avx512"; NULL: the best */

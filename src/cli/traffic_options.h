@@ -34,6 +34,7 @@ typedef struct {
     bool share_core;       /* traffic may run on the chaser's core (its SMT siblings) */
     uint64_t chase_bytes;  /* 0: from the LLC */
     double sample_ms;      /* one latency sample */
+    uint64_t chase_range;  /* loaded-latency --chase-range: 0 = the whole chase buffer at random */
     uint64_t seed;
     double max_runtime;    /* -t: seconds, 0 = unlimited (the session keeps it) */
     bool csv;

@@ -113,6 +113,8 @@ static void describe(session *s, bwm_state *st, const traffic_options *o)
     params_text(p, "access", o->random ? "random 256-byte blocks" : "sequential");
     params_number(p, "dram_factor", traffic_mix_dram_bytes(st->mix, 1));
     params_int(p, "buffer_bytes", (long long)st->bytes);
+    params_int(p, "buffers_per_thread", st->buffers);
+    params_int(p, "write_buffers_per_thread", traffic_mix_uses_write(st->mix));
     params_text(p, "memory_policy", "bind");
     params_text(p, "pages", st->pages.name);
     param_table *cols = section_table(&s->info.plan, "columns");

@@ -80,11 +80,16 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
         th[r].mem_node = per_cpu ? m->cells[r].mem_node : -1; /* matrix: every column in turn */
     }
     param_list *p = &s->info.plan.values;
+    char order[96] = "random chase";
+    if (st->layout.order == CHASE_PAGE_LOCAL)
+        snprintf(order, sizeof order, "random chase within each %zu-byte range, the ranges in random order",
+                 st->layout.page_bytes);
     params_textf(p, "method",
-                 "random chase, %zu-byte nodes, seed %llu, %llu MiB buffer per cell (%s), memory bound to the "
+                 "%s, %zu-byte nodes, seed %llu, %llu MiB buffer per cell (%s), memory bound to the "
                  "cell's node (MPOL_BIND), pages %s",
-                 st->layout.node_bytes, (unsigned long long)o->seed, (unsigned long long)(st->bytes >> 20), why,
-                 st->pages.name);
+                 order, st->layout.node_bytes, (unsigned long long)o->seed, (unsigned long long)(st->bytes >> 20),
+                 why, st->pages.name);
+    params_int(p, "chase_range_bytes", st->layout.order == CHASE_PAGE_LOCAL ? (long long)st->layout.page_bytes : 0);
     params_bool(p, "every_cpu", per_cpu);
     params_int(p, "buffer_bytes", (long long)st->bytes);
     params_text(p, "buffer_reason", why);
@@ -130,6 +135,17 @@ static int matrix_plan(session *s)
     st->layout.node_bytes = o->stride ? (size_t)o->stride : (size_t)topology_cache_level(&s->topo, 1).line_size;
     st->layout.page_bytes = st->pages.chase_page_bytes;
     st->layout.seed = o->seed;
+    if (o->chase_range) { /* MLC's -D: each range's nodes in random order, then the next range */
+        if (o->chase_range % st->layout.node_bytes)
+            return session_bad_input(s, "--chase-range %llu: not a whole number of %zu-byte chased nodes",
+                                     (unsigned long long)o->chase_range, st->layout.node_bytes);
+        if (o->chase_range > st->bytes)
+            return session_bad_input(s, "--chase-range %llu: larger than the chased buffer (%llu bytes)",
+                                     (unsigned long long)o->chase_range, (unsigned long long)st->bytes);
+        st->layout.order = CHASE_PAGE_LOCAL;
+        st->layout.page_bytes = o->chase_range;
+        st->bytes -= st->bytes % o->chase_range;
+    }
     st->bytes -= st->bytes % st->layout.node_bytes;
     describe_plan(s, st, o, why);
     return 0;

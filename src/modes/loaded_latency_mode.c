@@ -39,6 +39,17 @@ static int loaded_plan(session *s)
     int rc = traffic_layout_plan(s, o, st->chaser_cpu, buffers, &st->layout);
     if (rc)
         return rc;
+    size_t line = (size_t)topology_cache_level(&s->topo, 1).line_size;
+    if (o->chase_range) { /* MLC's -D: each range's lines in random order, then the next range */
+        if (o->chase_range % line)
+            return session_bad_input(s, "--chase-range %llu: not a whole number of %zu-byte cache lines",
+                                     (unsigned long long)o->chase_range, line);
+        if (o->chase_range > st->layout.chase_bytes)
+            return session_bad_input(s, "--chase-range %llu: larger than the chased buffer (%llu bytes)",
+                                     (unsigned long long)o->chase_range, (unsigned long long)st->layout.chase_bytes);
+        st->layout.chase_bytes -= st->layout.chase_bytes % o->chase_range;
+        params_int(&s->info.plan.values, "chase_bytes", (long long)st->layout.chase_bytes);
+    }
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
                  "random chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s%s traffic (%s); %d delays; "
@@ -47,6 +58,8 @@ static int loaded_plan(session *s)
                  st->layout.ntraffic == 1 ? "" : "s", o->random ? "random-access " : "", st->mix->name,
                  st->mix->description, st->ndelays, o->samples);
     params_int(pl, "latency_cpu", st->chaser_cpu);
+    params_int(pl, "chase_range_bytes", (long long)o->chase_range); /* 0: the whole chase buffer at random */
+    params_int(pl, "write_buffers_per_thread", traffic_mix_uses_write(st->mix)); /* of buffers_per_thread */
     params_text(pl, "traffic", st->mix->name);
     params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");
     params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());
@@ -91,7 +104,8 @@ static void loaded_run(session *s)
         return; /* said */
     traffic_setup setup = traffic_layout_setup(&st->layout, true, traffic_mix_uses_second_read(st->mix),
                                                traffic_mix_uses_write(st->mix));
-    setup.layout = (chase_layout){CHASE_RANDOM, (size_t)topology_cache_level(&s->topo, 1).line_size, 0, o->seed};
+    setup.layout = (chase_layout){o->chase_range ? CHASE_PAGE_LOCAL : CHASE_RANDOM,
+                                  (size_t)topology_cache_level(&s->topo, 1).line_size, (size_t)o->chase_range, o->seed};
     setup.chase_sample_s = o->sample_ms / 1000.0;
     traffic_run *run = NULL;
     session_progress(s, "allocating the chase chain and the buffers of %d traffic threads", st->layout.ntraffic);

@@ -41,6 +41,7 @@ typedef struct {
     char banner[128];
     char arguments[1024];
     char traffic[160];
+    char buffers[160]; /* MLC's "Using buffer size of ..." line, from the first step's plan */
     unsigned used;     /* which options some test of this run used (bits of option_bit) */
 } mlc_state;
 
@@ -48,7 +49,8 @@ typedef struct {
 enum {
     USE_A = 1u << 0, USE_C = 1u << 1, USE_I = 1u << 2, USE_J = 1u << 3, USE_K = 1u << 4, USE_X = 1u << 5,
     USE_T = 1u << 6, USE_B = 1u << 7, USE_D = 1u << 8, USE_MIX = 1u << 9, USE_U = 1u << 10, USE_L = 1u << 11,
-    USE_W = 1u << 12, USE_H = 1u << 13, USE_CW = 1u << 14, USE_ISA = 1u << 15, USE_BUF = 1u << 16
+    USE_W = 1u << 12, USE_H = 1u << 13, USE_CW = 1u << 14, USE_ISA = 1u << 15, USE_BUF = 1u << 16,
+    USE_CR = 1u << 17
 };
 
 static void arg(mlc_state *st, mlc_step *p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -143,10 +145,21 @@ static void add_mix(mlc_state *st, mlc_step *p, const mlc_options *o, const char
     st->used |= USE_MIX;
 }
 
+/* -D: the chaser's random range, for latency-matrix and loaded-latency alike. */
+static void add_chase_range(mlc_state *st, mlc_step *p, const mlc_options *o)
+{
+    if (o->chase_range_given) {
+        arg(st, p, "--chase-range");
+        arg(st, p, "%llu", (unsigned long long)o->chase_range);
+        st->used |= USE_CR;
+    }
+}
+
 static void add_latency(mlc_state *st, mlc_step *p, const mlc_options *o)
 {
     add_common(st, p, o, false);
     add_buffer(st, p, o, "--buffer");
+    add_chase_range(st, p, o);
     if (o->stride_given) {
         arg(st, p, "--stride");
         arg(st, p, "%llu", (unsigned long long)o->stride);
@@ -270,6 +283,7 @@ static void plan_loaded(mlc_state *st, const mlc_options *o)
         arg(st, p, "--delays");
         arg(st, p, "%s", list);
     }
+    add_chase_range(st, p, o);
     if (o->latency_cpu_given) {
         arg(st, p, "--latency-cpu");
         arg(st, p, "%d", o->latency_cpu);
@@ -334,6 +348,12 @@ static int check_places(session *s, const mlc_options *o)
             return session_bad_input(s, "-j %d: %s", o->mem_node,
                                      n ? "that NUMA node has no memory" : "no such NUMA node here");
     }
+    size_t line = (size_t)topology_cache_level(&s->topo, 1).line_size;
+    if (o->chase_range_given && (o->chase_range % line || (o->stride_given && o->chase_range % o->stride)))
+        return session_bad_input(s, "-D %llu: not a whole number of %llu-byte chased lines (the cache line%s)",
+                                 (unsigned long long)o->chase_range,
+                                 (unsigned long long)(o->stride_given && o->stride > line ? o->stride : line),
+                                 o->stride_given ? ", -l" : "");
     if (o->writer_given != o->latency_cpu_given && o->test == MLC_C2C)
         return session_bad_input(s, "--c2c_latency: -w (writer) and -c (reader) go together: one pair, or neither");
     if (o->buffer_given && o->buffer_bytes < (1u << 20) &&
@@ -364,6 +384,7 @@ static void warn_unused(session *s, const mlc_state *st, const mlc_options *o)
         {o->mix != NULL, USE_MIX, o->mix_flag},
         {o->random_traffic, USE_U, "-U"},
         {o->stride_given, USE_L, "-l"},
+        {o->chase_range_given, USE_CR, "-D"},
         {o->writer_given, USE_W, "-w"},
         {o->clean, USE_H, "-H"},
         {o->window_given, USE_CW, "-C"},
@@ -460,10 +481,37 @@ static int mlc_plan(session *s)
     return 0;
 }
 
+/* MLC's buffer line for one test (none for its default sequence or c2c), with the
+ * sizes the first step planned: the chased buffer of a latency test; a traffic
+ * test's read buffer and write buffer, each -b's size in MLC's line (a triad-like
+ * mix reads two such buffers, as in MLC). MLC allocates the write buffer whatever
+ * the traffic; membench only when the traffic writes, else the line says 0. */
+static const char *buffer_line(mlc_state *st, const mlc_options *o)
+{
+    if (o->test == MLC_DEFAULT || o->test == MLC_C2C || st->nsteps == 0)
+        return NULL;
+    const param_list *plan = &st->sessions[0].info.plan.values;
+    double mib = params_get_number(plan, "buffer_bytes", 0) / (1 << 20);
+    if (o->test == MLC_IDLE_LATENCY || o->test == MLC_LATENCY_MATRIX) {
+        snprintf(st->buffers, sizeof st->buffers, "Using buffer size of %.3fMiB", mib);
+        return st->buffers;
+    }
+    double buffers = params_get_number(plan, "buffers_per_thread", 1);
+    double writes = params_get_number(plan, "write_buffers_per_thread", 0);
+    snprintf(st->buffers, sizeof st->buffers,
+             "Using buffer size of %.3fMiB/thread for reads and an additional %.3fMiB/thread for writes",
+             buffers > writes ? mib : 0, writes > 0 ? mib : 0);
+    return st->buffers;
+}
+
 static void mlc_open_sinks(session *s)
 {
     mlc_state *st = s->state;
-    mlc_block_spec banner = {.block = MLC_BLOCK_BANNER, .head = true, .banner = st->banner, .arguments = st->arguments};
+    mlc_block_spec banner = {.block = MLC_BLOCK_BANNER,
+                             .head = true,
+                             .banner = st->banner,
+                             .arguments = st->arguments,
+                             .buffers = buffer_line(st, s->opts)};
     snprintf(st->banner, sizeof st->banner,
              "membench %s mlc: the tests of Intel(R) Memory Latency Checker, in its layout", MEMBENCH_VERSION);
     for (int i = 2; i < s->argc; i++)

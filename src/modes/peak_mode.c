@@ -64,6 +64,7 @@ static int peak_plan(session *s)
                  (unsigned long long)(st->layout.buffer_bytes >> 20),
                  o->search_max ? "best over a search of injection delays" : "no injection delay unless -d",
                  o->window_ms);
+    params_int(pl, "write_buffers_per_thread", w); /* of buffers_per_thread; the rest are read */
     params_number(pl, "spin_ns_per_iteration", spin_ns_per_iteration());
     params_bool(pl, "max_search", o->search_max);
     params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");

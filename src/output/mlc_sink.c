@@ -9,6 +9,8 @@ typedef struct {
     sink base;
     FILE *f;
     mlc_block_spec spec;
+    bool hit_said;      /* c2c: a HIT line has been written */
+    char held_hitm[160]; /* c2c: a HITM line held until the HIT line before it ("" none) */
 } mlc_sink;
 
 static const char *text(const result_record *r, const char *key)
@@ -38,6 +40,7 @@ static void bandwidth_head(const mlc_sink *m)
 
 static void begin(sink *s, const run_info *info)
 {
+    (void)info;
     mlc_sink *m = (mlc_sink *)s;
     const mlc_block_spec *sp = &m->spec;
     FILE *f = m->f;
@@ -45,21 +48,20 @@ static void begin(sink *s, const run_info *info)
         return;
     if (sp->blank_before)
         fputc('\n', f);
-    double bytes = params_get_number(&info->plan.values, "buffer_bytes", 0);
     switch (sp->block) {
     case MLC_BLOCK_BANNER:
         fprintf(f, "%s\n", sp->banner);
         if (sp->arguments && *sp->arguments)
             fprintf(f, "Command line parameters: %s\n", sp->arguments);
+        if (sp->buffers)
+            fprintf(f, "\n%s\n", sp->buffers);
         fputs("*** membench never changes the prefetchers (no root, no MSR writes): latencies come from a random "
               "chase with the prefetchers on\n",
               f);
         break;
     case MLC_BLOCK_IDLE:
-        fprintf(f, "Using buffer size of %.3fMiB\n", bytes / (1 << 20));
-        break;
+        break; /* its buffer line is the banner's */
     case MLC_BLOCK_EVERY_CPU:
-        fprintf(f, "Using buffer size of %.3fMiB\n", bytes / (1 << 20));
         fputs("Measuring idle latencies for random access (in ns) of every CPU...\n", f);
         fputs("  CPU\tNuma node\tMemory node\tLatency\n", f);
         break;
@@ -107,6 +109,32 @@ static void per_thread_lines(const mlc_sink *m, const result_record *r)
     }
 }
 
+/* A local or -w/-c pair record's line. MLC prints HIT before HITM; membench
+ * measures HITM first, so a HITM line waits for the HIT line (or the block's end,
+ * when there is none: -H measures HIT only, a stop may cut the HIT record). */
+static void c2c_line(mlc_sink *m, const result_record *r)
+{
+    char line[sizeof m->held_hitm];
+    const char *kind = text(r, "kind"), *state = text(r, "state");
+    if (strcmp(kind, "local") == 0 || (strcmp(kind, "pair") == 0 && r->placement[0].node == r->placement[1].node))
+        snprintf(line, sizeof line, "Local Socket L2->L2 %-4s latency\t%.1f\n", state, r->summary.median);
+    else if (strcmp(kind, "pair") == 0) /* -w and -c on two nodes */
+        snprintf(line, sizeof line, "Remote Socket L2->L2 %s latency (data address homed in writer socket)\t%.1f\n",
+                 state, r->summary.median);
+    else
+        return; /* a matrix cell: at the end */
+    if (strcmp(state, "HITM") == 0 && !m->hit_said) {
+        snprintf(m->held_hitm, sizeof m->held_hitm, "%s", line);
+        return;
+    }
+    fputs(line, m->f);
+    if (strcmp(state, "HIT") == 0) {
+        m->hit_said = true;
+        fputs(m->held_hitm, m->f);
+        m->held_hitm[0] = '\0';
+    }
+}
+
 static void record(sink *s, const run_info *info, const result_record *r)
 {
     mlc_sink *m = (mlc_sink *)s;
@@ -150,12 +178,7 @@ static void record(sink *s, const run_info *info, const result_record *r)
         per_thread_lines(m, r);
         break;
     case MLC_BLOCK_C2C:
-        if (strcmp(text(r, "kind"), "local") == 0 ||
-            (strcmp(text(r, "kind"), "pair") == 0 && r->placement[0].node == r->placement[1].node))
-            fprintf(f, "Local Socket L2->L2 %-4s latency\t%.1f\n", text(r, "state"), r->summary.median);
-        else if (strcmp(text(r, "kind"), "pair") == 0) /* -w and -c on two nodes */
-            fprintf(f, "Remote Socket L2->L2 %s latency (data address homed in writer socket)\t%.1f\n",
-                    text(r, "state"), r->summary.median);
+        c2c_line(m, r);
         break;
     default:
         break; /* matrices: at the end */
@@ -266,6 +289,8 @@ static void end(sink *s, const run_info *info)
         node_matrix(m->f, info, "%*.1f", 7);
         break;
     case MLC_BLOCK_C2C:
+        fputs(m->held_hitm, m->f); /* no HIT line came */
+        m->held_hitm[0] = '\0';
         c2c_matrices(m->f, info->results);
         break;
     default:

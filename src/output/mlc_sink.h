@@ -34,6 +34,7 @@ typedef struct {
     const char *traffic;    /* "Read-only" or "W5 (1 read : 1 regular write (copy))" */
     const char *banner;     /* MLC_BLOCK_BANNER: the first line */
     const char *arguments;  /* MLC_BLOCK_BANNER: the command line after "mlc", "" none */
+    const char *buffers;    /* MLC_BLOCK_BANNER: MLC's "Using buffer size of ..." line, NULL none */
 } mlc_block_spec;
 
 /* The spec's texts must outlive the sink. NULL when out of memory. */

@@ -259,6 +259,29 @@ static void write_family(FILE *f, const metric_names *m, const result_list *list
     }
 }
 
+/* Loaded latency's other figure: the bandwidth the traffic threads made in the
+ * window each delay's latency was measured in (the JSON's params.bandwidth_mb_s,
+ * MLC's third column), one sample per delay, with that latency record's labels. */
+static bool loaded_row(const result_record *r)
+{
+    return strcmp(r->operation, "loaded-latency") == 0 && params_find(&r->params, "bandwidth_mb_s");
+}
+
+static void write_loaded_bandwidth(FILE *f, const result_list *list, char **labels)
+{
+    static const char name[] = "membench_loaded_latency_bandwidth_bytes_per_second";
+    bool any = false;
+    for (size_t i = 0; list && i < list->n && !any; i++)
+        any = loaded_row(&list->items[i]) && labels[i];
+    if (!any)
+        return;
+    om_family(f, name, "gauge", "bytes_per_second",
+              "Loaded latency: bandwidth of the traffic threads during the window of that delay's latency");
+    for (size_t i = 0; i < list->n; i++)
+        if (loaded_row(&list->items[i]) && labels[i])
+            om_sample(f, name, labels[i], params_get_number(&list->items[i].params, "bandwidth_mb_s", 0) * 1e6);
+}
+
 void openmetrics_write_run(FILE *f, const run_info *info)
 {
     char *mode_label = om_labels_text(&(om_label){"mode", info->mode}, 1);
@@ -267,6 +290,8 @@ void openmetrics_write_run(FILE *f, const run_info *info)
     char **labels = render_all(info->results);
     for (size_t i = 0; labels && i < sizeof families / sizeof families[0]; i++)
         write_family(f, &families[i], info->results, labels);
+    if (labels)
+        write_loaded_bandwidth(f, info->results, labels);
     for (size_t i = 0; labels && info->results && i < info->results->n; i++)
         free(labels[i]);
     free(labels);

@@ -66,6 +66,8 @@ check("the five blocks come in MLC's order, each after a blank line", all(a >= 0
 check("the banner says membench, the command line, and in one line what replaces MLC's prefetcher MSRs",
       out.startswith("membench ") and "Command line parameters: -b 4M -t 0.05 --json" in out and
       out.count("*** membench never changes the prefetchers") == 1 and "random chase" in out)
+check("MLC's default sequence prints no 'Using buffer size' line (MLC's prints none)",
+      "Using buffer size" not in out, out[:300])
 recs = d["results"] if d else []
 by_mode = {}
 for r in recs:
@@ -136,6 +138,9 @@ if len(cpus) >= 2:
     check("c2c: MLC's local HITM and HIT lines, each the record's median",
           hitm and hit and "HITM" in c2c and "HIT" in c2c and hitm.group(1) == f1(c2c["HITM"]["value"]) and
           hit.group(1) == f1(c2c["HIT"]["value"]), (hitm, hit, list(c2c)))
+    check("c2c: MLC's order, the HIT line before the HITM line (membench measures HITM first)",
+          hitm and hit and hit.start() < hitm.start() and
+          out[hit.end():hitm.start()].strip("\n") == "", (hit and hit.start(), hitm and hitm.start()))
 
 # --- --idle_latency ---------------------------------------------------------------
 p, d = run(["--idle_latency", "-c", str(LAST), "-j", "0"] + QUICK, "idle")
@@ -152,7 +157,18 @@ hz = d["plan"]["steps"][0].get("counter_hz") if d else None
 check("--idle_latency: 'Each iteration took C base frequency clocks (<TAB>N<TAB>ns)': N the median, C at the "
       "counter's rate", m and r and m.group(2) == f1(r["value"]) and
       (m.group(1) == f1(r["value"] * hz / 1e9) if hz else m.group(1) == "n/a"), (m and m.groups(), hz))
-check("--idle_latency: 'Using buffer size of 4.000MiB'", "Using buffer size of 4.000MiB\n" in p.stdout)
+check("--idle_latency: 'Using buffer size of 4.000MiB' after the command line and a blank line, as MLC",
+      "Command line parameters: --idle_latency -c %d -j 0 -b 4M -t 0.05 --json %s\n\nUsing buffer size of 4.000MiB\n"
+      % (LAST, os.path.join(TMP, "mlc-idle.json")) in p.stdout, p.stdout[:400])
+
+idle_range = d["plan"]["steps"][0].get("chase_range_bytes") if d else None
+p, d = run(["--idle_latency", "-c", str(LAST), "-D", "4096"] + QUICK, "idle-range")
+step = d["plan"]["steps"][0] if d else {}
+check("--idle_latency -D 4096: latency-matrix --chase-range 4096, the plan's chase random within each 4096-byte "
+      "range (without -D: the whole buffer, chase_range_bytes 0)",
+      p.returncode == 0 and "--chase-range 4096" in commands(d)[0] and step.get("chase_range_bytes") == 4096 and
+      "within each 4096-byte range" in step.get("method", "") and idle_range == 0 and len(d["results"]) == 1,
+      (commands(d), step.get("method"), idle_range))
 
 p, d = run(["--idle_latency", "-a"] + QUICK, "every")
 rows = re.findall(r"^\s*(\d+)\t\s*(\d+)\t\s*(\d+)\t\s*([0-9.]+)$", p.stdout, re.M)
@@ -171,12 +187,21 @@ check("--peak_injection_bandwidth -W5 -B -k: one mix, W5, on -k's CPU, with its 
       [t["cpu"] for t in r["placement"]] == [LAST] and line and line.group(1) == f1(r["value"]) and share and
       int(share.group(1)) == LAST and share.group(2) == f1(r["params"]["thread_0_mb_s"]),
       (commands(d), p.stdout[-300:]))
+BUF_LINE = r"^Using buffer size of ([0-9]+\.[0-9]{3})MiB/thread for reads and an additional ([0-9]+\.[0-9]{3})MiB/thread for writes$"
+m = re.search(BUF_LINE, p.stdout, re.M)
+check("--peak_injection_bandwidth -W5: MLC's 'Using buffer size of 4.000MiB/thread for reads and an additional "
+      "4.000MiB/thread for writes'", m and m.groups() == ("4.000", "4.000"), p.stdout[:400])
 check("--peak_injection_bandwidth: -t sets the window, -b each buffer",
       d and "--buffer 4096K" in commands(d)[0] and "--window-ms %g" % (50 / 6) in commands(d)[0] and
       r["params"]["buffer_bytes"] == 4 << 20, commands(d))
 
-p, d = run(["--max_bandwidth", "-R"] + QUICK, "max")
+p, d = run(["--max_bandwidth", "-R", "-b", "4099K", "-t", "0.05"], "max")
 r = d["results"][0] if d and d["results"] else None
+m = re.search(BUF_LINE, p.stdout, re.M)
+planned = d["plan"]["steps"][0]["buffer_bytes"] if d else 0
+check("--max_bandwidth -R -b 4099K: the buffer line carries the planned buffer (the JSON's, rounded by the plan; "
+      "not -b's 4.003), 0 MiB for writes", planned and planned != 4099 * 1024 and m and
+      m.groups() == ("%.3f" % (planned / 2 ** 20), "0.000") and m.group(1) != "4.003", (planned, p.stdout[:400]))
 line = re.search(r"^ALL Reads        :\t([0-9]+\.[0-9]{2})$", p.stdout, re.M)
 check("--max_bandwidth -R: 'Measuring Maximum', the best over the delays tried, two decimals",
       p.returncode == 0 and "Measuring Maximum Memory Bandwidths for the system" in p.stdout and r and
@@ -186,6 +211,10 @@ check("--max_bandwidth -R: 'Measuring Maximum', the best over the delays tried, 
 mix = "W8" if nt else "W5"
 p, d = run(["--bandwidth_matrix", "-W", mix[1:], "-U", "-X"] + QUICK, "bwm")
 r = d["results"][0] if d and d["results"] else None
+m = re.search(BUF_LINE, p.stdout, re.M)
+check("--bandwidth_matrix -W (a write mix): MLC's buffer line, -b for reads and -b for writes",
+      m and m.groups() == ("4.000", "4.000") and d and d["plan"]["steps"][0]["write_buffers_per_thread"] == 1,
+      p.stdout[:400])
 check("--bandwidth_matrix -W -U -X: that mix, random access, one thread per core, said in MLC's lines",
       p.returncode == 0 and r and all(x["operation"] == mix and x["params"]["access"] == "random"
                                       for x in d["results"]) and
@@ -196,6 +225,10 @@ delays = os.path.join(TMP, "delays.txt")
 open(delays, "w").write("100\n0, 2500\n")
 p, d = run(["--loaded_latency", "-T", "-g", delays] + QUICK, "traffic-only")
 rows = re.findall(r"^ (\d{5})\t([ 0-9.]+)$", p.stdout, re.M)
+m = re.search(BUF_LINE, p.stdout, re.M)
+check("--loaded_latency -T (read-only): the buffer line says 0 MiB for writes (membench allocates no write buffer)",
+      m and m.groups() == ("4.000", "0.000") and d and d["plan"]["steps"][0]["write_buffers_per_thread"] == 0,
+      p.stdout[:400])
 check("--loaded_latency -T -g FILE: bandwidth only, a row per delay of the file in its order, each the record's",
       p.returncode == 0 and "Inject\tBandwidth\n" in p.stdout and p.stdout.count("Inject\t") == 1 and
       [int(x[0]) for x in rows] == [100, 0, 2500] and d and len(d["results"]) == 3 and all(
@@ -203,13 +236,20 @@ check("--loaded_latency -T -g FILE: bandwidth only, a row per delay of the file 
           for x, r in zip(rows, d["results"])), (rows, commands(d)))
 
 if len(cpus) >= 2:
-    p, d = run(["--loaded_latency", "-d", "50", "-c", str(cpus[0]), "-k", str(LAST)] + QUICK, "loaded")
+    p, d = run(["--loaded_latency", "-d", "50", "-c", str(cpus[0]), "-k", str(LAST), "-D", "8192"] + QUICK, "loaded")
+    step = d["plan"]["steps"][0] if d else {}
+    check("--loaded_latency -D 8192: loaded-latency --chase-range 8192, the chase buffer whole ranges of it",
+          p.returncode == 0 and "--chase-range 8192" in commands(d)[0] and step.get("chase_range_bytes") == 8192 and
+          step.get("chase_bytes", 1) % 8192 == 0, (commands(d), step.get("chase_range_bytes")))
     rs = [r for r in d["results"] if r["operation"] == "loaded-latency"] if d else []
     rows = re.findall(r"^ (\d{5})\t([ 0-9.]+)\t([ 0-9.]+)$", p.stdout, re.M)
     check("--loaded_latency -d -c -k: one delay; the chaser on -c's CPU, traffic on -k's",
           p.returncode == 0 and len(rs) == 1 and [int(x[0]) for x in rows] == [50] and
           [t["cpu"] for t in rs[0]["placement"]] == [cpus[0], LAST] and rs[0]["params"]["delay"] == 50,
           (commands(d), rs and rs[0]["placement"]))
+    check("--loaded_latency: the JSON's bandwidth of the delay (params.bandwidth_mb_s, MB/s) is the table's third column",
+          len(rs) == 1 and len(rows) == 1 and rs[0]["params"]["bandwidth_mb_s"] > 0 and
+          rows[0][2].strip() == f1(rs[0]["params"]["bandwidth_mb_s"]), (rows, rs and rs[0]["params"]))
 
     p, d = run(["--c2c_latency", "-w", str(cpus[0]), "-c", str(LAST), "-H"], "c2c")
     r = d["results"][0] if d and d["results"] else None
@@ -218,6 +258,13 @@ if len(cpus) >= 2:
           p.returncode == 0 and len(d["results"]) == 1 and r["params"]["state"] == "HIT" and
           [t["cpu"] for t in r["placement"]] == [cpus[0], LAST] and line and line.group(1) == f1(r["value"]),
           (commands(d), p.stdout[-200:]))
+
+    p, d = run(["--c2c_latency", "-w", str(cpus[0]), "-c", str(LAST)], "c2c-pair")
+    got = re.findall(r"^(?:Local|Remote) Socket L2->L2 (HITM|HIT ) latency.*\t([0-9.]+)$", p.stdout, re.M)
+    recs = {r["params"]["state"]: r for r in d["results"]} if d else {}
+    check("--c2c_latency -w -c: the pair's one HITM line (held for a HIT line that never comes, written at the end)",
+          p.returncode == 0 and [g[0].strip() for g in got] == ["HITM"] and list(recs) == ["HITM"] and
+          got[0][1] == f1(recs["HITM"]["value"]), (got, list(recs)))
 
     p, d = run(["--peak_injection_bandwidth", "-R", "-m", hex(1 << LAST)] + QUICK, "mask")
     check("-m MASK: traffic on the mask's CPUs", p.returncode == 0 and d and

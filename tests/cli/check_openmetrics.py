@@ -257,6 +257,17 @@ if doc:
               if s[1]["mode"] == "loaded-latency"] if fams else []
     check("loaded-latency: each delay is its own series (delay and traffic labels)",
           len(loaded) > 2 and len(set((l["delay"], l["traffic"]) for l in loaded)) == len(loaded), loaded[:3])
+    rows = [r for r in doc["results"] if r["operation"] == "loaded-latency"]
+    want = {json.dumps(lab, sort_keys=True): r["params"]["bandwidth_mb_s"] * 1e6
+            for r, lab in zip(doc["results"], with_repeats(doc["results"])) if r["operation"] == "loaded-latency"}
+    got = {json.dumps(s[1], sort_keys=True): s[2]
+           for s in (fams or {}).get("membench_loaded_latency_bandwidth_bytes_per_second", {}).get("samples", [])}
+    check("loaded-latency: membench_loaded_latency_bandwidth_bytes_per_second, one sample per delay with its "
+          "latency's labels, the JSON's params.bandwidth_mb_s x 1e6",
+          len(rows) > 2 and len(got) == len(rows) and set(got) == set(want) and
+          all(same(got[k], want[k], 1e-12) for k in want) and
+          fams["membench_loaded_latency_bandwidth_bytes_per_second"]["unit"] == "bytes_per_second",
+          (len(rows), list(got.items())[:2], list(want.items())[:2]))
 check_mode("numa mem", ["numa", "mem", "-p", "1", "-t", "2", "-P", "16", "-l", "3"], "numa")
 
 # --- a label with a quote, a backslash, a newline; bytes that are not UTF-8 -------------
