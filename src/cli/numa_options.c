@@ -117,7 +117,7 @@ static const option_spec specs[] = {
      .help = "A -C or -M list this machine cannot give makes the run\n'not applicable' (exit 0), as in perf's "
              "suite, not an error"},
     {.short_name = 'a', .long_name = "all", .kind = OPT_COUNTER, .key = "all", .offset = F(all),
-     .help = "Run perf's suite of 45 tests, scaled to this machine\n(with only -s, -d, --json, --openmetrics, -v)"},
+     .help = "Run perf's suite of 45 tests, scaled to this machine\n(with only -s, -d, --json, --openmetrics, -v; no\noptions at all: the same, as perf)"},
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
     OPTION_COMMON("verbose"),
@@ -148,6 +148,10 @@ void numa_options_defaults(void *opts)
 parse_result numa_options_check(void *opts, char *err, size_t errlen)
 {
     numa_options *o = opts;
+    static const char *const output_only[] = {"json", "openmetrics", "verbose", NULL};
+    char given[256];
+    if (!o->all && !options_given_except(&numa_option_table, o, output_only, given, sizeof given))
+        o->all = 1; /* no options at all: perf runs its whole suite */
     if (o->all) { /* the suite's tests carry their own options: any other would be ignored */
         static const char *const with_all[] = {"all", "nr_secs", "show_details", "json", "openmetrics", "verbose", NULL};
         char ignored[256];

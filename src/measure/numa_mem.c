@@ -25,6 +25,7 @@ typedef struct {
     double mem_fraction;
     uint64_t loops, bytes_processed, bytes_read, bytes_written, perturbations;
     uintptr_t buf_addr;  /* its thread buffer in its process, for the parent's page queries */
+    int moved_to[NUMA_MEM_MOVES_KEPT]; /* -x: the CPU of each move, the first ones */
     uint64_t value; /* what the passes read: kept, so no pass can be optimised away */
     double runtime_s, user_s, system_s;
     char error[200];
@@ -124,9 +125,9 @@ static void wait_for_go(control *c)
         nap(50e-6);
 }
 
-/* -x: task 0 goes to the far CPU, once, and back to where it may run; true when
- * it went. */
-static bool perturb(const numa_mem_setup *s)
+/* -x: task 0 goes to the far CPU, once, and back to where it may run; the CPU
+ * when it went, -1 when not. */
+static int perturb(const numa_mem_setup *s)
 {
     cpu_list saved = {NULL, 0};
     int cpu = platform_current_cpu();
@@ -135,7 +136,7 @@ static bool perturb(const numa_mem_setup *s)
     if (moved)
         platform_pin_self(saved.ids, saved.count);
     cpu_list_free(&saved);
-    return moved;
+    return moved ? far : -1;
 }
 
 static void pass(const buffer *b, size_t bytes, const numa_access *a, unsigned index, unsigned count, uint64_t loop,
@@ -191,7 +192,10 @@ static void task_job(team *t, int tid, void *arg)
         __atomic_store_n(&sl->loops, l + 1 - n.stopped, __ATOMIC_RELAXED);
         store(&sl->cpu, platform_current_cpu());
         if (task == 0 && s->perturb_s > 0 && clock_now() - last_perturb >= s->perturb_s) {
-            if (perturb(s))
+            int to = perturb(s);
+            if (to >= 0 && sl->perturbations < NUMA_MEM_MOVES_KEPT)
+                sl->moved_to[sl->perturbations] = to;
+            if (to >= 0)
                 __atomic_add_fetch(&sl->perturbations, 1, __ATOMIC_RELAXED);
             last_perturb = clock_now();
         }
@@ -450,6 +454,10 @@ static void copy_results(run_state *st)
         t->runtime_s = sl->runtime_s;
         t->user_s = sl->user_s;
         t->system_s = sl->system_s;
+        t->process_addr = procs_of(st->c, r->ntasks)[t->process].buf_addr;
+        t->thread_addr = sl->buf_addr;
+        for (int k = 0; k < NUMA_MEM_MOVES_KEPT; k++)
+            t->moved_to[k] = (uint64_t)k < sl->perturbations ? sl->moved_to[k] : -1;
     }
     const proc_info *pi = procs_of(st->c, r->ntasks);
     r->process_mem_node = s->proc_bytes ? pi[0].mem_node : -1;
@@ -593,6 +601,8 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     reap(&st, true);
     r->wall_s = clock_now() - t_go;
     copy_results(&st);
+    for (int i = 0; i < r->ntasks; i++)
+        r->tasks[i].global_addr = (uintptr_t)global.ptr;
     buffer_free(&global);
     free(pids);
     free(places);

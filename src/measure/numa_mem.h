@@ -25,6 +25,7 @@
 
 #define NUMA_MEM_KILL_AFTER_S 10.0
 #define NUMA_MEM_NODE_SAMPLES 64 /* pages of a buffer whose node is looked up */
+#define NUMA_MEM_MOVES_KEPT 64   /* -x moves of task 0 whose target CPU is kept */
 
 /* What to run. Sizes in bytes; the per-task arrays are indexed by task =
  * process * nthreads + thread and may be NULL (all unbound). */
@@ -63,6 +64,10 @@ typedef struct {
     uint64_t bytes_read, bytes_written; /* membench's: what was read and written (RMW in both) */
     uint64_t perturbations;   /* -x: times this task was moved to the far CPU */
     double runtime_s, user_s, system_s;
+    /* where its memory is mapped (perf's -d -d -d lines; 0: none) and, task 0 with
+     * -x, the CPUs it was moved to, the first NUMA_MEM_MOVES_KEPT in order (-1 after) */
+    uintptr_t global_addr, process_addr, thread_addr;
+    int moved_to[NUMA_MEM_MOVES_KEPT];
 } numa_task_result;
 
 /* Where one process stood at one sample: its threads' nodes (sched_getcpu at

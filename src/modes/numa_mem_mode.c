@@ -34,6 +34,14 @@
 
 #define MIB (1024.0 * 1024.0)
 
+/* Where the tasks were at one placement sample, per node of the topology (in its
+ * order): perf's -c progress line counts them (tasks and processes on each node). */
+typedef struct {
+    double t;
+    uint64_t last_loops; /* the last task's loops (perf's progress with -l) */
+    int *tasks, *procs;  /* per node */
+} node_count;
+
 typedef struct {
     numa_mem_setup setup;
     numa_binding cpus, nodes;
@@ -41,6 +49,9 @@ typedef struct {
     char command[1024];
     bool not_applicable; /* --if-applicable and a binding this machine cannot give */
     numa_suite suite;    /* -a */
+    node_count *counts;  /* -c/-m: the samples the run keeps (numa_mem's series), per node */
+    int ncounts;
+    bool counted_converged;
 } numa_state;
 
 static size_t bytes_of(double mb)
@@ -110,14 +121,20 @@ static int plan_bindings(session *s, numa_state *st, const numa_options *o)
                      st->nodes.ignored == 1 ? "" : "s", ntasks);
     u->cpus = o->cpus ? st->cpus.cpus : NULL;
     u->nodes = o->memnodes ? st->nodes.nodes : NULL;
-    char note[160] = "";
+    char note[160] = "", cpus_note[80] = "", nodes_note[80] = "";
     if (o->cpus && st->cpus.bound < ntasks)
-        snprintf(note, sizeof note, "%d tasks bound, %d tasks unbound", st->cpus.bound, ntasks - st->cpus.bound);
+        snprintf(cpus_note, sizeof cpus_note, "%d tasks bound, %d tasks unbound", st->cpus.bound,
+                 ntasks - st->cpus.bound);
     if (o->memnodes && st->nodes.bound < ntasks)
-        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%d tasks mem-bound, %d tasks unbound",
-                 *note ? "; " : "", st->nodes.bound, ntasks - st->nodes.bound);
-    if (*note)
+        snprintf(nodes_note, sizeof nodes_note, "%d tasks mem-bound, %d tasks unbound", st->nodes.bound,
+                 ntasks - st->nodes.bound);
+    snprintf(note, sizeof note, "%s%s%s", cpus_note, *cpus_note && *nodes_note ? "; " : "", nodes_note);
+    if (*note) /* both; and each for perf's NOTE line after its binding list */
         params_text(&s->info.plan.values, "binding_note", note);
+    if (*cpus_note)
+        params_text(&s->info.plan.values, "cpus_note", cpus_note);
+    if (*nodes_note)
+        params_text(&s->info.plan.values, "memnodes_note", nodes_note);
     return 0;
 }
 
@@ -283,15 +300,59 @@ static void numa_open_sinks(session *s)
     numa_state *st = s->state;
     const numa_options *o = s->opts;
     numa_sink_spec spec = {o->quiet, o->details, o->measure_convergence, o->show_convergence, "main,", st->command,
-                           o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN};
+                           o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN, !s->parent};
     session_add_sink(s, numa_sink_create(s->env.out, &spec));
+}
+
+/* -c/-m: how many tasks and processes were on each node at a sample the run keeps
+ * in its series (numa_mem's rule: the first, one at least a second after the last
+ * kept, the first converged); matched to it by time after the run. */
+static void count_nodes(session *s, const numa_sample *smp, const numa_task_result *tasks, int ntasks)
+{
+    numa_state *st = s->state;
+    const topology *topo = &s->topo;
+    bool first_converged = smp->converged && !st->counted_converged;
+    st->counted_converged = st->counted_converged || smp->converged;
+    if (st->ncounts && smp->t - st->counts[st->ncounts - 1].t < 1.0 - 1e-3 && !first_converged)
+        return;
+    if (st->ncounts >= NUMA_MEM_SERIES_MAX || topo->nnodes == 0)
+        return;
+    if (st->ncounts % 64 == 0) {
+        node_count *more = realloc(st->counts, (size_t)(st->ncounts + 64) * sizeof *more);
+        if (!more)
+            return;
+        st->counts = more;
+    }
+    size_t nn = topo->nnodes;
+    node_count *c = &st->counts[st->ncounts];
+    *c = (node_count){smp->t, ntasks ? tasks[ntasks - 1].loops : 0, calloc(nn, sizeof(int)), calloc(nn, sizeof(int))};
+    if (!c->tasks || !c->procs) {
+        free(c->tasks);
+        free(c->procs);
+        return;
+    }
+    int nthreads = st->setup.nthreads;
+    for (size_t k = 0; k < nn; k++)
+        for (int p = 0; p < st->setup.nproc; p++) {
+            int here = 0;
+            for (int i = p * nthreads; i < (p + 1) * nthreads && i < ntasks; i++)
+                here += tasks[i].node == topo->nodes[k].id;
+            c->tasks[k] += here;
+            c->procs[k] += here > 0;
+        }
+    st->ncounts++;
 }
 
 static void progress(void *ctx, const numa_sample *smp, const numa_task_result *tasks, int ntasks)
 {
-    (void)tasks;
+    session *s = ctx;
+    numa_state *st = s->state;
+    if (st->setup.keep_series)
+        count_nodes(s, smp, tasks, ntasks);
     session_progress(ctx, "%.0f s, loops %d-%d of %d tasks%s", smp->t, smp->min_loops, smp->max_loops, ntasks,
-                     smp->converged ? ", converged" : "");
+                     !smp->converged          ? ""
+                     : s->topo.nnodes < 2     ? ""  /* one node: nothing to converge */
+                                              : ", converged");
 }
 
 /* The per-task table (JSON analysis.tasks; -d -d prints it). */
@@ -316,9 +377,72 @@ static void task_table(session *s, const numa_mem_result *r)
         params_number(row, "runtime_s", k->runtime_s);
         params_number(row, "user_s", k->user_s);
         params_number(row, "system_s", k->system_s);
+        params_int(row, "global_addr", (long long)k->global_addr);   /* where its memory was mapped (-d -d -d) */
+        params_int(row, "process_addr", (long long)k->process_addr); /* 0: none */
+        params_int(row, "thread_addr", (long long)k->thread_addr);
         /* perf's per-thread speed (-d -d): its data processed over its own runtime */
         params_number(row, "gb_s", k->runtime_s > 0 ? (double)k->bytes_processed / k->runtime_s / 1e9 : 0);
     }
+}
+
+/* -x: the CPUs task 0 was moved to, in order (JSON analysis.moves; -d prints them). */
+static void moves_table(session *s, const numa_mem_result *r)
+{
+    param_table *t = NULL;
+    for (int i = 0; i < r->ntasks; i++)
+        for (int k = 0; k < NUMA_MEM_MOVES_KEPT && r->tasks[i].moved_to[k] >= 0; k++) {
+            if (!t)
+                t = section_table(&s->info.analysis, "moves");
+            param_list *row = table_add_row(t);
+            params_int(row, "task", i);
+            params_int(row, "move", k + 1);
+            params_int(row, "cpu", r->tasks[i].moved_to[k]);
+        }
+}
+
+/* A kept sample's converged flag: null on one node, where there is nothing to converge. */
+static void converged_flag(param_list *row, const session *s, bool converged)
+{
+    if (s->topo.nnodes < 2)
+        params_null(row, "converged");
+    else
+        params_bool(row, "converged", converged);
+}
+
+/* -c/-m: each kept sample as a whole (analysis.convergence_samples) and its tasks and
+ * processes per node (analysis.convergence_nodes): perf's progress line. */
+static void sample_tables(session *s, const numa_state *st, const numa_mem_result *r, const numa_options *o)
+{
+    const node_count **counts = calloc((size_t)r->nseries, sizeof *counts);
+    if (!counts)
+        return;
+    for (int i = 0; i < r->nseries; i++)
+        for (int k = 0; k < st->ncounts && !counts[i]; k++)
+            counts[i] = st->counts[k].t == r->series[i].t ? &st->counts[k] : NULL;
+    param_table *ts = section_table(&s->info.analysis, "convergence_samples");
+    for (int i = 0; i < r->nseries; i++) {
+        const numa_sample *smp = &r->series[i];
+        param_list *row = table_add_row(ts);
+        params_number(row, "t_s", smp->t);
+        /* how far the run is: -l's loops done by the last task (perf's), else the time of -s */
+        double pct = o->nr_loops && counts[i] ? (double)counts[i]->last_loops / (double)o->nr_loops * 100
+                     : o->nr_secs > 0         ? smp->t / o->nr_secs * 100
+                                              : 0;
+        params_number(row, "progress_pct", pct > 100 ? 100 : pct);
+        params_int(row, "loops_min", smp->min_loops);
+        params_int(row, "loops_max", smp->max_loops);
+        converged_flag(row, s, smp->converged);
+    }
+    param_table *tn = section_table(&s->info.analysis, "convergence_nodes"); /* after: tables move */
+    for (int i = 0; i < r->nseries; i++)
+        for (size_t k = 0; counts[i] && k < s->topo.nnodes; k++) {
+            param_list *n = table_add_row(tn);
+            params_number(n, "t_s", r->series[i].t);
+            params_int(n, "node", s->topo.nodes[k].id);
+            params_int(n, "tasks", counts[i]->tasks[k]);
+            params_int(n, "processes", counts[i]->procs[k]);
+        }
+    free(counts);
 }
 
 /* -c/-m: where each process stood, about once a second (JSON analysis.convergence;
@@ -339,7 +463,7 @@ static void convergence_table(session *s, const numa_mem_result *r, int nproc)
             params_int(row, "thread_nodes", pl->thread_nodes);
             params_int(row, "mem_node", pl->mem_node);
             params_number(row, "mem_share", pl->mem_share);
-            params_bool(row, "converged", r->series[i].converged);
+            converged_flag(row, s, r->series[i].converged);
         }
 }
 
@@ -417,6 +541,19 @@ static void add_buffers(result_record *rec, const numa_mem_setup *u, const numa_
         result_add_buffer(rec, m, u->thread_bytes, -1);
 }
 
+/* NUMA-convergence-latency: the time from the start of the work to the first sample
+ * that found every process converged, never more than runtime-max/thread (the
+ * threads' own clocks start a little after the parent's, and -m stops them after
+ * that sample). */
+static void cap_convergence(numa_mem_result *r)
+{
+    double max = 0;
+    for (int i = 0; i < r->ntasks; i++)
+        max = r->tasks[i].runtime_s > max ? r->tasks[i].runtime_s : max;
+    if (r->converged_s > max)
+        r->converged_s = max;
+}
+
 /* Did the tasks do any work? Not when a stop came while they started: perf's lines
  * with zeros would read as results (mmtests' regexes), and a JSON value is never 0. */
 static bool did_work(const numa_mem_result *r)
@@ -467,7 +604,11 @@ static void numa_run(session *s)
         return;
     }
     task_table(s, &r);
+    moves_table(s, &r);
     convergence_table(s, &r, st->setup.nproc);
+    if (r.nseries)
+        sample_tables(s, st, &r, o);
+    cap_convergence(&r);
     bool stopped = r.stopped && session_stopped(s), worked = did_work(&r);
     if (stopped || !worked)
         say_unfinished(s, &r, worked);
@@ -507,6 +648,11 @@ static void numa_release(session *s)
     cpu_list_free(&st->setup.init_cpus);
     free(st->cpu_node);
     numa_suite_free(&st->suite);
+    for (int i = 0; i < st->ncounts; i++) {
+        free(st->counts[i].tasks);
+        free(st->counts[i].procs);
+    }
+    free(st->counts);
 }
 
 const mode_def numa_mem_mode = {

@@ -1,5 +1,6 @@
 #include "output/numa_sink.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,14 @@ static double plan_num(const run_info *info, const char *key)
     return params_get_number(&info->plan.values, key, 0);
 }
 
+/* perf's NOTE after a binding list, kept under -q as perf keeps it. */
+static void note(FILE *f, const run_info *info, const char *key)
+{
+    const char *text = params_get_text(&info->plan.values, key);
+    if (text)
+        fprintf(f, "# NOTE: %s\n", text);
+}
+
 /* The binding block: perf's "# binding tasks to CPUs:" lines for -C and -M. */
 static void bindings(FILE *f, const run_info *info)
 {
@@ -41,6 +50,7 @@ static void bindings(FILE *f, const run_info *info)
             }
         }
         fputc('\n', f);
+        note(f, info, "cpus_note");
     }
     if (nodes && t) {
         fputs("# binding tasks to NODEs:\n# ", f);
@@ -53,21 +63,34 @@ static void bindings(FILE *f, const run_info *info)
             }
         }
         fputc('\n', f);
+        note(f, info, "memnodes_note");
     }
-    const char *note = params_get_text(&info->plan.values, "binding_note");
-    if (note)
-        fprintf(f, "# NOTE: %s\n", note);
+}
+
+/* perf's "Running test on:" line is uname -a: the system, host, release, ... and
+ * machine; run_info's kernel is "system release machine". */
+static void running_on(FILE *f, const run_info *info)
+{
+    char host[256], kernel[256]; /* the machine's names, shown as text */
+    one_line_copy(host, sizeof host, info->hostname);
+    one_line_copy(kernel, sizeof kernel, info->os_kernel);
+    char *rest = strchr(kernel, ' ');
+    if (rest)
+        *rest++ = '\0';
+    fprintf(f, " # Running test on: %s %s%s%s\n", kernel, host, rest ? " " : "", rest ? rest : "");
 }
 
 static void begin(sink *s, const run_info *info)
 {
     numa_sink *n = (numa_sink *)s;
     FILE *f = n->f;
+    if (n->spec.banner)
+        fputs("# Running 'numa/mem' benchmark:\n", f);
     fprintf(f, "\n # Running %s \"%s\"\n", n->spec.name, n->spec.command);
     if (n->spec.role == NUMA_SINK_SUITE) {
-        char host[256], kernel[256]; /* the machine's names, shown as text */
-        fprintf(f, " #\n # Running test on: %s %s\n #\n", one_line_copy(host, sizeof host, info->hostname),
-                one_line_copy(kernel, sizeof kernel, info->os_kernel));
+        fputs(" #\n", f);
+        running_on(f, info);
+        fputs(" #\n", f);
         fflush(f);
         return;
     }
@@ -77,7 +100,9 @@ static void begin(sink *s, const run_info *info)
         fflush(f);
         return;
     }
-    if (n->spec.quiet && n->spec.details == 0) {
+    if (n->spec.quiet && n->spec.details == 0) { /* perf's -q keeps its NOTEs */
+        note(f, info, "cpus_note");
+        note(f, info, "memnodes_note");
         fflush(f);
         return;
     }
@@ -102,16 +127,81 @@ static double num(const result_record *r, const char *key)
     return params_get_number(&r->params, key, 0);
 }
 
-/* -c: one line per kept sample, from analysis.convergence (a row per process):
+/* The rows of a table whose t_s is at: [*from, *to). */
+static void rows_at(const param_table *t, double at, size_t *from, size_t *to)
+{
+    size_t i = 0;
+    while (t && i < t->nrows && params_get_number(&t->rows[i], "t_s", 0) != at)
+        i++;
+    *from = *to = i;
+    while (t && *to < t->nrows && params_get_number(&t->rows[*to], "t_s", 0) == at)
+        (*to)++;
+}
+
+/* perf's -c progress line for one kept sample (analysis.convergence_samples), as
+ * " #  %5.1f%%  [%.1f mins]" then per node " %2d/%-2d" (tasks/processes there),
+ * " [%2d/%-2d]" (spread of tasks over nodes / process groups), " l:%3d-%-3d (%3d)"
+ * (loops), " [%4.1f%%]" (loop skew), " {%d-%d}" (fewest-most nodes a process's
+ * threads are on, when any process spans nodes) and " (%6.1fs converged)" at the
+ * first converged sample, " (%6.1fs de-converged)" at the first after it that is
+ * not: a whole line each, where perf rewrites one line with \r. */
+static void perf_progress(FILE *f, const param_list *smp, const param_table *nodes, const param_table *procs,
+                          int *was_converged)
+{
+    double at = params_get_number(smp, "t_s", 0);
+    fprintf(f, " #  %5.1f%%  [%.1f mins]", params_get_number(smp, "progress_pct", 0), at / 60.0);
+    size_t a, b;
+    rows_at(nodes, at, &a, &b);
+    int lo = -1, hi = 0, groups = 0;
+    for (size_t k = a; k < b; k++) {
+        int tasks = (int)params_get_number(&nodes->rows[k], "tasks", 0);
+        int procs_here = (int)params_get_number(&nodes->rows[k], "processes", 0);
+        fprintf(f, " %2d/%-2d", tasks, procs_here);
+        lo = lo < 0 || tasks < lo ? tasks : lo;
+        hi = tasks > hi ? tasks : hi;
+        groups += procs_here;
+    }
+    fprintf(f, " [%2d/%-2d]", lo < 0 ? 0 : hi - lo, groups);
+    long long lmin = (long long)params_get_number(smp, "loops_min", 0);
+    long long lmax = (long long)params_get_number(smp, "loops_max", 0);
+    fprintf(f, " l:%3lld-%-3lld (%3lld)", lmin, lmax, lmax - lmin);
+    if (lmin > 0 && lmax > 0)
+        fprintf(f, " [%4.1f%%]", (1.0 - (double)lmin / (double)lmax) * 100.0);
+    rows_at(procs, at, &a, &b);
+    int nmin = -1, nmax = 0;
+    for (size_t k = a; k < b; k++) {
+        int spans = (int)params_get_number(&procs->rows[k], "thread_nodes", 0);
+        nmin = nmin < 0 || spans < nmin ? spans : nmin;
+        nmax = spans > nmax ? spans : nmax;
+    }
+    if (a < b && !(nmin == 1 && nmax == 1))
+        fprintf(f, " {%d-%d}", nmin, nmax);
+    const param *c = params_find(smp, "converged");
+    int now = c && c->kind == PARAM_BOOL ? c->flag : -1; /* null: one node, nothing to converge */
+    if (now == 1 && *was_converged != 1)
+        fprintf(f, " (%6.1fs converged)", at);
+    else if (now == 0 && *was_converged == 1)
+        fprintf(f, " (%6.1fs de-converged)", at);
+    *was_converged = now;
+    fputc('\n', f);
+}
+
+/* -c: per kept sample perf's progress line, then membench's placement of each
+ * process (from analysis.convergence, a row per process):
  *  #    2.0 s  threads {0-0} {0-1}  memory {0 100%} {1 53%}  not converged */
 static void convergence_lines(FILE *f, const run_info *info)
 {
     const param_table *t = section_find_table(&info->analysis, "convergence");
-    for (size_t i = 0; t && i < t->nrows;) {
-        double at = params_get_number(&t->rows[i], "t_s", 0);
-        size_t end = i;
-        while (end < t->nrows && params_get_number(&t->rows[end], "t_s", 0) == at)
-            end++;
+    const param_table *samples = section_find_table(&info->analysis, "convergence_samples");
+    const param_table *nodes = section_find_table(&info->analysis, "convergence_nodes");
+    int was_converged = -1;
+    for (size_t s = 0; samples && s < samples->nrows; s++) {
+        perf_progress(f, &samples->rows[s], nodes, t, &was_converged);
+        double at = params_get_number(&samples->rows[s], "t_s", 0);
+        size_t i, end;
+        rows_at(t, at, &i, &end);
+        if (i == end)
+            continue;
         fprintf(f, " # %6.1f s  threads", at);
         for (size_t k = i; k < end; k++) {
             int lo = (int)params_get_number(&t->rows[k], "thread_node_min", -1);
@@ -130,9 +220,59 @@ static void convergence_lines(FILE *f, const run_info *info)
                 fprintf(f, " {%d %.0f%%}", node, params_get_number(&t->rows[k], "mem_share", 0) * 100);
         }
         const param *c = params_find(&t->rows[i], "converged");
-        fprintf(f, "  %s\n", c && c->flag ? "converged" : "not converged");
-        i = end;
+        fprintf(f, "  %s\n", !c || c->kind != PARAM_BOOL ? "nothing to converge"
+                             : c->flag                  ? "converged"
+                                                        : "not converged");
     }
+}
+
+/* An address as perf's %p prints it (glibc: 0x... or (nil)). */
+static const char *address(char *buf, size_t len, double v)
+{
+    if (v <= 0)
+        snprintf(buf, len, "(nil)");
+    else
+        snprintf(buf, len, "0x%" PRIxPTR, (uintptr_t)v);
+    return buf;
+}
+
+/* -d: perf's lines of the start, from analysis.tasks: each process's PID (-d), where
+ * its memory is mapped (-d -d -d) and each thread's (-d -d). perf prints them as the
+ * tasks start, inside its "Startup synchronization: ..." line; here whole lines,
+ * before it. */
+static void start_details(FILE *f, const run_info *info, int details)
+{
+    const param_table *t = section_find_table(&info->analysis, "tasks");
+    char g[32], pr[32], th[32];
+    for (size_t i = 0; t && i < t->nrows; i++) {
+        const param_list *row = &t->rows[i];
+        if (params_get_number(row, "thread", 0) == 0)
+            fprintf(f, " # process %2d: PID %d\n", (int)params_get_number(row, "process", 0),
+                    (int)params_get_number(row, "pid", 0));
+    }
+    for (size_t i = 0; details >= 2 && t && i < t->nrows; i++) {
+        const param_list *row = &t->rows[i];
+        int p = (int)params_get_number(row, "process", 0), k = (int)params_get_number(row, "thread", 0);
+        address(g, sizeof g, params_get_number(row, "global_addr", 0));
+        address(pr, sizeof pr, params_get_number(row, "process_addr", 0));
+        if (details >= 3 && k == 0)
+            fprintf(f, " # process %2d global mem: %s, process mem: %s\n", p, g, pr);
+        fprintf(f, "#  thread %2d / %2d global mem: %s, process mem: %s, thread mem: %s\n", p, k, g, pr,
+                address(th, sizeof th, params_get_number(row, "thread_addr", 0)));
+    }
+}
+
+/* -d with -x: perf's line for each move of task 0 (analysis.moves), then how many
+ * more there were beyond those kept. */
+static void move_lines(FILE *f, const run_info *info)
+{
+    const param_table *m = section_find_table(&info->analysis, "moves");
+    const param_table *t = section_find_table(&info->analysis, "tasks");
+    for (size_t i = 0; m && i < m->nrows; i++)
+        fprintf(f, " (injecting perturbalance, moved to CPU#%d)\n", (int)params_get_number(&m->rows[i], "cpu", -1));
+    double all = t && t->nrows ? params_get_number(&t->rows[0], "perturbations", 0) : 0;
+    if (all > (double)(m ? m->nrows : 0))
+        fprintf(f, " # and %.0f more moves of task 0 (-x)\n", all - (double)(m ? m->nrows : 0));
 }
 
 static void record(sink *s, const run_info *info, const result_record *r)
@@ -142,11 +282,17 @@ static void record(sink *s, const run_info *info, const result_record *r)
     if (n->spec.role == NUMA_SINK_SUITE)
         return; /* each test's own sink wrote it */
     bool decorated = !(n->spec.quiet && n->spec.details == 0);
-    if (decorated && params_find(&info->plan.values, "serialize") &&
-        params_find(&info->plan.values, "serialize")->flag)
-        fprintf(f, " #\n # Startup synchronization: ... threads initialized in %.6f seconds.\n #\n",
+    bool serialized = params_find(&info->plan.values, "serialize") && params_find(&info->plan.values, "serialize")->flag;
+    if (decorated && serialized)
+        fputs(" #\n", f);
+    if (decorated && n->spec.details >= 1)
+        start_details(f, info, n->spec.details);
+    if (decorated && serialized)
+        fprintf(f, " # Startup synchronization: ... threads initialized in %.6f seconds.\n #\n",
                 num(r, "startup_s"));
-    if (n->spec.show_convergence)
+    if (decorated && n->spec.details >= 1)
+        move_lines(f, info);
+    if (decorated && n->spec.show_convergence)
         convergence_lines(f, info);
     const char *conv = params_get_text(&r->params, "convergence");
     if (conv)

@@ -1,5 +1,7 @@
-/* perf bench numa mem's text output for `membench numa mem`: the ` # Running NAME,
- * "..."` line, the task header, and the result lines in perf 6.1's layouts, so
+/* perf bench numa mem's text output for `membench numa mem`: perf's banner, the
+ * ` # Running NAME, "..."` line, the binding lists and their NOTEs, the task header,
+ * -d's process, address and -x lines, -c's progress lines, and the result lines in
+ * perf 6.1's layouts, so
  * the regexes of mmtests and lkp-tests read them unchanged:
  *   default: " %-30s %15.3f, %-15s %s"  (" main,   ...   6.852, GB/sec,   total-speed")
  *   -q:      " %14.3f %s"                ("          6.852 GB/sec total speed")
@@ -26,6 +28,7 @@ typedef struct {
     const char *name;    /* "main," or the suite test's name, comma included */
     const char *command; /* shown in the Running line */
     numa_sink_role role;
+    bool banner;         /* perf's first line, "# Running 'numa/mem' benchmark:" (not a suite's tests) */
 } numa_sink_spec;
 
 /* The spec's texts must outlive the sink. */

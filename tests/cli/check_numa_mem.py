@@ -71,7 +71,8 @@ check("the header: ' # 2 tasks will execute (on N nodes, C CPUs):' and the three
       " #          3x     1MB global  shared mem operations" in p.stdout and
       " #          3x    16MB process shared mem operations" in p.stdout and
       " #          3x     0MB thread  local  mem operations" in p.stdout and
-      p.stdout.startswith('\n # Running main, "membench numa mem -p 1 -t 2 -P 16 -l 3 --no-data_rand_walk --json '),
+      p.stdout.startswith("# Running 'numa/mem' benchmark:\n\n # Running main, \"membench numa mem -p 1 -t 2 -P 16 -l 3 "
+                          "--no-data_rand_walk --json "),
       p.stdout[:600])
 # sequential read-modify-write: every word of the 1 MiB global and 16 MiB process buffer read and written
 # once a loop, by each task
@@ -220,7 +221,8 @@ if nnodes == 1:
           rows and all(x["thread_node_min"] == 0 and x["thread_node_max"] == 0 and x["thread_nodes"] == 1 and
                        x["mem_node"] == own.get(x["process"]) and
                        x["mem_share"] == (1 if x["mem_node"] == 0 else 0) for x in rows), (rows, own))
-    lines = re.findall(r"^ # +([0-9.]+) s  threads (.*?)  memory (.*?)  (converged|not converged)$", p.stdout, re.M)
+    lines = re.findall(r"^ # +([0-9.]+) s  threads (.*?)  memory (.*?)  (converged|not converged|nothing to converge)$",
+                       p.stdout, re.M)
     mem = " ".join("{0 100%}" if own.get(k) == 0 else "{-}" for k in (0, 1))
     check("-c prints a line per sample: its time, each process's thread nodes and memory node and share",
           len(lines) == len(times) and all(abs(float(t) - u) < 0.051 and th == "{0-0} {0-0}" and m == mem
@@ -426,6 +428,189 @@ if cg:
         check("-a on %d CPUs: RAM-bw-local-2x is not applicable and says it needs CPU 2" % len(cpus),
               re.search(r"# Running RAM-bw-local-2x, .*\n\nTest not applicable, -C '0,2': CPU 2 is not available",
                         p.stdout) is not None, p.stdout[:1500])
+
+# --- perf's own texts: banner, NOTEs under -q, -d's lines, -c's progress, the suite's header
+BANNER = "# Running 'numa/mem' benchmark:\n"
+node_ids = sorted(int(n[4:]) for n in os.listdir("/sys/devices/system/node") if re.fullmatch(r"node\d+", n)) \
+    if os.path.isdir("/sys/devices/system/node") else [0]
+
+
+def perf_addr(v):
+    """An address as perf's %p (glibc) prints it."""
+    return "0x%x" % v if v else "(nil)"
+
+
+p, d = run(["-p", "1", "-t", "2", "-P", "8", "-l", "1"], "banner")
+check("perf's first line, then a blank line and ' # Running main, \"...\"' (perf: printf(\"\\n # Running %s ...\"))",
+      p.returncode == 0 and p.stdout.startswith(BANNER + '\n # Running main, "membench numa mem -p 1 -t 2 -P 8 -l 1 '
+                                                "--json ") and p.stdout.count(BANNER) == 1, p.stdout[:200])
+
+p, d = run(["-q", "-C", str(cpus[0]), "-M", str(node_ids[0]), "-t", "2", "-p", "1", "-P", "8", "-l", "1"], "quiet-note")
+check("-q keeps perf's NOTE lines (perf prints them with printf, not its quiet-muted tprintf), right after Running",
+      p.returncode == 0 and re.search(r'^ # Running main, "membench numa mem -q [^\n]*"\n'
+                                      r"# NOTE: 1 tasks bound, 1 tasks unbound\n"
+                                      r"# NOTE: 1 tasks mem-bound, 1 tasks unbound\n {10}[0-9]", p.stdout, re.M) and
+      "# binding tasks to" not in p.stdout, p.stdout[:400])
+p, d = run(["-C", str(cpus[0]), "-M", str(node_ids[0]), "-t", "2", "-p", "1", "-P", "8", "-l", "1"], "note")
+check("each NOTE follows its own binding list, as perf prints it (not one joined line)",
+      p.returncode == 0 and ("#\n# binding tasks to CPUs:\n#  %2d\n# NOTE: 1 tasks bound, 1 tasks unbound\n"
+                             "# binding tasks to NODEs:\n#  %2d\n# NOTE: 1 tasks mem-bound, 1 tasks unbound\n#\n"
+                             % (cpus[0], node_ids[0])) in p.stdout and d and
+      d["plan"]["cpus_note"] == "1 tasks bound, 1 tasks unbound" and
+      d["plan"]["memnodes_note"] == "1 tasks mem-bound, 1 tasks unbound", p.stdout[:500])
+
+STARTUP = re.compile(r"^ # Startup synchronization: \.\.\. threads initialized in ([0-9.]+) seconds\.$", re.M)
+p, d = run(["-p", "2", "-t", "2", "-P", "8", "-T", "1", "-l", "1", "-d"], "d1")
+t = tasks(d)
+want = "".join(" # process %2d: PID %d\n" % (x["process"], x["pid"]) for x in t if x["thread"] == 0)
+check("-d: perf's ' # process %2d: PID %d' line per process (its real PID, from JSON), whole lines between ' #' and "
+      "the Startup line, which stays whole for a script's regex",
+      p.returncode == 0 and len(t) == 4 and all(x["pid"] > 0 for x in t) and
+      " #\n" + want + " # Startup synchronization: ..." in p.stdout and len(STARTUP.findall(p.stdout)) == 1 and
+      "PID 0\n" not in p.stdout and "thread mem:" not in p.stdout and "(injecting" not in p.stdout, p.stdout[:900])
+p, d = run(["-p", "2", "-t", "2", "-P", "8", "-T", "1", "-l", "1", "-d", "-d"], "d2")
+t = tasks(d)
+want = "".join("#  thread %2d / %2d global mem: %s, process mem: %s, thread mem: %s\n" %
+               (x["process"], x["thread"], perf_addr(x["global_addr"]), perf_addr(x["process_addr"]),
+                perf_addr(x["thread_addr"])) for x in t)
+check("-d -d: perf's '#  thread %2d / %2d global mem: %p, process mem: %p, thread mem: %p' per thread, from JSON "
+      "(one global mapping for all, one process mapping per process, a thread mapping each)",
+      p.returncode == 0 and len(t) == 4 and want in p.stdout and " global mem: " not in p.stdout.replace(want, "") and
+      len({x["global_addr"] for x in t}) == 1 and all(x["thread_addr"] for x in t) and
+      all(x["process_addr"] for x in t), (p.stdout[:1200], t))
+p, d = run(["-p", "2", "-t", "1", "-P", "8", "-G", "0", "-l", "1", "-d", "-d", "-d"], "d3")
+t = tasks(d)
+want = "".join(" # process %2d global mem: (nil), process mem: %s\n"
+               "#  thread %2d /  0 global mem: (nil), process mem: %s, thread mem: (nil)\n" %
+               (x["process"], perf_addr(x["process_addr"]), x["process"], perf_addr(x["process_addr"])) for x in t)
+check("-d -d -d: perf's ' # process %2d global mem: %p, process mem: %p' before its threads' lines; no memory: (nil)",
+      p.returncode == 0 and len(t) == 2 and want in p.stdout, (p.stdout[:1200], t))
+
+if len(cpus) >= 2:
+    p, d = run(["-p", "1", "-t", "1", "-P", "1", "-x", "1", "-s", "2.5", "-d"], "x-d")
+    moves = d["analysis"].get("moves", []) if d else []
+    got = re.findall(r"^ \(injecting perturbalance, moved to CPU#(\d+)\)$", p.stdout, re.M)
+    check("-d -x 1: perf's ' (injecting perturbalance, moved to CPU#%d)' per move of task 0, the CPUs JSON's "
+          "analysis.moves holds, after the Startup line and before the results",
+          p.returncode == 0 and len(moves) == tasks(d)[0]["perturbations"] >= 1 and
+          got == [str(m["cpu"]) for m in moves] and all(m["cpu"] in cpus for m in moves) and
+          p.stdout.index(" # Startup synchronization") < p.stdout.index(" (injecting") < p.stdout.index("\n main,"),
+          (p.stdout[:900], moves))
+    p, d = run(["-p", "1", "-t", "1", "-P", "1", "-x", "1", "-s", "1.5"], "x-nod")
+    check("-x without -d: no move lines (perf prints them at -d)", p.returncode == 0 and "(injecting" not in p.stdout
+          and d and d["analysis"].get("moves"), p.stdout[-600:])
+
+PROGRESS = re.compile(r"^ #  ([ \d]{2}\d\.\d)%  \[(\d+\.\d) mins\]((?: [ \d]\d/\d[\d ])+) \[([ \d]\d)/(\d[\d ])\] "
+                      r"l: *(\d+)-(\d+) * \( *(\d+)\)( \[[ \d]\d\.\d%\])?( \{\d+-\d+\})?"
+                      r"( \( *\d+\.\ds (?:de-)?converged\))?$", re.M)
+p, d = run(["-p", "2", "-t", "1", "-P", "8", "-s", "2.5", "-c"], "c-perf")
+a = d["analysis"] if d else {}
+smp, nod = a.get("convergence_samples", []), a.get("convergence_nodes", [])
+got = PROGRESS.findall(p.stdout)
+want = []
+for x in smp:
+    ns = [y for y in nod if y["t_s"] == x["t_s"]]
+    line = " #  %5.1f%%  [%.1f mins]" % (x["progress_pct"], x["t_s"] / 60) + \
+        "".join(" %2d/%-2d" % (y["tasks"], y["processes"]) for y in ns)
+    line += " [%2d/%-2d]" % (max(y["tasks"] for y in ns) - min(y["tasks"] for y in ns), sum(y["processes"] for y in ns))
+    line += " l:%3d-%-3d (%3d)" % (x["loops_min"], x["loops_max"], x["loops_max"] - x["loops_min"])
+    if x["loops_min"] and x["loops_max"]:
+        line += " [%4.1f%%]" % ((1 - x["loops_min"] / x["loops_max"]) * 100)
+    want.append(line)
+lines = [l for l in p.stdout.splitlines() if l.startswith(" #  ") and "mins]" in l]
+check("-c: perf's progress line per kept sample (' #  %5.1f%%  [%.1f mins]', per node ' %2d/%-2d', "
+      "' [%2d/%-2d]', ' l:%3d-%-3d (%3d)', ' [%4.1f%%]'), every field from JSON's convergence_samples/_nodes",
+      p.returncode == 0 and len(smp) >= 2 and len(got) == len(smp) and
+      [re.sub(r"( \{\d+-\d+\})?( \( *[0-9.]+s (de-)?converged\))?$", "", l) for l in lines] == want and
+      all(sum(y["tasks"] for y in nod if y["t_s"] == x["t_s"]) == 2 for x in smp), (lines, want))
+check("-c: -s's share of the time as the progress percent (perf's -l share; perf prints 0.0 with -s alone), "
+      "at most 100",
+      smp and all(abs(x["progress_pct"] - min(100, x["t_s"] / 2.5 * 100)) < 1e-9 for x in smp), smp)
+check("-c: each perf line is followed by membench's placement line for the same sample",
+      all(re.match(r" # +[0-9.]+ s  threads ", b) for l, b in zip(p.stdout.splitlines(), p.stdout.splitlines()[1:])
+          if l.startswith(" #  ") and "mins]" in l), p.stdout[-900:])
+if nnodes == 1:
+    rows = a.get("convergence", [])
+    check("-c on one node: no '(X s converged)' in perf's lines, every sample's converged null in JSON (never true)",
+          smp and all(x["converged"] is None for x in smp) and rows and all(x["converged"] is None for x in rows) and
+          not re.search(r"s (de-)?converged\)", p.stdout) and rec(d)["params"]["converged"] is None, (smp, rows))
+    check("-c on one node: membench's placement line ends 'nothing to converge'",
+          len(re.findall(r"^ # +[0-9.]+ s  threads .*  nothing to converge$", p.stdout, re.M)) == len(smp) and
+          not re.search(r"^ # +[0-9.]+ s  threads .*  (not )?converged$", p.stdout, re.M), p.stdout[-900:])
+    p, d = run(["-p", "2", "-t", "1", "-P", "8", "-s", "2", "-m"], "m-one")
+    r = rec(d)
+    check("-m on one node: NUMA-convergence-latency never exceeds runtime-max/thread, converged null",
+          p.returncode == 0 and r and 0 < r["params"]["convergence_latency_s"] <= r["params"]["runtime_max_s"] and
+          r["params"]["converged"] is None and
+          re.search(r"^ main, +%.3f, secs, +NUMA-convergence-latency$" % r["params"]["convergence_latency_s"],
+                    p.stdout, re.M), r and r["params"])
+    # the live progress on a terminal (stderr a pty): never ", converged" on one node
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([BIN, "numa", "mem", "-p", "1", "-t", "1", "-P", "8", "-s", "2.2", "-c"],
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    check("the live progress on a terminal says loops, and on one node never ', converged'",
+          proc.returncode == 0 and b" s, loops " in seen and b", converged" not in seen, seen[-300:])
+perf = shutil.which("perf")
+if perf and subprocess.run([perf, "bench", "numa", "mem", "-h"], capture_output=True).returncode in (0, 129):
+    a = subprocess.run([perf, "bench", "numa", "mem", "-p", "2", "-t", "1", "-P", "8", "-s", "2", "-c"],
+                       capture_output=True, text=True, timeout=120)
+    theirs = [l for l in a.stdout.replace("\r", "\n").splitlines() if "mins]" in l]
+    check("perf's own -c progress lines (split at its \\r) have the shape membench's are checked against",
+          a.returncode == 0 and theirs and all(PROGRESS.fullmatch(l) for l in theirs), theirs)
+p, d = run(["-p", "2", "-t", "1", "-P", "8", "-s", "1.5", "-c", "-q"], "c-quiet")
+check("-c -q: no progress lines (perf's are muted by -q), the quiet figures only",
+      p.returncode == 0 and not re.search(r"mins\]|  threads ", p.stdout) and QUIET.search(p.stdout), p.stdout)
+
+
+def first_test(args, name):
+    """Starts numa mem ARGS, SIGINT as the suite's first test starts: (exit status, stdout, JSON or None)."""
+    path = os.path.join(TMP, "numa-" + name + ".json")
+    proc = subprocess.Popen([BIN, "numa", "mem"] + args + ["--json", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if line.startswith(" # Running RAM-bw-local,"):
+            proc.send_signal(signal.SIGINT)
+            break
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, "".join(seen) + out, (json.load(open(path)) if os.path.exists(path) else None)
+
+
+u = os.uname()
+rc, out, d = first_test(["-a", "-s", "0.05"], "a-header")
+head = (BANNER + '\n # Running main, "membench numa mem -a -s 0.05 --json %s"\n #\n # Running test on: %s %s %s %s\n #\n'
+        % (os.path.join(TMP, "numa-a-header.json"), u.sysname, u.nodename, u.release, u.machine))
+check("-a: perf's suite header (banner, Running main, ' #', ' # Running test on: ' in uname -a's order, ' #')",
+      rc == 130 and out.startswith(head) and "\n\n # Running RAM-bw-local, \"membench numa mem -p 1 -t 1 -P " in out,
+      (out[:500], head))
+rc, out, d = first_test([], "no-args")
+check("no options at all (perf runs its suite): the suite, its 45 tests planned, its header, its first test started",
+      rc == 130 and d and d["mode"] == "numa-mem" and len(d["plan"].get("tests", [])) == 45 and
+      out.startswith(BANNER + '\n # Running main, "membench numa mem --json ') and " # Running test on: " in out and
+      "\n\n # Running RAM-bw-local, " in out, out[:600])
+proc = subprocess.Popen([BIN, "numa", "mem"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+line = ""
+for line in proc.stdout:
+    if line.startswith(" # Running RAM-bw-local,") or line.startswith(" main,") or "total speed" in line:
+        break
+proc.send_signal(signal.SIGINT)
+proc.communicate(timeout=120)
+check("`membench numa mem` with no word after it runs the suite (its first test starts), not one 5 s run",
+      line.startswith(" # Running RAM-bw-local,"), line)
 
 # --- differential: perf bench numa mem, same command lines, same regexes, same amounts --
 perf = shutil.which("perf")
