@@ -74,7 +74,10 @@ boot() {
     local pid=$! waited=0
     while [ "$probe" -gt 0 ] && kill -0 $pid 2>/dev/null && ! grep -q '=== GUEST UP' "$dir/console.log" 2>/dev/null; do
         if [ $waited -ge "$probe" ]; then
-            kill $pid 2>/dev/null
+            # The subshell's child (timeout, which passes SIGTERM on to qemu) first:
+            # killing the subshell alone left a stuck KVM qemu spinning a CPU for
+            # the rest of its 900 s while the TCG guest ran beside it.
+            kill $(cat /proc/$pid/task/*/children 2>/dev/null) $pid 2>/dev/null
             { wait $pid; } 2>/dev/null
             return 125
         fi
