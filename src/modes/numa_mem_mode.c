@@ -121,7 +121,7 @@ static int plan_bindings(session *s, numa_state *st, const numa_options *o)
                      st->nodes.ignored == 1 ? "" : "s", ntasks);
     u->cpus = o->cpus ? st->cpus.cpus : NULL;
     u->nodes = o->memnodes ? st->nodes.nodes : NULL;
-    char note[160] = "", cpus_note[80] = "", nodes_note[80] = "";
+    char note[176] = "", cpus_note[80] = "", nodes_note[80] = ""; /* note: both and "; " */
     if (o->cpus && st->cpus.bound < ntasks)
         snprintf(cpus_note, sizeof cpus_note, "%d tasks bound, %d tasks unbound", st->cpus.bound,
                  ntasks - st->cpus.bound);
