@@ -1000,11 +1000,19 @@ tap_from check_openmetrics.py
 tap_from check_completions.py
 
 # --- documentation ----------------------------------------------------------------
-# --help is generated from each mode's option table; every flag it shows must be in
-# README.md and the man page.
+# README.md is short and task-first; docs/ has a page per mode or topic. Every relative
+# link (and #anchor) must resolve, every mode --help lists must have a page the README's
+# mode table links to, and --help is generated from each mode's option table: every
+# flag it shows must be in README.md + docs/*.md and in the man page.
 ROOT=$(dirname "$0")/../..
-docs_out=$(python3 "$(dirname "$0")/check_docs.py" "$BIN" "$ROOT/README.md" "$ROOT/man/membench.1" 2>&1)
-check "every flag of every mode's --help is in README.md and the man page" test $? -eq 0
+docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check links "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
+check "every relative link of README.md, docs/*.md and BENCHMARKS.md names a file and heading that exist" test $? -eq 0
+echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
+docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check modes "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
+check "every mode of --help has a row in README.md's mode table linking to its docs/ page" test $? -eq 0
+echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
+docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check flags "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
+check "every flag of every mode's --help is in README.md + docs/ and the man page" test $? -eq 0
 echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
 
 layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)

@@ -119,6 +119,10 @@ check "the man page is at /usr/share/man/man1/membench.1.gz" \
     bash -c "zcat /usr/share/man/man1/membench.1.gz | grep -q '^\.TH MEMBENCH'"
 check "the README and BENCHMARKS the man page points to are at /usr/share/doc/membench/, uncompressed" \
     bash -c "zcat /usr/share/man/man1/membench.1.gz | grep -q '/usr/share/doc/membench/README.md' && [ -s /usr/share/doc/membench/README.md ] && [ -s /usr/share/doc/membench/BENCHMARKS.md ]"
+check "the docs pages the README links to are at /usr/share/doc/membench/docs/, uncompressed, one per .md of docs/" \
+    bash -c "zcat /usr/share/man/man1/membench.1.gz | grep -q '/usr/share/doc/membench/docs/' && [ -s /usr/share/doc/membench/docs/stream.md ] &&
+             [ -s /usr/share/doc/membench/docs/report.png ] &&
+             [ \$(ls '$ROOT'/docs/*.md | wc -l) -eq \$(ls /usr/share/doc/membench/docs/*.md | wc -l) ]"
 check "the copyright file says MIT (Expat), as LICENSE does" \
     bash -c "grep -q '^License: Expat' /usr/share/doc/membench/copyright && grep -q '^MIT License' '$ROOT/LICENSE'"
 BASH_C=/usr/share/bash-completion/completions/membench
@@ -136,8 +140,8 @@ check "the installed bash completion completes 'membench lat' ($out)" test "$out
 dpkg -r membench >"$TMP/remove.log" 2>&1
 rc=$?
 check "dpkg -r membench exits 0" test $rc -eq 0
-check "the binary, the man page and the completions are gone" \
-    bash -c "[ ! -e /usr/bin/membench ] && [ ! -e /usr/share/man/man1/membench.1.gz ] && [ ! -e '$BASH_C' ] && [ ! -e '$ZSH_C' ] && [ ! -e '$FISH_C' ]"
+check "the binary, the man page, the completions and the docs pages are gone" \
+    bash -c "[ ! -e /usr/bin/membench ] && [ ! -e /usr/share/doc/membench/docs/stream.md ] && [ ! -e /usr/share/man/man1/membench.1.gz ] && [ ! -e '$BASH_C' ] && [ ! -e '$ZSH_C' ] && [ ! -e '$FISH_C' ]"
 check "dpkg knows membench as not installed" \
     bash -c "! dpkg-query -W -f='\${Status}' membench 2>/dev/null | grep -q ' installed\$'"
 finish
