@@ -100,7 +100,7 @@ static const option_spec specs[] = {
      .help = "> 0: huge pages (MADV_HUGEPAGE), < 0: none\n(MADV_NOHUGEPAGE), on every buffer"},
     {.short_name = 'C', .long_name = "cpus", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "cpus_list",
      .custom = parse_cpus, .help = "Bind task i to the i-th CPU set of LIST, entries\nSTART, _LEN, -END, #STEP, xMUL "
-                                   "(see README)"},
+                                   "(see docs/numa-mem.md)"},
     {.short_name = 'M', .long_name = "memnodes", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "memnodes",
      .custom = parse_nodes, .help = "Bind task i's memory to the i-th node of LIST\n(CPU-less nodes too)"},
     FLAG('c', "show_convergence", show_convergence, "Show where each process's threads and memory are"),
@@ -126,13 +126,14 @@ static const option_spec specs[] = {
 
 const option_table numa_option_table = {
     "membench numa mem",
-    "Usage: membench numa mem [options]\n"
+    "Usage: membench numa-mem [options]   (also typed as perf's: membench numa mem)\n"
     "perf bench numa mem: processes (-p) of threads (-t) work on memory shared by all\n"
     "(-G), by a process's threads (-P) and by one thread (-T), bound to CPUs (-C) and\n"
     "nodes (-M) or left to the kernel; perf's options, defaults and output.\n"
     "\n",
-    "Differences from perf: every value is checked; runtimes are per thread; bytes are\n"
-    "what was read plus what was written; see README.\n",
+    "Every result key carries perf's amount (data: a word once, whatever the access);\n"
+    "beyond perf: every value is checked, runtimes are per thread, a stop or a dead\n"
+    "worker ends the run within a second; see docs/numa-mem.md.\n",
     specs,
 };
 

@@ -85,7 +85,7 @@ static const char *mix_values(char *buf, size_t len)
     {.long_name = "traffic", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "traffic", .custom = parse_mixes,  \
      .values = mix_values,                                                                                         \
      .help = "Traffic types (MLC's -R and -W n): R = all reads,\nW2..W17 read:write mixes, W6-W10 with "        \
-             "non-temporal\nstores (see README); " what}
+             "non-temporal\nstores (see docs/mlc-class.md); " what}
 #define ROW_ONE_PER_CORE                                                                                           \
     {.long_name = "one-per-core", .kind = OPT_FLAG, .key = "one_per_core", .offset = F(one_per_core),              \
      .help = "One traffic thread per physical core, not per CPU\n(MLC -X)"}

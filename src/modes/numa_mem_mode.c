@@ -658,7 +658,7 @@ static void numa_release(session *s)
 const mode_def numa_mem_mode = {
     .name = "numa-mem",
     .command = "numa mem",
-    .summary = "membench numa mem: perf bench numa mem (processes, threads, shared and private memory)",
+    .summary = "perf bench numa mem (processes, threads, shared and private memory); also `numa mem`",
     .options = &numa_option_table,
     .options_size = sizeof(numa_options),
     .defaults = numa_options_defaults,
