@@ -77,9 +77,9 @@ static void terminal_text(const loaded_run *run)
         size_t lines = 0;
         for (size_t i = 0; i < len; i++)
             lines += table[i] == '\n';
-        /* A, B, 4 of explanation, a blank, the head, a row each, a blank, the counts,
+        /* A, B, 5 of explanation, a blank, the head, a row each, a blank, the counts,
          * maybe the two levels, the threshold: a string's newline would add one */
-        FUZZ_CHECK(lines == r.count + 11 + (r.two_levels > 0), "compare's table: %zu lines for %zu rows", lines,
+        FUZZ_CHECK(lines == r.count + 12 + (r.two_levels > 0), "compare's table: %zu lines for %zu rows", lines,
                    r.count);
         free(table);
     }

@@ -146,6 +146,11 @@ compare_verdict compare_judge(const ratio_interval *ri, bool higher_is_better)
     return VERDICT_SAME;
 }
 
+bool compare_reaches_beyond(const ratio_interval *ri, bool higher_is_better, double threshold_pct)
+{
+    return higher_is_better ? ri->low < 1 - threshold_pct / 100 : ri->high > 1 + threshold_pct / 100;
+}
+
 static double median_of(const loaded_record *r)
 {
     double *copy = malloc(r->nsamples * sizeof *copy);
@@ -186,7 +191,7 @@ static bool in_two_levels(const loaded_record *r)
     return stats_compute(r->samples, r->nsamples).low_level_n > 0;
 }
 
-static void judge(compare_row *row, double threshold_pct, const compare_report *rep, bootstrap_cache *bc)
+static void judge(compare_row *row, const compare_report *rep, bootstrap_cache *bc)
 {
     const loaded_record *a = row->a, *b = row->b;
     row->a_two_levels = in_two_levels(a);
@@ -205,12 +210,18 @@ static void judge(compare_row *row, double threshold_pct, const compare_report *
         row->ratio.high = shown * (up > 1 ? up : 1);
     }
     row->ratio.ratio = shown;
+    const ratio_interval own = row->ratio; /* the runs' own batches */
     if (row->ratio.told && rep->host_widened)
         widen_for_hosts(&row->ratio, rep->host_a_pct, rep->host_b_pct);
     bool higher = compare_higher_is_better(a);
     row->verdict = compare_judge(&row->ratio, higher);
+    bool large = higher ? shown * COMPARE_LARGE_CHANGE <= 1 : shown >= COMPARE_LARGE_CHANGE;
+    if (large && row->verdict != VERDICT_SLOWER && compare_judge(&own, higher) == VERDICT_SLOWER)
+        row->verdict = VERDICT_SLOWER;
+    if (row->verdict == VERDICT_SAME && compare_reaches_beyond(&row->ratio, higher, rep->threshold_pct))
+        row->verdict = VERDICT_TOO_WIDE;
     row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;
-    row->beyond_threshold = threshold_pct >= 0 && row->verdict == VERDICT_SLOWER && row->worse_pct > threshold_pct;
+    row->beyond_threshold = rep->gated && row->verdict == VERDICT_SLOWER && row->worse_pct > rep->threshold_pct;
 }
 
 bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, bool widen_by_hosts,
@@ -218,8 +229,16 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
 {
     memset(out, 0, sizeof *out);
     out->host_widened = widen_by_hosts;
+    out->gated = threshold_pct >= 0;
+    out->threshold_pct = out->gated ? threshold_pct : COMPARE_DEFAULT_THRESHOLD_PCT;
     out->host_a_pct = widen_by_hosts && a->host_varied_pct > 0 ? a->host_varied_pct : 0;
     out->host_b_pct = widen_by_hosts && b->host_varied_pct > 0 ? b->host_varied_pct : 0;
+    out->host_a_capped = out->host_a_pct > COMPARE_HOST_WIDEN_CAP_PCT;
+    out->host_b_capped = out->host_b_pct > COMPARE_HOST_WIDEN_CAP_PCT;
+    if (out->host_a_capped)
+        out->host_a_pct = COMPARE_HOST_WIDEN_CAP_PCT;
+    if (out->host_b_capped)
+        out->host_b_pct = COMPARE_HOST_WIDEN_CAP_PCT;
     figure_key *ka = sorted_keys(a), *kb = sorted_keys(b);
     size_t *match_a = calloc(a->count + 1, sizeof *match_a); /* index in b + 1; 0: none */
     bool *matched_b = calloc(b->count + 1, sizeof *matched_b);
@@ -245,12 +264,13 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
             continue;
         }
         row->b = &b->records[match_a[i] - 1];
-        judge(row, threshold_pct, out, bc);
+        judge(row, out, bc);
         out->matched++;
         out->faster += row->verdict == VERDICT_FASTER;
         out->slower += row->verdict == VERDICT_SLOWER;
         out->same += row->verdict == VERDICT_SAME;
-        out->untold += row->verdict == VERDICT_CANNOT_TELL;
+        out->untold += row->verdict == VERDICT_CANNOT_TELL || row->verdict == VERDICT_TOO_WIDE;
+        out->too_wide += row->verdict == VERDICT_TOO_WIDE;
         out->beyond += row->beyond_threshold;
         out->two_levels += row->a_two_levels || row->b_two_levels;
     }
@@ -281,7 +301,19 @@ void compare_report_free(compare_report *r)
 
 int compare_exit_status(const compare_report *r)
 {
-    return r->beyond || !r->matched ? 1 : 0;
+    return r->beyond || !r->matched ? 1 : r->gated && r->untold ? COMPARE_EXIT_CANNOT_TELL : 0;
+}
+
+const char *compare_exit_reason(const compare_report *r)
+{
+    if (!r->matched)
+        return "nothing compared";
+    if (r->beyond)
+        return "slower beyond the threshold";
+    if (!r->gated)
+        return "no threshold: not a gate";
+    return r->untold ? "cannot tell: some figure's noise is wider than the threshold, or it has under 3 samples"
+                     : "pass: every figure told within the threshold";
 }
 
 const char *compare_verdict_text(compare_verdict v)
@@ -295,6 +327,8 @@ const char *compare_verdict_text(compare_verdict v)
         return "no difference within noise";
     case VERDICT_CANNOT_TELL:
         return "cannot tell (under 3 samples)";
+    case VERDICT_TOO_WIDE:
+        return "cannot tell (noise wider than the threshold)";
     case VERDICT_ONLY_A:
         return "only in A";
     case VERDICT_ONLY_B:

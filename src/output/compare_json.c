@@ -74,6 +74,9 @@ void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const 
         json_object_begin(&j, "host_widening");
         json_number(&j, "a_pct", r->host_a_pct);
         json_number(&j, "b_pct", r->host_b_pct);
+        json_number(&j, "cap_pct", COMPARE_HOST_WIDEN_CAP_PCT); /* a run claiming more is widened by this */
+        json_bool(&j, "a_capped", r->host_a_capped);
+        json_bool(&j, "b_capped", r->host_b_capped);
         json_object_end(&j);
     } else {
         json_null(&j, "host_widening");
@@ -82,6 +85,10 @@ void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const 
         json_number(&j, "threshold_pct", threshold_pct);
     else
         json_null(&j, "threshold_pct");
+    /* the verdicts' threshold: an interval holding 1 that reaches beyond it cannot tell */
+    json_number(&j, "verdict_threshold_pct", r->threshold_pct);
+    json_int(&j, "exit_status", compare_exit_status(r));
+    json_string(&j, "exit_reason", compare_exit_reason(r));
     json_array_begin(&j, "figures");
     for (size_t i = 0; i < r->count; i++)
         row(&j, &r->rows[i]);

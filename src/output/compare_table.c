@@ -7,7 +7,7 @@
 #include "util/one_line.h"
 #include "util/stats.h"
 
-enum { COLS = 10, CELL = 64 };
+enum { COLS = 10, CELL = 96 }; /* the longest verdict with its two-levels note fits */
 
 static const char *const heads[COLS] = {"mode", "operation", "size", "threads", "nodes", "A",
                                         "B", "B/A", "95% interval", "verdict"};
@@ -67,10 +67,13 @@ static void describe(FILE *f, const char *label, const char *path, const loaded_
     fprintf(f, "%s\n", one_line(line));
 }
 
-/* "\xc2\xb12.1%", or why a run's host adds nothing */
-static const char *host_text(const loaded_run *r, char *buf, size_t len)
+/* "\xc2\xb12.1%", "\xc2\xb120.0% (claims \xc2\xb150.0%, capped)", or why a run's host adds nothing */
+static const char *host_text(const loaded_run *r, bool capped, char *buf, size_t len)
 {
-    if (r->host_varied_pct > 0)
+    if (capped)
+        snprintf(buf, len, "\xc2\xb1%.1f%% (claims \xc2\xb1%.1f%%, capped)", COMPARE_HOST_WIDEN_CAP_PCT,
+                 r->host_varied_pct);
+    else if (r->host_varied_pct > 0)
         snprintf(buf, len, "\xc2\xb1%.1f%%", r->host_varied_pct);
     else
         snprintf(buf, len, "%s", r->host_varied_pct == 0 ? "\xc2\xb1" "0%" : "no verdict: not widened");
@@ -80,7 +83,7 @@ static const char *host_text(const loaded_run *r, char *buf, size_t len)
 void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
                          const compare_report *r, double threshold_pct)
 {
-    char ha[48], hb[48];
+    char ha[80], hb[80];
     describe(f, "A", path_a, a);
     describe(f, "B", path_b, b);
     fprintf(f, "A and B are medians of each figure's raw samples (bandwidth: higher is faster;\n"
@@ -88,10 +91,12 @@ void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const
             BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);
     if (r->host_widened)
         fprintf(f, "widened by how much each run's host moved (A %s, B %s; --within-run: not);\n",
-                host_text(a, ha, sizeof ha), host_text(b, hb, sizeof hb));
+                host_text(a, r->host_a_capped, ha, sizeof ha), host_text(b, r->host_b_capped, hb, sizeof hb));
     else
         fprintf(f, "from the runs' own samples only (--within-run: not widened by their hosts' movement);\n");
-    fprintf(f, "an interval that holds 1 is no difference within noise.\n\n");
+    fprintf(f, "an interval that holds 1 is no difference within noise, or cannot tell when it\n"
+               "also reaches beyond %g%% slower (%s).\n\n",
+            r->threshold_pct, r->gated ? "the threshold" : "without --threshold: 5%");
     char (*cells)[COLS][CELL] = malloc((r->count + 1) * sizeof *cells);
     if (!cells)
         return;
@@ -118,6 +123,9 @@ void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const
                 r->two_levels, r->two_levels == 1 ? "" : "s", STATS_LEVEL_JUMP);
     if (threshold_pct >= 0 && !r->matched)
         fprintf(f, "Threshold %g%%: no figure in both runs, nothing compared (exit status 1)\n", threshold_pct);
+    else if (threshold_pct >= 0 && !r->beyond && r->untold)
+        fprintf(f, "Threshold %g%%: 0 figures slower by more than %g%%, but %zu cannot tell (exit status %d: the gate "
+                   "cannot pass)\n", threshold_pct, threshold_pct, r->untold, COMPARE_EXIT_CANNOT_TELL);
     else if (threshold_pct >= 0)
         fprintf(f, "Threshold %g%%: %zu figure%s slower by more than %g%%%s\n", threshold_pct, r->beyond,
                 r->beyond == 1 ? "" : "s", threshold_pct, r->beyond ? " (exit status 1)" : "");

@@ -254,6 +254,23 @@ MUTANTS = [
     ("compare passes the gate when no figure is in both runs (an empty run)",
      "src/core/compare.c", "return r->beyond || !r->matched ? 1 : 0;", "return r->beyond ? 1 : 0;",
      "unit:compare_gate"),
+    ("compare's gate: an interval holding 1 and reaching beyond the threshold is no difference (cannot tell removed)",
+     "src/core/compare.c", "    if (row->verdict == VERDICT_SAME && compare_reaches_beyond(&row->ratio, higher, rep->threshold_pct))\n"
+     "        row->verdict = VERDICT_TOO_WIDE;\n", "", "unit:compare_cannot_tell"),
+    ("compare's gate: cannot tell on the fast side too (an interval reaching 5% faster)",
+     "src/core/compare.c", "return higher_is_better ? ri->low < 1 - threshold_pct / 100 : ri->high > 1 + threshold_pct / 100;",
+     "return (void)higher_is_better, ri->low < 1 - threshold_pct / 100 || ri->high > 1 + threshold_pct / 100;",
+     "unit:compare_cannot_tell"),
+    ("compare's gate: --threshold exits 0 when a figure cannot tell",
+     "src/core/compare.c", "r->gated && r->untold ? COMPARE_EXIT_CANNOT_TELL : 0", "0", "unit:compare_gate_cannot"),
+    ("compare's gate: each run's host widening not capped (a claim of 99.9% widens by 99.9%)",
+     "src/core/compare.c", "    out->host_a_capped = out->host_a_pct > COMPARE_HOST_WIDEN_CAP_PCT;\n"
+     "    out->host_b_capped = out->host_b_pct > COMPARE_HOST_WIDEN_CAP_PCT;",
+     "    out->host_a_capped = out->host_b_capped = false;", "unit:compare_caps"),
+    ("compare's gate: a halving the runs' own batches call slower read as cannot tell once widened",
+     "src/core/compare.c", "    if (large && row->verdict != VERDICT_SLOWER && compare_judge(&own, higher) == VERDICT_SLOWER)\n"
+     "        row->verdict = VERDICT_SLOWER;\n", "    (void)large;\n    (void)own;\n",
+     "unit:compare_halving"),
     ("a run document's \\u0000 read as the end of its string",
      "src/core/run_load.c", "if (!without_nul(&run->doc, \"\", err, errlen) || !load_doc(run, err, errlen)) {",
      "if ((0 && !without_nul(&run->doc, \"\", err, errlen)) || !load_doc(run, err, errlen)) {",

@@ -409,7 +409,8 @@ TEST(compare_runs_matches_judges_and_gates)
 
 /* Each run's host variation widens B/A's interval: low x (1 - b)/(1 + a), high x
  * (1 + b)/(1 - a); B 5% slower from samples within +-2% is slower from the samples
- * alone, no difference once hosts that moved +-3% and +-2% are allowed for. */
+ * alone, and once hosts that moved +-3% and +-2% are allowed for its interval holds
+ * 1 and reaches below 0.95: cannot tell at the default 5%. */
 TEST(compare_widens_by_each_runs_host_variation)
 {
     char ra[1024], rb[1024];
@@ -432,7 +433,8 @@ TEST(compare_widens_by_each_runs_host_variation)
     CHECK_NEAR(half.host_b_pct, 0, 0); /* a run without a verdict adds nothing */
     if (own.count == 1 && wide.count == 1 && half.count == 1) {
         CHECK_INT(own.rows[0].verdict, VERDICT_SLOWER);
-        CHECK_INT(wide.rows[0].verdict, VERDICT_SAME);
+        /* widened, it holds 1 and reaches below 0.95: too wide for the default 5% */
+        CHECK_INT(wide.rows[0].verdict, VERDICT_TOO_WIDE);
         CHECK_NEAR(wide.rows[0].ratio.ratio, own.rows[0].ratio.ratio, 0);
         CHECK_NEAR(wide.rows[0].ratio.low, own.rows[0].ratio.low * 0.98 / 1.03, 1e-12);
         CHECK_NEAR(wide.rows[0].ratio.high, own.rows[0].ratio.high * 1.02 / 0.97, 1e-12);
@@ -511,6 +513,7 @@ TEST(compare_gate_needs_a_verdict)
     CHECK(compare_runs(&a, &b, 10, false, &rep));
     CHECK_INT(rep.untold, 1);
     CHECK_INT(rep.beyond, 0);
+    CHECK_INT(compare_exit_status(&rep), COMPARE_EXIT_CANNOT_TELL); /* the gate does not pass either */
     if (rep.count == 1) {
         CHECK_INT(rep.rows[0].verdict, VERDICT_CANNOT_TELL);
         CHECK_NEAR(rep.rows[0].ratio.ratio, 0.5, 1e-12);
@@ -525,7 +528,7 @@ TEST(compare_gate_needs_a_verdict)
  * independent samples B is clearly faster (A's median 100.5, a resample's median
  * reaches 160 only when half its draws hit the one 160); over the rounds' medians
  * (100.5, 100, 160 against 120-121) a resample's median is A's 160 round a quarter
- * of the time: no difference within noise. */
+ * of the time: the interval holds 1 (and, reaching 0.75, cannot tell at 5%). */
 TEST(compare_judges_over_rounds_not_samples)
 {
     const double va[] = {100, 101, 100, 101, 100, 101, 100, 101, 100, 160};
@@ -553,7 +556,8 @@ TEST(compare_judges_over_rounds_not_samples)
         CHECK(compare_runs(&a, &b, 5, false, &rep));
         CHECK_INT(rep.count, 1);
         if (rep.count == 1) {
-            CHECK_INT(rep.rows[0].verdict, with_rounds ? VERDICT_SAME : VERDICT_FASTER);
+            /* over the rounds the interval holds 1 and reaches 0.75: too wide for 5% */
+            CHECK_INT(rep.rows[0].verdict, with_rounds ? VERDICT_TOO_WIDE : VERDICT_FASTER);
             CHECK_NEAR(rep.rows[0].ratio.ratio, 120.5 / 100.5, 1e-12); /* all samples' medians either way */
         }
         compare_report_free(&rep);
@@ -588,7 +592,8 @@ TEST(compare_marks_figures_in_two_levels)
     if (rep.count == 2) {
         CHECK(!rep.rows[0].a_two_levels && rep.rows[0].b_two_levels);
         CHECK(rep.rows[1].a_two_levels && rep.rows[1].b_two_levels);
-        CHECK_INT(rep.rows[0].verdict, VERDICT_SAME); /* medians 16 and 16: judged as ever */
+        /* medians 16 and 16: judged as ever, B's upper level making the interval too wide */
+        CHECK_INT(rep.rows[0].verdict, VERDICT_TOO_WIDE);
     }
     compare_report_free(&rep);
     CHECK(compare_runs(&a, &a, -1, false, &rep));
@@ -598,4 +603,179 @@ TEST(compare_marks_figures_in_two_levels)
     compare_report_free(&rep);
     run_free(&a);
     run_free(&b);
+}
+
+/* Issue 37, the gate never passes silently. Samples within +-1%; B = A x f; each
+ * run's host moved by the given percent (NULL: no verdict). */
+static void noisy_pair(loaded_run *a, loaded_run *b, const char *metric, double f, const char *noise_a,
+                       const char *noise_b)
+{
+    char ra[1024], rb[1024], err[256];
+    record(ra, sizeof ra, "read", metric, 65536, 1);
+    record(rb, sizeof rb, "read", metric, 65536, f);
+    CHECK(load(&(doc_parts){.results = ra, .noise = noise_a}, a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb, .noise = noise_b}, b, err, sizeof err));
+}
+
+/* An interval that holds 1 but reaches beyond the threshold on the slow side
+ * cannot tell a change of the threshold's size from none: B 1% down within hosts
+ * that moved +-3% each reaches about 0.92. Cannot tell at 5% (and without
+ * --threshold, whose default is 5%), no difference at 10%; latency 1% up the same
+ * on its slow (high) side; bandwidth 4% up reaches beyond 5% only on the fast side:
+ * no difference (the gate asks about slowdowns only). */
+TEST(compare_cannot_tell_when_noise_wider_than_threshold)
+{
+    loaded_run a, b;
+    compare_report rep;
+    noisy_pair(&a, &b, "bandwidth", 0.99, "{\"varied_pct\":3}", "{\"varied_pct\":3}");
+    CHECK(compare_runs(&a, &b, 5, true, &rep));
+    CHECK_INT(rep.count, 1);
+    if (rep.count == 1) {
+        CHECK(rep.rows[0].ratio.low < 0.95 && rep.rows[0].ratio.high > 1);
+        CHECK_INT(rep.rows[0].verdict, VERDICT_TOO_WIDE);
+        CHECK_STR(compare_verdict_text(rep.rows[0].verdict), "cannot tell (noise wider than the threshold)");
+        CHECK(!rep.rows[0].beyond_threshold);
+    }
+    CHECK_INT(rep.untold, 1);
+    CHECK_INT(rep.too_wide, 1);
+    CHECK_INT(rep.same, 0);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, -1, true, &rep)); /* no --threshold: 5% */
+    CHECK_NEAR(rep.threshold_pct, COMPARE_DEFAULT_THRESHOLD_PCT, 0);
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_TOO_WIDE);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, 10, true, &rep));
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_SAME && rep.rows[0].ratio.low > 0.9);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+    noisy_pair(&a, &b, "latency", 1.01, "{\"varied_pct\":3}", "{\"varied_pct\":3}");
+    CHECK(compare_runs(&a, &b, 5, true, &rep));
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_TOO_WIDE && rep.rows[0].ratio.high > 1.05);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+    noisy_pair(&a, &b, "bandwidth", 1.04, "{\"varied_pct\":3}", "{\"varied_pct\":3}");
+    CHECK(compare_runs(&a, &b, 5, true, &rep));
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_SAME && rep.rows[0].ratio.high > 1.05 &&
+          rep.rows[0].ratio.low > 0.95);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* --threshold's exit status: 3 when a figure cannot tell and none is beyond (never
+ * 0), 1 when one is beyond whatever else cannot tell, 0 when every figure is told
+ * within it; without --threshold no gate: 0. */
+TEST(compare_gate_cannot_tell_has_its_own_exit_status)
+{
+    loaded_run a, b;
+    compare_report rep;
+    noisy_pair(&a, &b, "bandwidth", 0.99, "{\"varied_pct\":3}", "{\"varied_pct\":3}");
+    CHECK(compare_runs(&a, &b, 5, true, &rep));
+    CHECK_INT(rep.beyond, 0);
+    CHECK_INT(compare_exit_status(&rep), COMPARE_EXIT_CANNOT_TELL);
+    CHECK_INT(COMPARE_EXIT_CANNOT_TELL, 3);
+    CHECK(strncmp(compare_exit_reason(&rep), "cannot tell", 11) == 0);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, -1, true, &rep));
+    CHECK_INT(compare_exit_status(&rep), 0);
+    CHECK(strncmp(compare_exit_reason(&rep), "no threshold", 12) == 0);
+    compare_report_free(&rep);
+    CHECK(compare_runs(&a, &b, 10, true, &rep));
+    CHECK_INT(compare_exit_status(&rep), 0);
+    CHECK(strncmp(compare_exit_reason(&rep), "pass", 4) == 0);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+    /* one figure too wide, one halved: the slower one decides, exit 1 */
+    char r1[1024], r2[1024], ra[2100], rb[2100], err[256];
+    record(r1, sizeof r1, "read", "bandwidth", 65536, 1);
+    record(r2, sizeof r2, "copy", "bandwidth", 65536, 1);
+    snprintf(ra, sizeof ra, "%s,%s", r1, r2);
+    record(r1, sizeof r1, "read", "bandwidth", 65536, 0.99);
+    record(r2, sizeof r2, "copy", "bandwidth", 65536, 0.5);
+    snprintf(rb, sizeof rb, "%s,%s", r1, r2);
+    CHECK(load(&(doc_parts){.results = ra, .noise = "{\"varied_pct\":3}"}, &a, err, sizeof err));
+    CHECK(load(&(doc_parts){.results = rb, .noise = "{\"varied_pct\":3}"}, &b, err, sizeof err));
+    CHECK(compare_runs(&a, &b, 5, true, &rep));
+    CHECK_INT(rep.too_wide, 1);
+    CHECK_INT(rep.beyond, 1);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    CHECK(strncmp(compare_exit_reason(&rep), "slower beyond", 13) == 0);
+    compare_report_free(&rep);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* No run's claimed host movement widens an interval by more than 20%: B at 0.6 of
+ * A, with B's (or A's) file claiming its host moved 99.9%, is slower beyond the
+ * threshold, exit 1. Uncapped, 0.999 would take the interval from near 0 to past
+ * 1 (0.61 x 1.999/0.98 = 1.24): a 1.7x slowdown read as noise. */
+TEST(compare_caps_each_runs_host_widening)
+{
+    for (int doctored_b = 0; doctored_b < 2; doctored_b++) {
+        loaded_run a, b, plain_a, plain_b;
+        compare_report rep, own;
+        const char *huge = "{\"varied_pct\":99.9}", *small = "{\"varied_pct\":2}";
+        noisy_pair(&a, &b, "bandwidth", 0.6, doctored_b ? small : huge, doctored_b ? huge : small);
+        noisy_pair(&plain_a, &plain_b, "bandwidth", 0.6, NULL, NULL);
+        CHECK(compare_runs(&a, &b, 5, true, &rep));
+        CHECK(compare_runs(&plain_a, &plain_b, 5, false, &own));
+        CHECK_NEAR(doctored_b ? rep.host_b_pct : rep.host_a_pct, COMPARE_HOST_WIDEN_CAP_PCT, 0);
+        CHECK_NEAR(doctored_b ? rep.host_a_pct : rep.host_b_pct, 2, 0);
+        CHECK(doctored_b ? rep.host_b_capped && !rep.host_a_capped : rep.host_a_capped && !rep.host_b_capped);
+        double fa = doctored_b ? 0.02 : 0.2, fb = doctored_b ? 0.2 : 0.02;
+        if (rep.count == 1 && own.count == 1) {
+            CHECK_NEAR(rep.rows[0].ratio.low, own.rows[0].ratio.low * (1 - fb) / (1 + fa), 1e-12);
+            CHECK_NEAR(rep.rows[0].ratio.high, own.rows[0].ratio.high * (1 + fb) / (1 - fa), 1e-12);
+            CHECK(rep.rows[0].ratio.high < 1);
+            CHECK_INT(rep.rows[0].verdict, VERDICT_SLOWER);
+            CHECK(rep.rows[0].beyond_threshold);
+        } else {
+            CHECK(false);
+        }
+        CHECK_INT(compare_exit_status(&rep), 1);
+        compare_report_free(&rep);
+        compare_report_free(&own);
+        run_free(&a);
+        run_free(&b);
+        run_free(&plain_a);
+        run_free(&plain_b);
+    }
+}
+
+/* A halving that the runs' own batches call slower is slower even when the hosts'
+ * widening (both at the 20% cap: 1.5x) takes its interval past 1: B's samples
+ * 48.5-80 (median 49.5 of A's 100) reach about 0.8 by themselves, 1.2 widened. A
+ * 1.6x change with the same spread stays cannot tell (the rule is for 2x). */
+TEST(compare_halving_is_slower_whatever_the_hosts_moved)
+{
+    const char *fmt = "{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\","
+                      "\"value\":1,\"size_bytes\":65536,\"threads\":1,\"placement\":[{\"thread\":0,\"cpu\":0,"
+                      "\"node\":0,\"memory_node\":0}],\"samples\":[%s],\"complete\":true}";
+    const char *bs[] = {"49,49.5,48.5,75,80", "62,62.5,61.5,90,95"};
+    for (int k = 0; k < 2; k++) {
+        char ra[1024], rb[1024], err[256];
+        snprintf(ra, sizeof ra, fmt, "100,101,99,100.5,99.5");
+        snprintf(rb, sizeof rb, fmt, bs[k]);
+        loaded_run a, b;
+        CHECK(load(&(doc_parts){.results = ra, .noise = "{\"varied_pct\":50}"}, &a, err, sizeof err));
+        CHECK(load(&(doc_parts){.results = rb, .noise = "{\"varied_pct\":99.9}"}, &b, err, sizeof err));
+        compare_report rep, own;
+        CHECK(compare_runs(&a, &b, 5, true, &rep));
+        CHECK(compare_runs(&a, &b, 5, false, &own));
+        if (rep.count == 1 && own.count == 1) {
+            CHECK(rep.rows[0].ratio.high > 1);   /* widened, the interval holds 1 */
+            CHECK(own.rows[0].ratio.high < 1);   /* the runs' own batches: slower */
+            CHECK_INT(rep.rows[0].verdict, k == 0 ? VERDICT_SLOWER : VERDICT_TOO_WIDE);
+            CHECK_INT(compare_exit_status(&rep), k == 0 ? 1 : COMPARE_EXIT_CANNOT_TELL);
+        } else {
+            CHECK(false);
+        }
+        compare_report_free(&rep);
+        compare_report_free(&own);
+        run_free(&a);
+        run_free(&b);
+    }
 }
