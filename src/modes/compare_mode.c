@@ -110,7 +110,7 @@ static void run(session *s)
 
 const mode_def compare_mode = {
     .name = "compare",
-    .summary = "two runs' JSON figure by figure: faster, slower or within noise",
+    .summary = "two runs' JSON figure by figure: faster, slower, within noise or cannot tell",
     .options = &compare_option_table,
     .options_size = sizeof(compare_options),
     .defaults = compare_options_defaults,
