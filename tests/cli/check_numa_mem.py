@@ -52,6 +52,24 @@ def tasks(d):
     return d["analysis"]["tasks"] if d and "tasks" in d.get("analysis", {}) else []
 
 
+def workers_of(proc, n):
+    """The PIDs of proc's child processes, once n of them exist (or proc ended, or 30 s)."""
+    kids, deadline = [], time.time() + 30
+    while time.time() < deadline and len(kids) < n and proc.poll() is None:
+        time.sleep(0.05)
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    return kids
+
+
+def finish(proc, timeout):
+    """proc's (stdout, stderr), killed when it has not ended within timeout s."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.communicate()
+
+
 cpus = sorted(os.sched_getaffinity(0))
 
 # --- the default layout, and every figure the record's --------------------------------
@@ -167,18 +185,10 @@ check("--if-applicable: a CPU this machine lacks makes the run 'not applicable',
 path = os.path.join(TMP, "numa-killed.json")
 proc = subprocess.Popen([BIN, "numa", "mem", "-p", "2", "-P", "32", "-s", "60", "--json", path],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-children = []
-deadline = time.time() + 30
-while time.time() < deadline and len(children) < 2 and proc.poll() is None:
-    time.sleep(0.05)
-    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+children = workers_of(proc, 2)
 if children:
     os.kill(int(children[0]), signal.SIGKILL)
-try:
-    out, err = proc.communicate(timeout=30)
-except subprocess.TimeoutExpired:
-    proc.kill()
-    out, err = proc.communicate()
+out, err = finish(proc, 30)
 d = json.load(open(path)) if os.path.exists(path) else None
 check("a worker killed mid-run: exit 1 at once (no hang), one error naming the process and the signal, in JSON",
       proc.returncode == 1 and re.search(r"error: process \d \(pid %s\) was killed by signal 9" % children[0], err)
@@ -320,22 +330,14 @@ for sig, name in ((signal.SIGTERM, "term-bigstart"), (None, "kill-bigstart")):
     path = os.path.join(TMP, "numa-" + name + ".json")
     proc = subprocess.Popen([BIN, "numa", "mem", "-p", "2", "-P", big, "-I", "-s", "30", "--json", path],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    kids = []
-    deadline = time.time() + 30
-    while time.time() < deadline and len(kids) < 2 and proc.poll() is None:
-        time.sleep(0.05)
-        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    kids = workers_of(proc, 2)
     time.sleep(0.3)  # well into the fill
     t0 = time.time()
     if sig:
         proc.send_signal(sig)
     elif kids:
         os.kill(int(kids[1]), signal.SIGKILL)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
+    out, err = finish(proc, 60)
     took = time.time() - t0
     left = [k for k in kids if os.path.exists("/proc/" + k)]
     d = json.load(open(path)) if os.path.exists(path) else None
