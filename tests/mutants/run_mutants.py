@@ -252,7 +252,7 @@ MUTANTS = [
      "src/util/one_line.c", "        *replace = true;\n        return 1;", "        *replace = false;\n        return 1;",
      "unit:one_line"),
     ("compare passes the gate when no figure is in both runs (an empty run)",
-     "src/core/compare.c", "return r->beyond || !r->matched ? 1 : 0;", "return r->beyond ? 1 : 0;",
+     "src/core/compare.c", "return r->beyond || !r->matched ? 1 : r->gated", "return r->beyond ? 1 : r->gated",
      "unit:compare_gate"),
     ("compare's gate: an interval holding 1 and reaching beyond the threshold is no difference (cannot tell removed)",
      "src/core/compare.c", "    if (row->verdict == VERDICT_SAME && compare_reaches_beyond(&row->ratio, higher, rep->threshold_pct))\n"
