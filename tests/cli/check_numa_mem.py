@@ -594,8 +594,11 @@ def first_test(args, name):
 
 u = os.uname()
 rc, out, d = first_test(["-a", "-s", "0.05"], "a-header")
+# The machine as the binary sees it (qemu-user's uname says the guest's, this
+# script's the host's): the run's own record of it, host.kernel's last word.
+machine = d["host"]["kernel"].split()[-1] if d and d.get("host", {}).get("kernel") else u.machine
 head = (BANNER + '\n # Running main, "membench numa mem -a -s 0.05 --json %s"\n #\n # Running test on: %s %s %s %s\n #\n'
-        % (os.path.join(TMP, "numa-a-header.json"), u.sysname, u.nodename, u.release, u.machine))
+        % (os.path.join(TMP, "numa-a-header.json"), u.sysname, u.nodename, u.release, machine))
 check("-a: perf's suite header (banner, Running main, ' #', ' # Running test on: ' in uname -a's order, ' #')",
       rc == 130 and out.startswith(head) and "\n\n # Running RAM-bw-local, \"membench numa mem -p 1 -t 1 -P " in out,
       (out[:500], head))
