@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # membench — GNU Make build.
 #   make            build ./membench
 #   make run        build and run the default benchmark

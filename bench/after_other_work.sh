@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A 16 KiB read (L1) right after other work (likwid-bench load_avx on 1 GiB, the plain
 # chase), with one thread and with two, in turns, ROUNDS times: is a slow process slow
 # with one thread too (then it is not two threads sharing a core), and how often?

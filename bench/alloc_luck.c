@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Does a DRAM figure depend on the memory a process is given, or on when it is
  * measured? One process maps K buffers of SIZE_MIB each (4 KiB pages, no THP), links
  * each into its own random chase (random_cycle.h), then measures them in turn, round

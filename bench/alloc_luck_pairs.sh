@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Time or process? Runs bench/alloc_luck twice at once, one process on each of the
 # first two CPUs, PAIRS times in a row. If the two processes of a pair agree while the
 # pairs differ, a DRAM figure moves with when it is measured, not with the process or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Are membench's intervals honest, and is it steadier than its peers on this host?
 #
 #   bench/calibration.sh [ROUNDS]        (default 20)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How long a chase takes to come back to its pace after the caches were flushed,
  * as a sweep's latency visit finds them (bench/latency_warmup.sh): a random cyclic
  * chase of one buffer (4 KiB pages unless THP is asked for), then REPS times: stream

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # membench compare on a large pair of runs: writes A and B run documents of N
 # figures each (default 20000; 12 samples in 4 rounds per figure, as a sweep with
 # -r 12 writes them; B a mix of faster, slower and unchanged figures), then times

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 14, defect 3: the sweep's DRAM copy against STREAM Copy, alternating in
 # BATCHES batches. The sweep's copy counts each byte once, STREAM's Copy twice (read
 # and write): the sweep's figures are doubled here. Prints per batch the sweep's best

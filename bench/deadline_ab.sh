@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Does -t cost bandwidth at L1 sizes? Alternates, round by round, two binaries (an
 # old one that read the clock after every kernel pass inside the timed region, and
 # this one) on the same L1-resident read, with and without -t, and prints the

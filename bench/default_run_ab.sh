@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The default run of this tree against another build, alternating, ROUNDS times each:
 # wall time, seconds spent in bandwidth and in latency points (the records'
 # host_load_s, the time of their visits), the DRAM figures of the largest size, so a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How often `membench compare --threshold PCT` passes (0), fails (1) or cannot tell
 # (3) (issue 37, "the gate"): PAIRS pairs of short runs of one build, one after the
 # other on a quiet host (A/A: every 1 is a false alarm), the same B runs with their

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # DRAM figures when sysfs hides the caches, as Firecracker-style cloud guests do:
 # a mount namespace puts an empty tmpfs over every /sys/devices/system/cpu/cpuN/cache
 # (root needed; nothing outside the namespace changes). Per round, in alternating

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compares the ISA variants of every sweep kernel this CPU runs (all rows of the
  * kernel table, libc memcpy included) on one thread, in one process, on the same
  * buffers, interleaved round by round: page placement is identical for all

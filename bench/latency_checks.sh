@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Latency: speed of the sweep's latency part, repeatability of the 256 MiB point,
 # agreement with long reference runs, and the cache-size check of membench latency.
 #   bench/latency_checks.sh [RUNS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Does a latency visit's warm-up bring the chase back to its pace before the samples?
 # 1. The pace after a flush (bench/chase_warmup.c): a 1 GiB and a 512 MiB chase,
 #    ns per load in chunks of 25,000 loads after a 256 MiB streaming pass (10 times).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # membench vs likwid-bench on the same working set, interleaved round by round so
 # slow drifts of a shared machine hit both tools alike.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs the last-level-cache probe (src/measure/llc_probe.h) once and prints its
  * curve and verdict; bench/llc_probe.sh repeats it and summarises.
  *   make build/membench-tests   # builds the library objects under build/src

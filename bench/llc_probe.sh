@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How steady is the last-level-cache probe (src/measure/llc_probe.h), and how long
 # does it take? Runs bench/llc_probe.c N times for each of the MAX_MIB values,
 # alternating them run by run, each run under flock /tmp/bench.lock (other

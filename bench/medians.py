@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Median, lowest and highest of each figure over the rounds of a bench script.
 
   medians.py RAW     RAW: lines "ROUND NAME VALUE", in the order the figures came"""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The MLC-class modes against the other tools on this machine, round by round in one
 # batch so drifts of a shared host hit every tool alike; medians and spreads.
 #

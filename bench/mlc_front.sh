@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `membench mlc`: how long MLC's default sequence takes, and whether the front end
 # measures what the native modes measure (it runs them as steps: it should), round
 # by round in one batch; medians and spreads.

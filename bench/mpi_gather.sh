@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # membench-mpi: what gathering the records costs rank 0 as the ranks grow. One
 # machine stands for N nodes (MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1, --oversubscribe),
 # each rank measuring a tiny sweep point so the run is mostly the gather; the

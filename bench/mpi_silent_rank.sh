@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # membench-mpi with a silent rank under Open MPI's mpirun: how often mpirun itself
 # fails to end the job after rank 0 has written everything and ended it (MPI_Abort).
 # Three ranks, rank 2 silent (MEMBENCH_MPI_TEST_HANG_RANK=2), --rank-timeout 3, with

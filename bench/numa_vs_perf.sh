@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # membench numa mem against perf bench numa mem (Debian linux-perf), the same command
 # lines, alternating round by round in one batch; per case, the median and range of
 # every perf key both print (-q layout), and membench / perf of the medians. Each key

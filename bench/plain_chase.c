@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plain pointer chase, the peer membench's latency is compared with in
  * bench/calibration.sh: one thread, a random cyclic order of the cache lines of one
  * buffer (4 KiB pages, no huge pages asked for), a fixed number of dependent loads,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The chain of the bench/ peers' plain chases (plain_chase.c, chase_warmup.c): every
  * 64-byte line of a buffer linked into one cycle in a fixed, repeatable random order
  * (an xorshift Fisher-Yates shuffle), so both programs chase the same order. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Replays the latency points of kept calibration runs under the CV rule's stop at a
 shifted round (chase_last_round_shifted), to see what it changes before running it.
 

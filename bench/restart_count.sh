@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How often the sweep's series restart (a sample shorter than --sample-ms: the host
 # sped up after the pass count was set), once and more than once, in default runs.
 #

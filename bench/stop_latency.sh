@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How fast does membench stop? For each scenario, starts a run, sends SIGINT after
 # each of several delays (so the signal lands in different phases: allocation and
 # first touch, kernel passes over gigabyte buffers, chain building, STREAM

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # membench stream vs likwid-bench, 1 and 2 threads, interleaved round by round.
 #   bench/stream_vs_likwid.sh [ROUNDS]
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Wall time of the default sweep: the bandwidth part alone (-o read -o write -o copy)
 # and the whole default run (bandwidth + latency), RUNS times each; prints medians.
 #   bench/sweep_time.sh [RUNS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Repeatability of RAM latency with --target-ci (issue 14's goal: 10 runs of
 # `membench -o latency -s 262144 --target-ci 2 --max-time 60` within 5% of each
 # other). Each run's median, its stated interval, whether the target was met, its

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Replays kept calibration runs (CALIB_DIR of bench/calibration.sh) under the
 two-level rule of README "Uncertainty" (util/stats.c): which records split, and
 whether widening a split point's host interval to its two levels' medians would

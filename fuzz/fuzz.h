@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every fuzz target shares: libFuzzer's entry point (also called by
  * fuzz/replay_main.c for every corpus file in make check) and FUZZ_CHECK, an
  * invariant the code under test promises. A failed check aborts, so libFuzzer

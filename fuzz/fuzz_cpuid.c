@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for CPUID dumps (`membench topology --cpuid FILE`, a user's
  * `cpuid -r` text): platform/cpuid_dump.h parses it, topology/cpuid_caches.h
  * decodes its cache leaves.

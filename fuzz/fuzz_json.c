@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the JSON writer (output/json.c): the input is a program
  * of writer calls with arbitrary strings (any bytes: invalid UTF-8, control
  * characters; a NUL ends the C string the writer is given) and arbitrary

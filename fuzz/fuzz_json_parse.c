@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the JSON reader (util/json_parse.c) and the run loader on
  * top of it (core/run_load.c). The input is any bytes, read as a JSON document
  * and checked against the fuzz targets' independent strict parser

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for everything that reads user text: CPU lists, sizes,
  * numbers, OMP_PLACES/OMP_PROC_BIND, and whole command lines of every mode.
  * The input is split at newlines: the first byte chooses the parser (0xC6: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the /proc/self/smaps reader behind -H and --pages'
  * huge-page coverage (memory/smaps.h: the index parsed once per point).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for recorded sysfs trees (`membench topology --sysfs DIR`):
  * the input becomes a small tree in a temporary directory, topology_load reads
  * it, the text report and the topology JSON are written, and what the loader

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check's fuzz corpus replay: every corpus fuzz/corpus/NAME/ through its
 # target built without libFuzzer (DIR/NAME, from fuzz/replay_main.c), one
 # "ok - " or "not ok - " line per target. A corpus without its target fails.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays a fuzz target's corpus without libFuzzer: linked with one fuzz/fuzz_*.c
  * and the normal build (gcc, or make check-asan's sanitizers), it calls
  * LLVMFuzzerTestOneInput once on every file named (directories: every file in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A strict RFC 8259 JSON parser for the fuzz targets' checks (no dependency, and
  * deliberately not the writer's code). It refuses what the RFC refuses: raw
  * control characters in strings, escapes other than \" \\ \/ \b \f \n \r \t

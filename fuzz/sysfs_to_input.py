@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the files of a sysfs tree that `membench topology --sysfs` reads as one
 input of the sysfs fuzz target (fuzz/fuzz_sysfs.c): lines PATH=VALUE with the
 abbreviations C/, N/, M/, escaped values, and CPUs or nodes whose files differ

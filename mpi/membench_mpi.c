@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench-mpi: one membench mode on every MPI rank, gathered on rank 0.
  *
  * The only file that calls MPI (built by make mpi alone). Each rank runs the mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench: find the mode in the mode table (no subcommand: the sc-membench
  * compatible sweep) and run it in a session on this machine. */
 #include "modes/session.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the unit tests, the command-line tests and, given the directory of the
 # replay binaries (make check, check-asan), every fuzz corpus; prints one total line.
 # BIN "-" skips the command-line tests (make check-cross's unit-only architectures).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/c2c_options.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench c2c` (Intel MLC --c2c_latency, multichase pingpong):
  * cache-to-cache transfer latency, as one declarative table. */
 #ifndef MEMBENCH_C2C_OPTIONS_H

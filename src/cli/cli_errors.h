@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One-line errors for every mode's option parser: bad input is reported as one
  * line naming the bad value (the caller prints it and exits with status 2). */
 #ifndef MEMBENCH_CLI_ERRORS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/compare_options.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench compare A.json B.json` (Go's benchstat for membench runs),
  * as one declarative table. */
 #ifndef MEMBENCH_COMPARE_OPTIONS_H

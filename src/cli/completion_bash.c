@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bash script: one function that finds the command from the words before the
  * cursor (" numa mem ..."), then completes the value of the option before the
  * cursor, else an option, else the command's operands. */

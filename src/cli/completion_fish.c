@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fish script: a function that names the command from the words before the
  * cursor, and one `complete` line per option under that condition. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/completion_flags.h"
 
 #include <string.h>

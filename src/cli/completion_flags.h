@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a completion script needs to know of one command's option table, read off
  * the table once (completion_flags.c), and the three writers that turn it into a
  * shell's script (completion_bash.c, completion_zsh.c, completion_fish.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shell completion scripts (bash, zsh, fish) written from the option tables, so
  * they cannot drift from what the parser accepts: every command's words, each
  * option's short, long and --no- forms, and the values a table knows (choices,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The zsh script (#compdef): one _arguments function per command, and a
  * dispatcher that finds the command from the words before the cursor. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench latency-matrix` (MLC --latency_matrix, and -a with
  * --every-cpu): idle latency per (CPU node, memory node), as one table. */
 #ifndef MEMBENCH_LATENCY_MATRIX_OPTIONS_H

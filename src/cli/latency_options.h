@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench latency` (lmbench lat_mem_rd, multichase): a latency curve
  * from --min to --max, as one declarative table. */
 #ifndef MEMBENCH_LATENCY_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench mlc`: Intel MLC's command line (its tests --idle_latency ...
  * --c2c_latency and its one-letter options), so scripts written for MLC run
  * unchanged. Parsing and MLC's rules between options live here; what each option

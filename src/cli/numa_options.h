@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench numa mem`: perf bench numa mem's command line (perf 6.1),
  * short and long names, defaults and --no- forms, so its command lines and the
  * mmtests/lkp-tests scripts built on them run unchanged; unlike perf, every value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/omp_env.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenMP environment variables every multi-threaded mode honours, as
  * sc-membench documents them: OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES. */
 #ifndef MEMBENCH_OMP_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Declarative command lines. Each mode describes its options in one table of
  * option_spec (flag, value kind and range, where the value goes, the error text
  * for a bad value, the help text); the flags every mode shares (-v, --json, -p,

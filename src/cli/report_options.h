@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench report RUN.json [RUN2.json ...] -o report.html [--svg DIR]`,
  * as one declarative table. */
 #ifndef MEMBENCH_REPORT_OPTIONS_H

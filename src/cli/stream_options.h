@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of `membench stream`: STREAM's rules with membench's placement, as one
  * declarative table. */
 #ifndef MEMBENCH_STREAM_OPTIONS_H

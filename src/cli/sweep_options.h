@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of the sweep (membench with no subcommand): sc-membench's flags with the
  * same meaning, plus long options of our own, as one declarative table. */
 #ifndef MEMBENCH_SWEEP_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --target-ci and --max-time, the same flags with the same meaning, ranges and
  * errors in every mode that measures in rounds (the sweep, membench latency):
  * each mode's table takes them with these two macros, naming the fields of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/thread_options.h"
 
 #include <stdint.h>

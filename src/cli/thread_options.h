@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The values of the shared options that need more than a number: --cpus LIST,
  * --kernel ISA, and how -p, OMP_NUM_THREADS and --cpus decide the thread count. */
 #ifndef MEMBENCH_THREAD_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli/traffic_options.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Options of the traffic modes: `membench peak-bandwidth` (MLC
  * --peak_injection_bandwidth and --max_bandwidth), `membench loaded-latency`
  * (MLC --loaded_latency) and `membench bandwidth-matrix` (MLC --bandwidth_matrix). One struct; each mode's table takes the rows that apply to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A whole cluster's run (membench-mpi): one record per MPI rank, each a node's
  * schema-2 document as that rank sent it, read back for its headline figures and
  * what must be alike on every node (kernel, huge pages, placement). Rank 0 fills

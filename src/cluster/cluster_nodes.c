@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cluster's nodes and what is read off each one's document: the headline
  * figures of its mode and the settings that must match the other nodes'. */
 #include "cluster/cluster.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cluster/cluster_options.h"
 
 #include <stdio.h>

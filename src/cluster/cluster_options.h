@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench-mpi's own flags, taken out of the command line wherever they stand;
  * the rest is the mode's command line, given to each rank's mode unchanged. */
 #ifndef MEMBENCH_CLUSTER_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which nodes fall short: a figure below the threshold share of the cluster's
  * median (Intel Cluster Checker's rule: 90%), or a kernel, huge-page setting or
  * placement unlike the majority's. Only nodes whose run succeeded count. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cluster/cluster_report.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What rank 0 says about a cluster: the per-node table of headline figures with
  * the cluster's median, min and max and the outliers (text), and one JSON document
  * holding every node's own schema-2 document. */

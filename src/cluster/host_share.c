@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cluster/host_share.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ranks that share a host: either refused, or the host's usable CPUs are split
  * between them so that no two measure on the same CPUs. */
 #ifndef MEMBENCH_HOST_SHARE_H

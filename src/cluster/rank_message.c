@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "MBR2 <exit> <started> <ended> <steps together> <lost at> <host bytes> <error bytes or -1>
  * <document bytes or -1>\n" then the three texts back to back: lengths first, so no text
  * needs escaping. */

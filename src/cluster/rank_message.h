@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a rank sends rank 0 when its run is over: its mode's exit status, its host,
  * the error it reported, how many of its steps started together with the others'
  * and its schema-2 document, in one message of bytes (MPI sends it as MPI_CHAR). */

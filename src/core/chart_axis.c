@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/chart_axis.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Chart geometry, apart from any drawing: an axis maps data values to pixels
  * (linear from 0, or log2 for buffer sizes), picks its ticks, and a whisker is
  * the spread of a point's raw samples. The report (output/report_html.c) and

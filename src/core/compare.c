@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/compare.h"
 
 #include <stdio.h>

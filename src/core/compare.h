@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two runs side by side (membench compare): the figures of both matched, each
  * with a verdict from its raw samples, and what differs between the runs
  * themselves. Produces rows; output/compare_table.c and compare_json.c print them. */

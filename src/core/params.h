@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Key/value parameters: what a mode wants to say about a result or a run that the
  * shared model has no field for (a STREAM configuration's name, a latency chain's
  * build time, the sweep's planned sizes). Sinks print them without knowing the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What `membench report` shows, worked out from the runs read back
  * (core/run_load.h) before anything is drawn: which charts the runs' records
  * call for, their series and points with the raw samples' spread, the cache

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one result model. Every mode fills result records, every sink reads them;
  * neither the measuring code nor the writers define results of their own. A record
  * says what was measured (mode, operation, sizes, threads and where each ran and

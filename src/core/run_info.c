@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/run_info.h"
 
 #include <stdlib.h>

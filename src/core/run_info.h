@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Everything about a run that is not a result: who ran what, where, with which
  * options and plan, what was said along the way, and how it ended. Every mode fills
  * one (through its session); every sink reads it. It depends on nothing above it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "core/run_load.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A membench schema-2 run document (schema/membench-run.schema.json) read back:
  * who ran it where with which options, and every result with its raw samples.
  * What compare needs, and what the report will. A document that is not JSON, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kernels/cache_flush.h"
 
 #if defined(__x86_64__)

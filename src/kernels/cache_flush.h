@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writing lines back to memory and dropping them from every cache level, where
  * the ISA lets an unprivileged program do it: x86-64 CLFLUSH (SSE2, always
  * there). Elsewhere the caller evicts by reading other data instead. */

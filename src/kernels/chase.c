@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kernels/chase.h"
 
 #include "kernels/permutation.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pointer chasing for latency: a buffer cut into nodes of `node_bytes` (one cache
  * line by default), linked in one cycle that visits every node exactly once before
  * returning to the start, so every load depends on the one before.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ISA table and the lists derived from it (see isa.h). Run-time detection is
  * here and nowhere else: x86-64 asks CPUID through the compiler's builtin; AArch64
  * always has NEON. */

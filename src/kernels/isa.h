@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The instruction sets kernels are built for, as one table: name, what it is, how
  * this CPU is checked for it, whether --kernel may force it, and which ISA to
  * prefer instead once the data is beyond the last-level cache. Rows are in order of

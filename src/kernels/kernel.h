@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Streaming kernels are data. Every one of them, the sweep's read/write/copy/NT/
  * memcpy and STREAM's Copy/Scale/Add/Triad alike, is one descriptor row saying what
  * it does (family, operation, ISA, kind of stores, streams read and written, bytes

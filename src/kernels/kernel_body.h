@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep's kernels for one vector ISA, written once: included by a
  * kernels_<arch>.c after it defines the ISA's primitives
  *   KB_VEC, KB_TARGET, KB_NAME(x), KB_LOAD(p), KB_STORE(p, v), KB_XOR(a, b),

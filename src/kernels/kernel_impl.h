@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the files implementing kernels share (not for callers of kernels):
  *   - the block barrier: an empty asm with a memory clobber, emitted once per block
  *     of every store loop, so compilers cannot recognise the loop as memset/memcpy

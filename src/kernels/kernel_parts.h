@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The descriptor rows each kernels_<arch>.c contributes; kernel_registry.c joins
  * them into the one table. A file for a new architecture adds its pair here and one
  * line in the registry. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One kernel pass in slices, so a stop is seen within one slice. */
 #include "kernels/kernel.h"
 #include "util/stop_flag.h"

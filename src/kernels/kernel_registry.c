@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of every kernel built in, and the one chooser: which kernel runs for
  * an operation, a kind of stores, a forced ISA or none, in cache or beyond it. The
  * order of preference and the per-size rule come from the ISA table (isa.c), so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AArch64 kernels: 128-bit NEON (Advanced SIMD, part of every AArch64 CPU, so no
  * run-time check), the sweep's and STREAM's, built from the same bodies as the x86
  * ones. Only regular stores: STNP is a hint that many cores ignore, so it is not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one kernel that is meant to call libc: memcpy as applications get it. It
  * lives alone in this file so the tests can check that no other kernel object
  * calls memcpy/memset. */

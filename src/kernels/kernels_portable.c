@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Portable C kernels: run on every architecture, and are the reference the vector
  * kernels are tested against. The sweep's read/write/copy work on eight 64-bit
  * words per step (independent XOR accumulators for read); STREAM's four come from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86-64 kernels: AVX-512, AVX2 and SSE2, the sweep's (kernel_body.h) and STREAM's
  * (stream_body.h), each with regular and non-temporal stores. Every function has a
  * per-function target attribute, so a generic build still runs the best ISA the CPU

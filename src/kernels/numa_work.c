@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf bench numa mem's per-buffer work (numa_work.h). A pass is cut into runs of
  * contiguous words, visited upward or downward; each run is cut again where the
  * stop flag is due, so the inner loops are plain loops over uint64_t with no call,

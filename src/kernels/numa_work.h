@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The work perf bench numa mem's threads do on a buffer, once per loop: a pass
  * over one buffer, chosen by the options -R (reads), -W (writes), -B (alternate
  * direction), -r (random walk) and -Z (zeroing), for thread `index` of `count`

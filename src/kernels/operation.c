@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kernels/operation.h"
 
 #include <string.h>

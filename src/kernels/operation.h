@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The operations a user can ask for with -o, in the order results are printed.
  * read/write/copy/latency are sc-membench's (its default set); the others are ours. */
 #ifndef MEMBENCH_OPERATION_H

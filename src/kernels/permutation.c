@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "kernels/permutation.h"
 
 #include "util/splitmix64.h"

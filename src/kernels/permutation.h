@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A keyed bijection on [0, n) that needs no memory: a 4-round unbalanced Feistel
  * network on the smallest power-of-two domain >= n, with cycle-walking to stay
  * below n. Both directions are O(1), so a chase chain can be written in address

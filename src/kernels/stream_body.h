@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM's four kernels for one ISA, written once: included by a kernels_<arch>.c
  * after it defines the ISA's double-vector primitives
  *   SB_VEC, SB_LANES, SB_TARGET, SB_NAME(x), SB_LOADU(p), SB_STORE(p, v),

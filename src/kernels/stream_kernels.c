@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM sets over the kernel table: grouping the STREAM rows by ISA and store
  * kind, choosing a set through kernel_choose, and STREAM's array roles. */
 #include "kernels/stream_kernels.h"

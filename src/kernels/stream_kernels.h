@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM's four kernels as the STREAM harness uses them: over three double arrays,
  *   Copy  c = a          16 bytes per element counted (the rows' counted_bytes)
  *   Scale b = s * c      16

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The mix table and the step that runs a mix (see traffic_mix.h). */
 #include "kernels/traffic_mix.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Read:write traffic mixes, MLC's -R and -W2..-W17, as one table of data. A mix is
  * a step program built from the ordinary streaming kernels (kernel.h): per step,
  * `copies` units copied from the read buffer to the write buffer, `reads` more

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/bandwidth.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bandwidth of one kernel at one buffer size on a team of threads: allocate and
  * first-touch in each thread, calibrate passes per sample to the minimum sample
  * time, discard a warm-up sample, time `tries` samples started together at a

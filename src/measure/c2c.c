@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/c2c.h"
 
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cache-to-cache transfer latency of one writer/reader CPU pair (Intel MLC's
  * --c2c_latency, multichase's pingpong), on a team of two pinned threads: tid 0
  * the writer, tid 1 the reader.

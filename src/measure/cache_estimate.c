@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/cache_estimate.h"
 
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading cache sizes off a latency curve. A random chase stays on a plateau while
  * the buffer fits in a cache level and climbs once it does not; the last size on a
  * plateau is the capacity the chasing thread really gets. Hypervisors and lscpu

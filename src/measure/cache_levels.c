@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/cache_levels.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reported cache levels set against the latency steps a chase measured. Pure: no
  * I/O, no topology; the caller passes the reported sizes and the curve, and gets
  * one check per reported level back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/clock.h"
 
 double clock_resolution(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Time: one monotonic clock for every measurement. */
 #ifndef MEMBENCH_CLOCK_H
 #define MEMBENCH_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/curve_knee.h"
 
 int curve_knee(const double *bandwidth, const double *latency, int n)

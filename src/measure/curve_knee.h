@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a loaded-latency curve bends: latency stays near idle while bandwidth
  * grows, then climbs steeply near the peak. With bandwidth and latency each scaled
  * to [0, 1] over the points, the knee is the point farthest below the line from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/delay_search.h"
 
 const uint64_t delay_search_ladder[] = {0, 5, 10, 20, 40, 70, 100, 150, 200, 300, 500, 800};

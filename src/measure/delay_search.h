@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MLC's --max_bandwidth: the same traffic at several injection delays, the best
  * kept. With many threads a little delay can raise bandwidth (fewer requests
  * fighting in the queues), so the search walks a ladder of delays upward from 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/handoff.h"
 
 #include <sched.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The writer/reader handshake of `membench c2c`: two pinned threads take turns on
  * a window of lines. The writer posts "sample k is ready" with a release store
  * after its last store to the window; the reader waits for it with acquire loads,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/host_load.h"
 
 #include <stdlib.h>

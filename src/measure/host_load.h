@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What else the host did during a run: CPU time stolen by the hypervisor
  * (/proc/stat "steal") and time some task waited for CPU or memory (pressure
  * stall information, /proc/pressure/cpu and memory, "some" totals). Read at the

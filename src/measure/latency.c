@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/latency.h"
 
 #include <stdlib.h>

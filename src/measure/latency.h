@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Latency at one buffer size: one pinned thread chases a random cycle (kernels/chase)
  * through a buffer it allocated and touched itself (or one lent to it:
  * latency_request.memory). Each sample is calibrated to a fixed duration, not to a

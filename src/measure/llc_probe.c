@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/llc_probe.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A fast probe of the effective last-level cache: the largest buffer a chasing
  * thread still gets served from a cache, and the size where the DRAM plateau
  * starts. For guests that hide their caches or report a whole package's L3

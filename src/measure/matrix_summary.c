@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/matrix_summary.h"
 
 static void extremes(const matrix_point *p, size_t count, matrix_point *lo, matrix_point *hi)

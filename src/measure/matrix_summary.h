@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a latency matrix says at a glance: the fastest and slowest local cell
  * (memory on the chaser's own node) and remote cell, and the fastest and slowest
  * chaser overall (with one cell per CPU: the slow core to look at). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/noise_probe.h"
 
 #include <stdint.h>

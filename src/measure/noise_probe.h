@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How much the host moved during a run: a fixed piece of work (a dependent
  * multiply-add chain of about a millisecond, on the main thread) is timed at the
  * start and after each result, at most every PROBE_EVERY_S. Its spread over the

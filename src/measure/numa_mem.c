@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/numa_mem.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The run of `membench numa mem` (perf bench numa mem): real processes (fork), each
  * with its threads (a pinned team), working on memory shared by all processes (one
  * MAP_SHARED buffer), by a process's threads, and by one thread, loop after loop,

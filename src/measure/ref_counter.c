@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/ref_counter.h"
 
 #include "measure/clock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Converting nanoseconds to ticks of the CPU's constant-rate reference counter (the
  * TSC on x86-64, CNTVCT_EL0 on arm64, the timebase on POWER, ...; platform/arch.h).
  * That is a reference clock, not the core clock, which turbo and power management

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/spin_delay.h"
 
 #include <pthread.h>

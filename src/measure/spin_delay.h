@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The injection delay of traffic threads (MLC's -d): a busy loop of a given number
  * of iterations after every traffic step, one dependent add and a branch each,
  * about one core clock on current CPUs. Iterations are the unit users type (MLC's

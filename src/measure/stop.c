@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/stop.h"
 
 #include <pthread.h>

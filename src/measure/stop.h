@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stopping a run early: a signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE) or the -t deadline.
  *
  * Both raise one flag (util/stop_flag.h) that every long loop tests, in every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/stream_run.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM's method on a team: three double arrays split into one contiguous chunk
  * per thread, first-touched by that thread; NTIMES iterations of Copy, Scale, Add,
  * Triad, all threads starting each kernel together; each kernel's time is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "measure/traffic.h"
 
 #include <math.h>

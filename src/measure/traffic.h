@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Traffic threads and, for loaded latency, one chasing thread, on one team.
  *
  * traffic_prepare allocates and first-touches every thread's buffers in that thread

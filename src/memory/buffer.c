@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "memory/buffer.h"
 #include "memory/memory_budget.h"
 #include "memory/smaps.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One benchmark buffer: allocated with the page size asked for, first-touched by
  * the thread that will use it, then inspected so reports say what the kernel
  * actually gave (huge-page coverage from /proc/self/smaps, node from move_pages). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "memory/memory_budget.h"
 
 #include "platform/platform.h"

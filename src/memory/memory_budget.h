@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How much a run may allocate: never beyond what the machine and its cgroup can
  * give. The margin leaves room for the page cache, our own code and other tenants. */
 #ifndef MEMBENCH_MEMORY_BUDGET_H

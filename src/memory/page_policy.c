@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "memory/page_policy.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One page policy for every mode. The user says which pages they want (nothing,
  * sc-membench's -H, or --pages 4k|2m|1g|thp); this decides what buffer_alloc is
  * asked for, which page a page-local chase groups by, and refuses up front, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* /proc/self/smaps, parsed once into an address-ordered index of mappings and
  * their huge-page bytes, so the coverage of every buffer of a run costs one read
  * and one binary search each (smaps grows with the number of threads: scanning

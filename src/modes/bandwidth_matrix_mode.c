@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench bandwidth-matrix`: MLC's bandwidth matrix. Plan: rows and columns from
  * plan/node_matrix (rows: nodes with usable CPUs; columns: nodes with memory, CPU-
  * less ones included), each row's traffic CPUs (its node's, within --cpus, one per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_BANDWIDTH_MATRIX_MODE_H
 #define MEMBENCH_BANDWIDTH_MATRIX_MODE_H
 #include "modes/mode.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench c2c`: cache-to-cache transfer latency (measure/c2c.h says what state
  * the lines are in). Plan: which writer/reader pairs, in which state, with memory
  * homed where (plan/c2c_plan.h): a local pair and writer node x reader node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_C2C_MODE_H
 #define MEMBENCH_C2C_MODE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "modes/cache_probe_step.h"
 
 #include <stdio.h>

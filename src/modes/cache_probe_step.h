@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cache probe as a step of every mode that sizes DRAM buffers: run before the
  * mode plans, when --cache-probe says so (auto: when no source gives the last
  * level's size for one instance), and only on this machine (not on a recorded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench compare A.json B.json`: reads two runs back, refuses runs that are
  * not comparable (unless --force), matches their figures and judges each one
  * (core/compare.c), and hands the rows to the table and JSON printers. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_COMPARE_MODE_H
 #define MEMBENCH_COMPARE_MODE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench completions bash|zsh|fish`: the shell's completion script on stdout,
  * written from the mode table and each mode's option table (cli/completion_script.c),
  * so it completes exactly what this binary accepts. Standalone: measures nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_COMPLETIONS_MODE_H
 #define MEMBENCH_COMPLETIONS_MODE_H
 

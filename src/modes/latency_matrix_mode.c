@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench latency-matrix`: idle latency for every (CPU node, memory node) pair,
  * or (--every-cpu) for every usable CPU. Plan: cells (plan/node_matrix), the
  * buffer size and pages; run: one pinned chaser per row, its memory bound to each

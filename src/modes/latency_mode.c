@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench latency`: a latency curve on one pinned thread, and the cache sizes it
  * implies set against the reported ones. Plan: CPU, memory node and policy, pages,
  * chase layout, the sizes and which keep their chains between rounds; run: every

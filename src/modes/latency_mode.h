@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_LATENCY_MODE_H
 #define MEMBENCH_LATENCY_MODE_H
 

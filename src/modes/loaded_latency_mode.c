@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench loaded-latency`: MLC's loaded latency. Plan: the chaser's CPU (-c, or
  * the first usable), the traffic threads on the other CPUs but the chaser's core,
  * buffers on each thread's node, the delays; run: one idle phase (traffic quiet),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_LOADED_LATENCY_MODE_H
 #define MEMBENCH_LOADED_LATENCY_MODE_H
 #include "modes/mode.h"

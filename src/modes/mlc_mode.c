@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench mlc`: Intel MLC's command line on membench's own modes. Plan: which
  * tests run (one, or MLC's default five), each translated into one or more steps,
  * a native mode's command line (latency-matrix, peak-bandwidth, bandwidth-matrix,

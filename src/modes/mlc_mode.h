@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench mlc`: Intel MLC's command line and text layout, run on membench's own
  * modes (each MLC test one or more steps of another mode, see session_open_step). */
 #ifndef MEMBENCH_MLC_MODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a mode is: its option table and a few functions on a shared session. The
  * session does everything modes have in common (options, topology, signals and the
  * -t deadline, sinks, warnings, exit status, pinned teams); a mode only plans what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one table of modes: adding a mode means adding its line here. */
 #include <string.h>
 

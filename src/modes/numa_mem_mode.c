@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench numa mem`: perf bench numa mem. Plan: the tasks (processes x threads),
  * their memory (global, per process, per thread) within the memory budget, the -C
  * and -M bindings checked against this machine, the -0 node; run: measure/numa_mem

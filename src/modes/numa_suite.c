@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "modes/numa_suite.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench numa mem -a`: perf bench numa mem's suite of 45 tests, each run as a
  * step of the numa-mem mode (session_open_step) with perf's options for it. Scaled
  * to the machine: a test whose CPUs or nodes this machine cannot give runs as "not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench peak-bandwidth`: MLC's peak injection bandwidth, and with --max its
  * max bandwidth. Plan: the traffic threads (all usable CPUs, or --cpus, or one per
  * core), their buffers on their own nodes, the traffic types; run: one phase per

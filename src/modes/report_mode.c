@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench report RUN.json ... -o report.html [--svg DIR]`: reads runs back
  * (core/run_load.c, the same refusals as compare), sorts their records into
  * charts and tables (core/report_model.c) and hands them to the HTML and SVG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_REPORT_MODE_H
 #define MEMBENCH_REPORT_MODE_H
 

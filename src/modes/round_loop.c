@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "modes/round_loop.h"
 
 #include <stdlib.h>

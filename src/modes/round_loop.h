@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Measuring in rounds, for every mode that does (the sweep, membench latency):
  * each round visits once, in plan order, every point that still wants samples
  * (plan/round_schedule decides which), with the session's step hook before each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "modes/session.h"
 
 #include <errno.h>

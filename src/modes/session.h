@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The session every mode runs in: it parses the command line from the mode's
  * table, loads and cross-checks the topology, checks --json and --openmetrics
  * before anything else is said, says warnings (stderr and JSON), owns the results

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench stream`: STREAM's four kernels with STREAM's counting and validation,
  * regular and non-temporal stores side by side. Plan: configurations (thread
  * counts and placements; --scan adds several), array size, kernel sets, the

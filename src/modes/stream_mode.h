@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_STREAM_MODE_H
 #define MEMBENCH_STREAM_MODE_H
 

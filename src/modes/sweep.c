@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep (membench with no subcommand): sc-membench's measurement, done with
  * explicit kernels, pinned threads and calibrated samples. Plan: kernels per
  * operation, placement, thread counts (-a) and per-thread sizes from the caches;

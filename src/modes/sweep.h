@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_SWEEP_H
 #define MEMBENCH_SWEEP_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench topology`: what the tool believes about the machine (or about a
  * recorded sysfs tree), as text or JSON. It measures nothing, so it is a
  * standalone mode: the session parses its options and hands over. */

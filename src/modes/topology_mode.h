@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef MEMBENCH_TOPOLOGY_MODE_H
 #define MEMBENCH_TOPOLOGY_MODE_H
 

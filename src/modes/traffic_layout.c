@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "modes/traffic_layout.h"
 
 #include <stdlib.h>

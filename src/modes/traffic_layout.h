@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the traffic modes (peak-bandwidth, loaded-latency) share: planning where the
  * threads run and how big their buffers are, from the options, through
  * plan/traffic_plan.h, with every refusal a one-line bad-input message. Thread 0 is

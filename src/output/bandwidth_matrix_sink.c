@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/bandwidth_matrix_sink.h"
 
 #include <math.h>

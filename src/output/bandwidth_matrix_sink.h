@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output of `membench bandwidth-matrix`: MLC's layout (the MB/s line, the traffic
  * type, a "Numa node" x "Numa node" matrix of application MB/s, '-' where a cell was
  * not measured) with the DRAM factor of the traffic type under it, or CSV with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/c2c_sink.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output of `membench c2c`: a row per pair as it is measured (table or CSV), then,
  * for a table, the matrices the rows make: writer node x reader node per state and
  * homing, or writer CPU x reader CPU (--matrix), '-' on the diagonal and '?' where

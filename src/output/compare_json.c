@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/compare_json.h"
 
 #include "output/json.h"

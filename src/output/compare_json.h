@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench compare --json FILE: the comparison as a document of its own
  * ("kind": "compare"; the rows of the table with every number unrounded). */
 #ifndef MEMBENCH_COMPARE_JSON_H

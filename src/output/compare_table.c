@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/compare_table.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench compare's table on stdout: one row per figure (A, B, B/A with its
  * interval, the verdict), then a summary line and the threshold's outcome. */
 #ifndef MEMBENCH_COMPARE_TABLE_H

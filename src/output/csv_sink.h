@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sc-membench's CSV, byte for byte: same header, same columns, same number formats.
  * Anything new goes to JSON, never here. */
 #ifndef MEMBENCH_CSV_SINK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/document_sink.h"
 
 #include <errno.h>

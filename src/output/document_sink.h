@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A sink that keeps one whole-run document in a file (--json, --openmetrics): the
  * document is written at begin, after every result and at the end, each time
  * whole and through file_target.h, so the file is always a complete document

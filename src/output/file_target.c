@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/file_target.h"
 
 #include <errno.h>

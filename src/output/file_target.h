@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a whole-run document (--json, --openmetrics, report -o, --svg) goes, so
  * that a reader never sees half of one and a root run never writes a file that
  * another user chose.

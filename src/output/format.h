@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Human-readable sizes and rates in sc-membench's -R style. */
 #ifndef MEMBENCH_FORMAT_H
 #define MEMBENCH_FORMAT_H

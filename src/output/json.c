@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/json.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small streaming JSON emitter: keeps track of commas and nesting, escapes
  * strings, and writes non-finite numbers as null so the document stays valid. */
 #ifndef MEMBENCH_JSON_H

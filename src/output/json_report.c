@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/json_report.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --json document, one schema for every mode ("schema": 2, written down in
  * schema/membench-run.schema.json and checked by make check): tool, command line,
  * host, topology, warnings, options, placement, plan, every result with its raw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --list-kernels: one line per descriptor row of the kernel table, then the ISA
  * table with what this CPU runs and which ISA the chooser prefers beyond the LLC.
  * Everything printed comes from the two tables. */

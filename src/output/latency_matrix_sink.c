@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/latency_matrix_sink.h"
 
 #include <math.h>

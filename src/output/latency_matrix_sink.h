@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output of `membench latency-matrix`: MLC's layout (a "Numa node" x "Numa node"
  * matrix of ns with one decimal, '-' where a cell was not measured), a row per
  * CPU with --every-cpu, or CSV with one line per cell; then the summary from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/latency_sink.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Output of `membench latency`: a table (or CSV) row per buffer size as it is
  * measured, then the cache sizes read off the curve (the run's analysis: steps and
  * reported-vs-measured levels) — on stdout, or on stderr when stdout is CSV. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/markup.h"
 
 void markup_text(FILE *f, const char *s)

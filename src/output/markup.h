@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text from a run document inside HTML or SVG: a host name, a warning or an
  * option value is data, never markup, so every such string goes through here. */
 #ifndef MEMBENCH_MARKUP_H

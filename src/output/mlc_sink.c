@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/mlc_sink.h"
 
 #include <stdlib.h>

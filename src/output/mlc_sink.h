@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Intel MLC's text layout for `membench mlc`: one sink per block of MLC's output
  * (a banner, then one block per test), each fed the records of the native mode that
  * measured it. The lines scripts scrape are MLC's, tab for tab (`ALL Reads        :`

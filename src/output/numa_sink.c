@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/numa_sink.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf bench numa mem's text output for `membench numa mem`: perf's banner, the
  * ` # Running NAME, "..."` line, the binding lists and their NOTEs, the task header,
  * -d's process, address and -x lines, -c's progress lines, and the result lines in

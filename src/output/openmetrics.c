@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/openmetrics.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenMetrics text format (and the Prometheus text format 0.0.4 that
  * node_exporter's textfile collector reads: every line written here means the same
  * in both): metric family headers, samples with escaped label values, numbers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/openmetrics_sink.h"
 
 #include <inttypes.h>

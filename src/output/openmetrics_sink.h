@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --openmetrics FILE: the run as OpenMetrics text for node_exporter's textfile
  * collector (and anything else that reads the Prometheus text format).
  *

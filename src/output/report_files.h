@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where `membench report` writes: the HTML page and, with --svg DIR, each chart
  * as a standalone SVG file, every file replaced atomically (output/file_target.h:
  * a temporary file renamed over it), so a reader never sees half a report. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench report`'s page: one self-contained HTML file (inline CSS and SVG, no
  * script, nothing fetched) with each run's identity (host, CPU, kernel, date,
  * options, topology summary, every warning and error, an "incomplete" banner for

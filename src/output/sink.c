@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/sink.h"
 
 void sink_begin(sink *s, const run_info *info)

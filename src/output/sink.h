@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where results go. Every output format is a sink behind this one interface:
  * begin once the run is planned, record for each result as it is produced (so
  * Ctrl-C leaves everything measured so far), end when the run is over (complete

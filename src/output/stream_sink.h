@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* STREAM's output: its header, then per configuration and store kind its table
  * (Function, Best Rate MB/s, Avg/Min/Max time) and validation line, then the store
  * kinds side by side (or one kind alone when the peak is known) with the share of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sc-membench's BENCHMARK SUMMARY and scores, computed from records (no I/O):
  * peak and log2(size)-weighted average bandwidth per operation, the latency at the
  * largest latency size, and the three scores. We add the largest (RAM-sized)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/svg_chart.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report's charts as SVG: a line chart (series of points with whiskers,
  * cache markers, axes, legend) and a heatmap, from core/report_model.h and the
  * geometry of core/chart_axis.h. The same markup goes inline into the HTML

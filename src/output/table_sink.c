@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/table_sink.h"
 
 #include <stdlib.h>

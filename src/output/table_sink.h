@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sc-membench's -R output: the table (stdout), then the BENCHMARK SUMMARY, scores
  * and comparability warning (stderr, where sc-membench prints them). */
 #ifndef MEMBENCH_TABLE_SINK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/topology_report.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `membench topology` and the topology part of -v and JSON. */
 #ifndef MEMBENCH_TOPOLOGY_REPORT_H
 #define MEMBENCH_TOPOLOGY_REPORT_H

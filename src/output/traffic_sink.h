@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text and CSV of the traffic modes: peak-bandwidth (one row per traffic type:
  * application and DRAM MB/s) and loaded-latency (MLC's Inject Delay | Latency |
  * Bandwidth rows, with the delay in ns too, then the idle latency, the peak and

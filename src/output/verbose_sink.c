@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "output/verbose_sink.h"
 
 #include <stdbool.h>

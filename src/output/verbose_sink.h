@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* -v on stderr, for every mode: the plan before measuring (host, topology,
  * placement, the mode's plan values and tables), one detail line per result as it
  * comes (kernel, threads, statistics, pages), and how the run ended. -vv adds each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/c2c_plan.h"
 
 #include "plan/dram_size.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which CPU pairs `membench c2c` measures, and where their memory lives.
  * Pure planning on a topology (no timing, no allocation), so it is tested against
  * recorded sysfs trees.

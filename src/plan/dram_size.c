@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/dram_size.h"
 
 #include <stdio.h>

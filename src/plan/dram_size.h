@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How big a buffer must be for its figure to be DRAM's, from the best knowledge of
  * the last-level cache: the largest per-instance size any source gives (sysfs,
  * CPUID, device tree, /proc/cpuinfo) or the probe measured, else a package's total

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/node_matrix.h"
 
 #include <stdio.h>

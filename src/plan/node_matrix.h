@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What `membench latency-matrix` measures, decided from the topology alone (so it
  * is tested against recorded sysfs trees): which chaser CPU each row gets, which
  * memory node each column is, the cells in the order they are measured, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/numa_bind.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf bench numa mem's binding lists (-C CPUs, -M memory nodes), planned against a
  * topology so they are tested on recorded sysfs trees. A list is comma-separated
  * entries `START[_LEN][-END][#STEP][xMUL]`: for v = START, START+STEP, ... <= END,

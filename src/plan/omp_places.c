@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/omp_places.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OpenMP's placement syntax, read the way an OpenMP runtime reads it (sc-membench
  * honours both variables, so we must too): OMP_PLACES text becomes a list of places
  * (sets of usable CPUs), OMP_PROC_BIND text becomes a bind kind. Only the syntax

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/placement.h"
 
 #include <stdio.h>

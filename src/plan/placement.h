@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where each thread runs. Default: spread over NUMA nodes, then physical cores,
  * before SMT siblings, one CPU per thread. OMP_PLACES / OMP_PROC_BIND follow
  * OpenMP's meaning (as sc-membench documents them; their syntax is read by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/round_schedule.h"
 
 bool round_point_within(const round_point *p, double target)

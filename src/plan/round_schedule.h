@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The order in which the sweep visits its points. A noisy host has slow phases of
  * seconds; taking each point's samples back to back lets one phase wreck a few
  * points and spare the rest. So the sweep measures in rounds: every point that

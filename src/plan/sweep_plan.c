@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/sweep_plan.h"
 
 #include <stdio.h>

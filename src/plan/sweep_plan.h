@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sizes the sweep measures, per thread, at sc-membench's cache transition
  * points: L1/2, 2xL1, L2/2, L2, 2xL2, L3/4 (when L3 > 4xL2), L3/2, L3, 2xL3, 4xL3,
  * and with -f doublings from 512 MiB up to the memory limit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "plan/traffic_plan.h"
 
 #include "plan/dram_size.h"

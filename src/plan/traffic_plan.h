@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Planning for the traffic modes: which CPUs make traffic, how big their buffers
  * are, how many bytes a kernel call moves. Pure functions of the topology and the
  * numbers given, so tests plan against recorded sysfs trees. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-architecture counter and cache-line facts; see arch.h. One block per
  * architecture, each with the same four functions; "other" has none of them. */
 #include "platform/arch.h"

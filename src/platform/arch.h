@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What differs between processor architectures and is read from user space: the
  * architecture's name, its constant-rate counter, and its cache-line size. Each
  * architecture has its own small block in arch.c; everything else is portable. */

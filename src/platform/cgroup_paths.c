@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "platform/cgroup_paths.h"
 
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the memory limits of this process's cgroups are: from the text of
  * /proc/self/cgroup and /proc/self/mountinfo (so it works wherever the hierarchy is
  * mounted, and inside containers whose mount root is a sub-cgroup), the list of

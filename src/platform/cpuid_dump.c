@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "platform/cpuid_dump.h"
 
 #include <stdlib.h>

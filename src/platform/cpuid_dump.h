@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID as data: the raw registers of the leaves membench decodes, parsed from the
  * text of `cpuid -r` (Debian's cpuid package) or read from this CPU. Decoding works
  * on a dump, so every vendor's layout is tested on any machine, and a user's dump

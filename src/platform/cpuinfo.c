@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "platform/cpuinfo.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* /proc/cpuinfo text, parsed without reading it (so every architecture's layout is
  * tested on any machine): the CPU model to report, and the shared caches s390x
  * lists only there. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux: how much memory the process may allocate (platform.h), from /proc/meminfo
  * and the memory cgroups above the process. Every number read is checked: a value
  * that does not fit 64 bits of bytes saturates, and MemAvailable beyond the

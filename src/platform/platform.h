@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one interface to the operating system. Everything Linux-specific (syscalls,
  * /proc, cgroups) sits behind these calls so another system needs only a new
  * implementation file. Topology (sysfs) reads files under a root directory given by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux implementation of platform.h. */
 #include "platform/platform.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "team/team.h"
 
 #include <errno.h>

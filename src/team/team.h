@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A team of worker threads, each pinned to its place (a set of CPUs) once, then
  * reused for every job: allocation, first touch, warm-up and timed samples all run
  * on the same threads. The pin is verified from inside each thread. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "topology/cache_source.h"
 
 #include <string.h>

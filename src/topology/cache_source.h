@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where a cache size came from. Every size the tool plans with names its source,
  * so a figure can be traced to sysfs, to one of CPUID's leaves, to the device
  * tree, to a measurement, or to a built-in default (the worst basis: a "DRAM"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every source's view of the cache levels, kept side by side: which one a size
  * was taken from, where two sources disagree, and one line that says what is used
  * where no source describes a level. A "DRAM" buffer sized from a guessed cache is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "topology/cpuid_caches.h"
 
 #include <string.h>

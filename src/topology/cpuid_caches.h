@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The data and unified caches CPUID describes, decoded from a dump (platform/
  * cpuid_dump.h), never from the live CPU: Intel's leaf 4, AMD's 0x8000001D and
  * AMD's legacy 0x80000005/6 fields, each level tagged with the leaf it came from.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID as a cache source: its views of every level are recorded beside sysfs's
  * (so `membench topology` can show where they disagree), and a level sysfs does
  * not describe (cloud guests without /sys/.../cache) takes CPUID's instances.

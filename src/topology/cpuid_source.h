@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID as one of the topology's cache sources (a live dump or a recorded one). */
 #ifndef MEMBENCH_CPUID_SOURCE_H
 #define MEMBENCH_CPUID_SOURCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Caches that sysfs leaves out but /proc/cpuinfo lists: the s390x kernel keeps its
  * shared caches (L3 on the chip, L4 in the drawer) out of sysfs, so without this a
  * z15 would be planned with the 8 MiB default L3 instead of its 256 MiB. */

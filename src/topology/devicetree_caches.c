@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Caches from the device tree as Linux exposes it under /sys/firmware/devicetree/base:
  * one directory per node, one file per property, numbers in big-endian 32-bit cells.
  * The level-1 data cache is described in the cpu node itself; each further level is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Caches as the device tree describes them (arm64, POWER, RISC-V): the level-1 data
  * cache in each cpu node, the higher levels in cache nodes linked by phandles
  * (next-level-cache, or l2-cache on POWER). Many arm64 guests show sysfs cache

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The device tree as a cache source (arm64, POWER, RISC-V): its views of every
  * level are recorded, and the levels sysfs leaves without sizes (many arm64
  * guests) take its instances. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "topology/memory_peak.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Theoretical memory bandwidth from the SMBIOS memory devices (type 17), as seed
  * 001 computes it: populated channels x MT/s x 8 bytes. Each populated device is
  * counted as a channel, which overstates the peak on boards with two DIMMs per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "topology/topology.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the machine is: CPUs, cores, SMT siblings, packages, NUMA nodes, caches, page
  * sizes. Loaded from a sysfs tree under a root directory ("/sys" on a live system,
  * a recorded tree in tests), cross-checked with CPUID where the CPU has it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/bootstrap.h"
 
 #include <stdlib.h>

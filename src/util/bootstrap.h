@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Is B different from A beyond the noise? A bootstrap percentile interval of the
  * ratio of medians, median(B)/median(A): resample each side with replacement,
  * take the ratio of the resamples' medians, many times; the middle 95% of those

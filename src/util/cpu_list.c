@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/cpu_list.h"
 
 #include <ctype.h>

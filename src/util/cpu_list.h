@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU lists in the kernel's notation ("0-3,8,10-11"), as used by sysfs
  * (cpulist, shared_cpu_list) and by --cpus. Order is kept as written, which
  * matters for --cpus: thread i is pinned to the i-th CPU listed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/format_bytes.h"
 
 #include <stdio.h>

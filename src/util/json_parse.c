@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/json_parse.h"
 
 #include <math.h>

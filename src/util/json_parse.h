@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading JSON: strict RFC 8259 text into a tree of values, for the commands that
  * read membench's own documents back (compare, report). Strict because a
  * document that is not exactly JSON was not written by membench, and a lenient

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/one_line.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text from a file or from the machine (a JSON document's host name or option, a
  * CPU model from /proc/cpuinfo or CPUID, sysfs text, a path) printed on a terminal
  * must show as text: a terminal acts on control characters (ESC sequences set the

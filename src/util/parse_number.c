@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/parse_number.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Strict number parsing for command-line values.
  * atoi/atof accept "12abc", "abc" (as 0) and silently overflow; every parser here
  * rejects trailing junk, empty strings, signs where they make no sense, and values

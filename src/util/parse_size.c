@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/parse_size.h"
 
 #include <string.h>

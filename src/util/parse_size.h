@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sizes on the command line: a whole number with an optional binary unit,
  * K (KiB), M (MiB) or G (GiB); a bare number is KiB, like -s SIZE_KB. */
 #ifndef MEMBENCH_PARSE_SIZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/read_file.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A whole input file into memory: only a regular file, with a size limit checked
  * before reading (a FIFO, a device such as /dev/zero, or a huge file is refused
  * at once, never waited on or swallowed). */

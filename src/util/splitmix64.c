@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/splitmix64.h"
 
 uint64_t splitmix64_next(uint64_t *state)

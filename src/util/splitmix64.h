@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* splitmix64: the one pseudo-random generator behind every seeded order (the chase
  * permutation keys, hence --seed). It is kept in one place and documented so another
  * tool can reproduce a chain exactly: seeded with 0, the first two outputs are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Statistics over samples: best, median, mean, sample standard deviation, CV,
  * and a distribution-free interval of the median. */
 #ifndef MEMBENCH_UTIL_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/stop_flag.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process-wide request to stop early, raised by a signal or the -t deadline
  * (measure/stop.c) and tested by every long loop: kernel passes, first touch,
  * building a chase chain, parsing. It lives at the bottom layer so memory/ and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/utf8.h"
 
 size_t utf8_sequence(const unsigned char *p)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* UTF-8 well-formedness, for writers whose formats must be UTF-8 (JSON,
  * OpenMetrics) while paths and sysfs text may be in any encoding. */
 #ifndef MEMBENCH_UTF8_H

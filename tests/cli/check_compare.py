@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of `membench compare A.json B.json` on real small runs and
 doctored copies of them: a run against itself is no difference (ratio 1.000, exit
 0); halved bandwidth or doubled latency is slower and trips --threshold (exit 1);

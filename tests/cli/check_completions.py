@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks of `membench completions bash|zsh|fish`: each script names exactly the
 flags that each mode's --help shows (in that mode's part of the script, plus the
 --no- forms of negatable flags) and every mode --help lists; bash's completion

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The documentation against the binary and itself; prints each problem and exits 1.
 
   check_docs.py [--check links|modes|flags] MEMBENCH README.md DOCS_DIR man/membench.1
@@ -12,7 +13,10 @@ modes  every mode `membench --help` lists (and the sweep) has a row in a README.
        DOCS_DIR that exists and names the mode
 flags  every flag that `--help` of every mode shows is in README.md + DOCS_DIR/*.md
        (read together) and in the man page
-Without --check, all three."""
+licence every source file of the tree (src, tests, bench, fuzz, mpi, .ci: .c, .h, .py,
+       .sh, the Makefile, .ci/run) says `SPDX-License-Identifier: MIT` in its first
+       two lines (after a #! line), as LICENSE and debian/copyright say
+Without --check, all four."""
 import glob
 import os
 import re
@@ -178,13 +182,33 @@ def check_flags(binary, readme, docs_dir, man):
     return missing, total, len(all_modes)
 
 
+SPDX = "SPDX-License-Identifier: MIT"
+SOURCE_DIRS = ("src", "tests", "bench", "fuzz", "mpi", ".ci")
+
+
+def check_licence(root):
+    """The source files of the tree without the SPDX line in their first two lines."""
+    files = [os.path.join(root, "Makefile")]
+    for top in SOURCE_DIRS:
+        for d, _, names in os.walk(os.path.join(root, top)):
+            files += [os.path.join(d, n) for n in names
+                      if n.endswith((".c", ".h", ".py", ".sh")) or (top == ".ci" and n == "run")]
+    bad = []
+    for f in sorted(files):
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            head = [fh.readline(), fh.readline()]
+        if SPDX not in "".join(head):
+            bad.append("%s: no '%s' in its first two lines" % (os.path.relpath(f, root), SPDX))
+    return bad, len(files)
+
+
 def main():
     args = sys.argv[1:]
-    which = ["links", "modes", "flags"]
+    which = ["links", "modes", "flags", "licence"]
     if len(args) >= 2 and args[0] == "--check":
         which = [args[1]]
         args = args[2:]
-    if len(args) != 4 or not set(which) <= {"links", "modes", "flags"}:
+    if len(args) != 4 or not set(which) <= {"links", "modes", "flags", "licence"}:
         print(__doc__.strip())
         return 2
     binary, readme, docs_dir, man = args
@@ -207,6 +231,10 @@ def main():
         b, total, nmodes = check_flags(binary, readme, docs_dir, man)
         bad += b
         print("# %d flags of %d modes checked" % (total, nmodes))
+    if "licence" in which:
+        b, total = check_licence(root)
+        bad += b
+        print("# %d source files checked for the SPDX line" % total)
     for b in bad:
         print(b)
     return 1 if bad else 0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check_file_safety.sh BIN: a root run never writes a file another user chose
 # (README "Running unattended"). Prints TAP lines; exit 0 when every check passed.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of membench latency's rounds (issue 14): every size is
 visited once per round, in plan order, so a slow phase of the host costs every
 size a few samples instead of wrecking a few sizes; --rounds 1 takes each size's

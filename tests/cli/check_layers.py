@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Includes point down the layers README's Layout section draws; prints each one
 that points up or sideways against them and exits 1.
 

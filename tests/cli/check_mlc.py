@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of `membench mlc` on this machine: MLC's text layout, read
 with the regexes scripts written for MLC use; every printed number is the one the
 JSON record holds for that line (the right mix, delay, cell, CPU); and each MLC

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of `membench numa mem` (perf bench numa mem) on this machine:
 perf's output layouts read with the regexes of mmtests and lkp-tests, every printed
 figure the one the JSON holds, the bytes each access mode reads and writes, where

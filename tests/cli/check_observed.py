@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Where each thread really ran and where its memory really is, against the plan.
 
   check_observed.py RUN.json [--mem-node N] [--stderr FILE] [--nodes-may-be-unknown]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of --openmetrics FILE: each measuring mode's file passes
 `promtool check metrics` (where promtool is installed; CI installs Debian's
 prometheus) and a strict reading of the text format here (families whole and once,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The sweep's pool (README "Rounds"): points beyond the keep limit borrow one set
 of buffers, and the record still says which bytes each point measured.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A sweep restart at a known visit, without timing luck.
 
   check_restart.py MEMBENCH_FAULTY TMPDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of the sweep's rounds (issue 14): every (size, operation) point
 is visited once per round, so the samples of all points interleave in time; -r
 rounds by default; --target-ci adds rounds for wide intervals until --max-time and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Validates membench JSON documents against schema/membench-run.schema.json and
 the promises the schema language cannot state (a record's value is the statistic it
 names over its own samples; summary.n counts them; sizes and threads agree).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Command-line checks of the traffic modes (peak-bandwidth, loaded-latency) on this
 machine: what each record says it measured (which mix, which CPUs, which bytes,
 which delay) and how the numbers relate. Prints TAP lines ("ok - ...") for

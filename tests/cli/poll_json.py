@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A reader polling --json FILE while the run rewrites it (README: "rewritten
 atomically after every result"): every read must be a whole, valid document.
 

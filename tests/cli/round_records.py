@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What check_rounds.py (the sweep) and check_latency_rounds.py (membench latency)
 both need: a run whose --json is read back, and a record's sample end times by round."""
 import json

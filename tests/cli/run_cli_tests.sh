@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Command-line tests: exit codes, one-line errors, output formats, JSON validity,
 # signals and the time limit. Timings are never asserted; every run is small.
 set -u
@@ -1013,6 +1014,9 @@ check "every mode of --help has a row in README.md's mode table linking to its d
 echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
 docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check flags "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
 check "every flag of every mode's --help is in README.md + docs/ and the man page" test $? -eq 0
+echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
+docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check licence "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
+check "every source file says SPDX-License-Identifier: MIT (LICENSE's licence) in its first lines" test $? -eq 0
 echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
 
 layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)

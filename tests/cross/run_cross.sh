@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check-cross: builds membench and its tests with Debian's cross compilers
 # (static, so no target libraries are needed at run time) and runs the whole test
 # suite under qemu-user, once per architecture. Prints one total line at the end.

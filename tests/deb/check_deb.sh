@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check-deb: builds the Debian package (dpkg-buildpackage -us -uc -b) in a copy
 # of the tree in a temporary directory (no build artefact and no ../*.deb outside
 # it), runs lintian, installs it with dpkg -i, checks what it installed, removes it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "faulty_kernels.h"
 
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The test build's corrupting kernels (build/membench-faulty, never installed):
  * kernel_registry.c compiled with MEMBENCH_FAULTY_KERNELS calls this on the kernel
  * table, so the sweep and STREAM run exactly the code membench runs, with wrong data. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a membench-mpi cluster JSON against what the run promised.
 
   check_cluster.py FILE RANKS [key=value ...]

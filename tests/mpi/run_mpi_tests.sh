@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check-mpi: membench-mpi under Open MPI on this one machine, several ranks
 # (--oversubscribe), tiny sizes. MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1 lets each rank
 # stand for its own node; without it the ranks share this host (refused, or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs one mpirun command for the MPI tests, watched, and tells how it ended.
 
   run_watched.py OUT ERR COMMAND...

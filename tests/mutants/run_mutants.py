@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make check-mutants: plants one bug at a time in a scratch copy of the tree and
 expects the named suite to fail on it. A planted bug that the suite lets through
 ("survived") means a promise no test holds; the run fails then, and also when a

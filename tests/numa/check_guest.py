@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks what tests/numa/guest_init.sh printed on the guest's serial console.
 
 Each run is a block "=== BEGIN name" ... "=== STDERR" ... ["=== JSON" ...]

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the NUMA test guest (tests/numa/run_numa_guest.sh): runs membench in the
 # situations the host cannot make (several NUMA nodes, a memory-less node, THP
 # "never", no huge pages, parts of /sys hidden, an unprivileged user, a small cgroup)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check-numa: boots small Linux guests with four NUMA nodes (two with memory
 # and CPUs, one memory-less with CPUs, one with 128 MiB of memory and no CPUs: a
 # CXL-style memory node), one x86-64 and one arm64, under QEMU - KVM

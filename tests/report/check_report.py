@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make check-report: membench report, checked in a real browser.
 
 Runs real short membench runs (a sweep of two operations, a second sweep to

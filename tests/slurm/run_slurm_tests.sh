@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make check-slurm: membench-mpi through srun and sbatch on a one-machine Slurm
 # (slurm_up.sh), Open MPI's ranks started by Slurm (--mpi=pmix), tiny sizes.
 # MEMBENCH_MPI_TEST_DISTINCT_HOSTS=1 lets each rank stand for a node.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A one-machine Slurm for make check-slurm: a private munged (its own key and
 # socket), slurmctld and slurmd on localhost, all state, logs and pid files under
 # DIR; nothing in /etc is touched. Debian's slurmd, slurmctld, slurm-client and munge.

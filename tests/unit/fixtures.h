@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Recorded-style sysfs trees written into a temporary directory, describing
  * machines this one is not: a 2-socket SMT server, an arm64 part without L3, a
  * part with caches small enough for a whole sweep in a test, a VM with odd cache

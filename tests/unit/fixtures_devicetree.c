@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fixtures_devicetree.h"
 
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device trees as Linux shows them under /sys/firmware/devicetree/base (a directory
  * per node, a file per property, big-endian cells), with the sysfs CPU directories
  * that go with them, written into fresh temporary directories. Each returns the

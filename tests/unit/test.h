@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal unit-test harness: TEST(name) registers a function at start-up;
  * CHECK* record failures with file:line and keep going; the runner prints
  * "N passed, M failed" (one line per test case). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architecture layer (platform/arch.h) on whatever this binary was built for:
  * under qemu-user these run once per architecture (make check-cross). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench c2c: which pairs, which home, window sizes (plan/c2c_plan.h and the
  * mode's plan against recorded trees), and the handshake's deadline and abort
  * (measure/handoff.h) with a fake partner. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* measure/cache_levels on synthetic curves and hand-made steps: inner levels take
  * the nearest step, the last level the dominant one; checkable and disagrees at
  * their boundaries. */

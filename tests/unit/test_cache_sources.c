@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The topology's cache sources side by side (topology/cache_views.c,
  * cpuid_source.c): a guest without cache sysfs takes CPUID's sizes, the legacy
  * L3 field stays a package's total, CCX groups follow the sharing count, sources

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the memory limits are: /proc/self/cgroup and /proc/self/mountinfo texts of
  * a systemd host (v2), a hybrid v1 host, a guest with cgroup2 mounted elsewhere, a
  * container whose mount root is a sub-cgroup, and a system with no cgroups. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench-mpi's logic without MPI: outliers on synthetic per-node results, the
  * figures and signatures read off documents, the table and the cluster JSON,
  * the rank message, CPU splitting and the cluster flags. */

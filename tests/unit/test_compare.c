@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench compare's statistics (util/bootstrap.c), its loader of run documents
  * (core/run_load.c) and its matching and verdicts (core/compare.c), on
  * synthetic samples and documents. */

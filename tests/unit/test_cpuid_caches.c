@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID dumps (platform/cpuid_dump.h) and the caches decoded from them
  * (topology/cpuid_caches.h). The dumps in tests/fixtures/cpuid/ stand for machines
  * this one is not; every runner (make check, check-cross, check-mutants, the Debian

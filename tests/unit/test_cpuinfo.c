@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU model and the s390x cache lines from /proc/cpuinfo as each architecture
  * writes it (texts shortened from real machines: the key layout is what counts). */
 #include "platform/cpuinfo.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* devicetree_caches on recorded device trees (fixtures_devicetree.h): every instance's
  * level, type, size, line and exact CPU list, so that a wrong byte order, a level off
  * by one, sharing that ignores the chain or an ignored of_node link shows. */

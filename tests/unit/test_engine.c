@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The measuring engine on this machine: buffers, the team, bandwidth and latency
  * measurements. Values are never timed against thresholds; only their structure
  * and correctness are checked. */

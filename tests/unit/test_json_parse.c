@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The strict JSON reader (util/json_parse.c): what it accepts comes back exactly,
  * and each thing RFC 8259 refuses is refused with the line and column. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel table and the chooser. Every sweep kernel this CPU can run is checked
  * against plain C reference loops, at sizes from one block to several MiB, with
  * guard words around the target; every descriptor row is checked for consistency;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The latency-matrix output: cells laid out from the plan, '-' for a planned cell
  * the mode did not measure, CSV with a line per cell, and nothing invented for the
  * cells a stopped run never reached. */

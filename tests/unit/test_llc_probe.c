@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* llc_probe_analyse on synthetic curves (known edges, noise, no DRAM, one level,
  * an adaptive climb), and one tiny live run. No timing is asserted. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory budget from the files a machine shows, through a fixture tree (its
  * root/proc/meminfo, root/proc/self/cgroup, root/proc/self/mountinfo and a v2
  * cgroup's files): small cgroups get small budgets, never none; absurd meminfo

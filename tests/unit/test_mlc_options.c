@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mlc's CPU and node options read the way MLC's users wrote them: -m's hexadecimal
  * mask from its lowest bit (bit i = CPU i, the rightmost digit holding CPUs 0-3),
  * -k's list in its order, -c and -j as given. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command lines of the modes that take other tools' options: what a flag would
  * ignore or contradict is refused with one line naming it, and a listing flag
  * does not excuse a bad value. */

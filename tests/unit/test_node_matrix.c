@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* latency-matrix planning against recorded machines: rows are nodes with usable
  * CPUs, columns nodes with memory (CPU-less ones included), the chaser of each row,
  * --every-cpu's rows and columns, refusals, the buffer size from the LLC and the

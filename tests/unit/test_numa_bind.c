@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf bench numa mem's -C/-M lists against recorded machines: which task gets
  * which CPUs or node, markers in any order, bindings past the last task counted
  * (arithmetically, however many), unusable CPUs and memory-less or missing nodes

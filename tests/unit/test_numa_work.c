@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf bench numa mem's per-buffer work (kernels/numa_work.h): the LFSR's values,
  * the order every sequential pass visits the words in (a read-modify-write over a
  * buffer of ones writes k + 1 into the k-th word visited, so the buffer shows the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OMP_PLACES / OMP_PROC_BIND syntax on its own (plan/omp_places.h), on the
  * 2-socket SMT fixture: 16 CPUs, core c of package p is CPUs p*4+c and p*4+c+8. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util/one_line.c: what a terminal would act on (C0, DEL, C1, bidi controls,
  * bytes that are not UTF-8) becomes '?', and text stays text. */
 #include <stdlib.h>

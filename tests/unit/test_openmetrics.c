@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenMetrics text: label values escaped so that any command line leaves the
  * file readable, numbers that read back exactly, one series per record in base
  * units, no two series alike, families whole, and "# EOF" last. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one page policy (memory/page_policy.h) on recorded topologies, with a fake
  * huge page pool: every choice, and every refusal with its exact text. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Parsing a mode's command line in a test: test_parse_mode(&latency_mode, &o, err,
  * "--max", "64K", NULL) frees and zeroes o, then parses "MODE ARGS..." into it
  * (no environment; err holds 256 bytes). */

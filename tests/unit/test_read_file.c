@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Inputs named on the command line (compare/report runs, mlc -g, topology --cpuid)
  * are read only when they are regular files: a FIFO without a writer or an endless
  * device is refused at once, before a byte is read, and a file over the limit too. */

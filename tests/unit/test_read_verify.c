@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A read kernel's answer (the XOR of the words it read) is checked at every visit:
  * from the visit's last timed sample when its pass count is odd (one pass a
  * sample at DRAM sizes, no pass more), else from one pass more (an even count's

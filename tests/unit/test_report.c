@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membench report: the chart geometry (core/chart_axis.c), the sorting of
  * records into charts (core/report_model.c) and the page's escaping
  * (output/report_html.c, output/svg_chart.c), on synthetic documents. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep's rounds (plan/round_schedule): the visit order, and which points a
  * target interval sends back for another round. */
 #include "plan/round_schedule.h"

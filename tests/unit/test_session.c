@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The session and the modes on it: plans computed against recorded sysfs trees of
  * other machines without measuring anything, and modes run twice in one process
  * (no state in statics: what a cluster driver needs). */

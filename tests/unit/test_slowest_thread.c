@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Aggregate bandwidth is all bytes over the slowest thread's time, never the
  * fastest's: a 2-thread team where thread 1 sleeps after every kernel call, for
  * the sweep (measure_bandwidth) and STREAM (stream_measure). The sleep is a lower

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* memory/smaps: the index of /proc/self/smaps the huge-page coverage of every
  * buffer is read from. What a user is promised: the share of each buffer in huge
  * pages, THP or hugetlb, whatever mappings it spans and however many exist. */

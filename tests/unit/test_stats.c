@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "util/stats.h"
 #include "core/result.h"
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stopping a run (measure/stop) as the loops see it. Promised: a signal or the -t
  * deadline ends every phase promptly (first touch, kernel passes, a pass over a
  * buffer of gigabytes), and timed loops never read the clock to notice it (with -t,

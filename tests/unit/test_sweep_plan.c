@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fixtures.h"
 #include "plan/sweep_plan.h"
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The traffic mixes (bytes per stream, write-allocate accounting, what one step
  * moves), the spin-delay calibration, the max-bandwidth delay search, the knee of a
  * loaded-latency curve, and the traffic planning against recorded machines. */
