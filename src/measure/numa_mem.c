@@ -275,6 +275,7 @@ typedef struct {
     int alive;
     numa_mem_result *r;
     numa_proc_place *places; /* nproc: the sample being taken */
+    int *task_nodes;         /* ntasks: its tasks' nodes */
     bool abandoned;          /* start-up given up: the workers were killed on purpose */
 } run_state;
 
@@ -378,7 +379,7 @@ static void sample_memory(const run_state *st, int p, numa_proc_place *pl)
 static numa_sample take_sample(const run_state *st, double t)
 {
     const numa_mem_setup *s = st->s;
-    numa_sample smp = {t, true, -1, -1, st->places};
+    numa_sample smp = {t, true, -1, -1, st->places, st->task_nodes, 0};
     for (int p = 0; p < s->nproc; p++) {
         numa_proc_place *pl = &st->places[p];
         *pl = (numa_proc_place){-1, -1, 0, -1, 0};
@@ -388,6 +389,8 @@ static numa_sample take_sample(const run_state *st, double t)
             int cpu = load(&sl->cpu);
             int n = cpu >= 0 && cpu < s->ncpu_node ? s->cpu_node[cpu] : -1;
             int loops = (int)__atomic_load_n(&sl->loops, __ATOMIC_RELAXED);
+            st->task_nodes[p * s->nthreads + i] = n;
+            smp.last_loops = loops; /* the tasks in order: the last one's stays */
             smp.min_loops = smp.min_loops < 0 || loops < smp.min_loops ? loops : smp.min_loops;
             smp.max_loops = loops > smp.max_loops ? loops : smp.max_loops;
             if (n < 0) {
@@ -412,7 +415,7 @@ static numa_sample take_sample(const run_state *st, double t)
 
 /* Keeps a sample in the series: the first, one at least a second after the last
  * kept, and the first converged. */
-static void keep_sample(numa_mem_result *r, const numa_sample *smp, int nproc)
+static void keep_sample(numa_mem_result *r, const numa_sample *smp, int nproc, int ntasks)
 {
     bool first_converged = smp->converged && r->converged_s == smp->t;
     if (r->nseries && smp->t - r->series[r->nseries - 1].t < 1.0 - 1e-3 && !first_converged)
@@ -426,11 +429,17 @@ static void keep_sample(numa_mem_result *r, const numa_sample *smp, int nproc)
         r->series = more;
     }
     numa_proc_place *procs = malloc((size_t)nproc * sizeof *procs);
-    if (!procs)
+    int *task_nodes = malloc((size_t)ntasks * sizeof *task_nodes);
+    if (!procs || !task_nodes) {
+        free(procs);
+        free(task_nodes);
         return;
+    }
     memcpy(procs, smp->procs, (size_t)nproc * sizeof *procs);
+    memcpy(task_nodes, smp->task_nodes, (size_t)ntasks * sizeof *task_nodes);
     r->series[r->nseries] = *smp;
-    r->series[r->nseries++].procs = procs;
+    r->series[r->nseries].procs = procs;
+    r->series[r->nseries++].task_nodes = task_nodes;
 }
 
 static void copy_results(run_state *st)
@@ -534,7 +543,7 @@ static void monitor(run_state *st, double t_go, numa_mem_progress progress, void
             if (smp.converged && r->converged_s < 0)
                 r->converged_s = smp.t;
             if (s->keep_series)
-                keep_sample(r, &smp, s->nproc);
+                keep_sample(r, &smp, s->nproc, r->ntasks);
             if (progress) {
                 copy_results(st);
                 progress(ctx, &smp, r->tasks, r->ntasks);
@@ -556,18 +565,20 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     control *c = mmap(NULL, shared_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     pid_t *pids = calloc((size_t)s->nproc, sizeof *pids);
     numa_proc_place *places = calloc((size_t)s->nproc, sizeof *places);
-    if (!r->tasks || c == MAP_FAILED || !pids || !places) {
+    int *task_nodes = calloc((size_t)r->ntasks, sizeof *task_nodes);
+    if (!r->tasks || c == MAP_FAILED || !pids || !places || !task_nodes) {
         snprintf(r->error, sizeof r->error, "cannot allocate the control block of %d tasks", r->ntasks);
         r->failed = true;
         free(pids);
         free(places);
+        free(task_nodes);
         if (c != MAP_FAILED)
             munmap(c, shared_len);
         return false;
     }
     for (int i = 0; i < r->ntasks; i++)
         c->slots[i].cpu = -1;
-    run_state st = {s, c, pids, 0, r, places, false};
+    run_state st = {s, c, pids, 0, r, places, task_nodes, false};
     buffer global = {0};
     double t_start = clock_now();
     if (s->global_bytes && !make_buffer(s, &global, s->global_bytes, -1, true, 0x5EED2000ULL))
@@ -607,14 +618,17 @@ bool numa_mem_run(const numa_mem_setup *s, numa_mem_progress progress, void *ctx
     buffer_free(&global);
     free(pids);
     free(places);
+    free(task_nodes);
     munmap(c, shared_len);
     return !r->failed;
 }
 
 void numa_mem_result_free(numa_mem_result *r)
 {
-    for (int i = 0; i < r->nseries; i++)
+    for (int i = 0; i < r->nseries; i++) {
         free(r->series[i].procs);
+        free(r->series[i].task_nodes);
+    }
     free(r->series);
     free(r->tasks);
     memset(r, 0, sizeof *r);

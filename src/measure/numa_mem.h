@@ -87,6 +87,8 @@ typedef struct {
     bool converged;           /* every process: all threads on one node, its memory mostly there */
     int min_loops, max_loops;
     numa_proc_place *procs;   /* nproc */
+    int *task_nodes;          /* ntasks: the node of each task's CPU (-1 unknown) */
+    int last_loops;           /* the last task's loops (perf's -c progress with -l) */
 } numa_sample;
 
 #define NUMA_MEM_SERIES_MAX 4096 /* samples kept: about one a second, and the first converged */

@@ -35,14 +35,6 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* Where the tasks were at one placement sample, per node of the topology (in its
- * order): perf's -c progress line counts them (tasks and processes on each node). */
-typedef struct {
-    double t;
-    uint64_t last_loops; /* the last task's loops (perf's progress with -l) */
-    int *tasks, *procs;  /* per node */
-} node_count;
-
 typedef struct {
     numa_mem_setup setup;
     numa_binding cpus, nodes;
@@ -50,9 +42,6 @@ typedef struct {
     char command[1024];
     bool not_applicable; /* --if-applicable and a binding this machine cannot give */
     numa_suite suite;    /* -a */
-    node_count *counts;  /* -c/-m: the samples the run keeps (numa_mem's series), per node */
-    int ncounts;
-    bool counted_converged;
 } numa_state;
 
 static size_t bytes_of(double mb)
@@ -305,51 +294,10 @@ static void numa_open_sinks(session *s)
     session_add_sink(s, numa_sink_create(s->env.out, &spec));
 }
 
-/* -c/-m: how many tasks and processes were on each node at a sample the run keeps
- * in its series (numa_mem's rule: the first, one at least a second after the last
- * kept, the first converged); matched to it by time after the run. */
-static void count_nodes(session *s, const numa_sample *smp, const numa_task_result *tasks, int ntasks)
-{
-    numa_state *st = s->state;
-    const topology *topo = &s->topo;
-    bool first_converged = smp->converged && !st->counted_converged;
-    st->counted_converged = st->counted_converged || smp->converged;
-    if (st->ncounts && smp->t - st->counts[st->ncounts - 1].t < 1.0 - 1e-3 && !first_converged)
-        return;
-    if (st->ncounts >= NUMA_MEM_SERIES_MAX || topo->nnodes == 0)
-        return;
-    if (st->ncounts % 64 == 0) {
-        node_count *more = realloc(st->counts, (size_t)(st->ncounts + 64) * sizeof *more);
-        if (!more)
-            return;
-        st->counts = more;
-    }
-    size_t nn = topo->nnodes;
-    node_count *c = &st->counts[st->ncounts];
-    *c = (node_count){smp->t, ntasks ? tasks[ntasks - 1].loops : 0, calloc(nn, sizeof(int)), calloc(nn, sizeof(int))};
-    if (!c->tasks || !c->procs) {
-        free(c->tasks);
-        free(c->procs);
-        return;
-    }
-    int nthreads = st->setup.nthreads;
-    for (size_t k = 0; k < nn; k++)
-        for (int p = 0; p < st->setup.nproc; p++) {
-            int here = 0;
-            for (int i = p * nthreads; i < (p + 1) * nthreads && i < ntasks; i++)
-                here += tasks[i].node == topo->nodes[k].id;
-            c->tasks[k] += here;
-            c->procs[k] += here > 0;
-        }
-    st->ncounts++;
-}
-
 static void progress(void *ctx, const numa_sample *smp, const numa_task_result *tasks, int ntasks)
 {
+    (void)tasks;
     session *s = ctx;
-    numa_state *st = s->state;
-    if (st->setup.keep_series)
-        count_nodes(s, smp, tasks, ntasks);
     session_progress(ctx, "%.0f s, loops %d-%d of %d tasks%s", smp->t, smp->min_loops, smp->max_loops, ntasks,
                      !smp->converged          ? ""
                      : s->topo.nnodes < 2     ? ""  /* one node: nothing to converge */
@@ -414,19 +362,13 @@ static void converged_flag(param_list *row, const session *s, bool converged)
  * processes per node (analysis.convergence_nodes): perf's progress line. */
 static void sample_tables(session *s, const numa_state *st, const numa_mem_result *r, const numa_options *o)
 {
-    const node_count **counts = calloc((size_t)r->nseries, sizeof *counts);
-    if (!counts)
-        return;
-    for (int i = 0; i < r->nseries; i++)
-        for (int k = 0; k < st->ncounts && !counts[i]; k++)
-            counts[i] = st->counts[k].t == r->series[i].t ? &st->counts[k] : NULL;
     param_table *ts = section_table(&s->info.analysis, "convergence_samples");
     for (int i = 0; i < r->nseries; i++) {
         const numa_sample *smp = &r->series[i];
         param_list *row = table_add_row(ts);
         params_number(row, "t_s", smp->t);
         /* how far the run is: -l's loops done by the last task (perf's), else the time of -s */
-        double pct = o->nr_loops && counts[i] ? (double)counts[i]->last_loops / (double)o->nr_loops * 100
+        double pct = o->nr_loops ? (double)smp->last_loops / (double)o->nr_loops * 100
                      : o->nr_secs > 0         ? smp->t / o->nr_secs * 100
                                               : 0;
         params_number(row, "progress_pct", pct > 100 ? 100 : pct);
@@ -435,15 +377,23 @@ static void sample_tables(session *s, const numa_state *st, const numa_mem_resul
         converged_flag(row, s, smp->converged);
     }
     param_table *tn = section_table(&s->info.analysis, "convergence_nodes"); /* after: tables move */
+    int nthreads = st->setup.nthreads;
     for (int i = 0; i < r->nseries; i++)
-        for (size_t k = 0; counts[i] && k < s->topo.nnodes; k++) {
+        for (size_t k = 0; k < s->topo.nnodes; k++) { /* tasks and processes with a task there */
+            int node = s->topo.nodes[k].id, tasks = 0, procs = 0;
+            for (int p = 0; p < st->setup.nproc; p++) {
+                int here = 0;
+                for (int t = p * nthreads; t < (p + 1) * nthreads; t++)
+                    here += r->series[i].task_nodes[t] == node;
+                tasks += here;
+                procs += here > 0;
+            }
             param_list *n = table_add_row(tn);
             params_number(n, "t_s", r->series[i].t);
-            params_int(n, "node", s->topo.nodes[k].id);
-            params_int(n, "tasks", counts[i]->tasks[k]);
-            params_int(n, "processes", counts[i]->procs[k]);
+            params_int(n, "node", node);
+            params_int(n, "tasks", tasks);
+            params_int(n, "processes", procs);
         }
-    free(counts);
 }
 
 /* -c/-m: where each process stood, about once a second (JSON analysis.convergence;
@@ -649,11 +599,6 @@ static void numa_release(session *s)
     cpu_list_free(&st->setup.init_cpus);
     free(st->cpu_node);
     numa_suite_free(&st->suite);
-    for (int i = 0; i < st->ncounts; i++) {
-        free(st->counts[i].tasks);
-        free(st->counts[i].procs);
-    }
-    free(st->counts);
 }
 
 const mode_def numa_mem_mode = {

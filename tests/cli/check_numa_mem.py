@@ -526,6 +526,13 @@ check("-c: perf's progress line per kept sample (' #  %5.1f%%  [%.1f mins]', per
       p.returncode == 0 and len(smp) >= 2 and len(got) == len(smp) and
       [re.sub(r"( \{\d+-\d+\})?( \( *[0-9.]+s (de-)?converged\))?$", "", l) for l in lines] == want and
       all(sum(y["tasks"] for y in nod if y["t_s"] == x["t_s"]) == 2 for x in smp), (lines, want))
+p2, d2 = run(["-p", "1", "-t", "2", "-P", "8", "-s", "1.2", "-c"], "c-nodes")
+nod2 = d2["analysis"].get("convergence_nodes", []) if d2 else []
+check("-c, one process of 2 threads: each sample's node rows count its 2 tasks and the process once "
+      "(a node with tasks of it: 1 process)",
+      p2.returncode == 0 and nod2 and
+      all(sum(y["tasks"] for y in nod2 if y["t_s"] == t) == 2 for t in {y["t_s"] for y in nod2}) and
+      all(y["processes"] == (1 if y["tasks"] else 0) for y in nod2), nod2)
 check("-c: -s's share of the time as the progress percent (perf's -l share; perf prints 0.0 with -s alone), "
       "at most 100",
       smp and all(abs(x["progress_pct"] - min(100, x["t_s"] / 2.5 * 100)) < 1e-9 for x in smp), smp)

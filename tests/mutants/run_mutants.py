@@ -431,6 +431,8 @@ MUTANTS = [
     ("perf's data counts a read-modify-write word twice (read + write)",
      "src/kernels/numa_work.c", "    c->bytes_processed += bytes;",
      "    c->bytes_processed += s.op == OP_RMW ? 2 * bytes : bytes;", "unit:numa_pass_counts_the_bytes_of_each_access"),
+    ("numa mem -c's per-node process count counts each task on the node, not each process",
+     "src/modes/numa_mem_mode.c", "                procs += here > 0;", "                procs += here;", "numamem"),
     ("numa mem waits out workers still allocating after a stop (up to 10 s) instead of killing them",
      "src/measure/numa_mem.c", "    st->abandoned = true;\n    kill_all(st);",
      "    st->abandoned = true;\n    if (0)\n        kill_all(st);", "numamem"),
