@@ -212,7 +212,8 @@ static void describe(session *s, numa_state *st, const numa_options *o)
     params_int(p, "init_node", u->init_node);
     params_text(p, "cpus_list", o->cpus);
     params_text(p, "memnodes", o->memnodes);
-    params_text(p, "data", "bytes read + bytes written (a read-modify-write counts both)");
+    params_text(p, "data", "bytes processed, as perf counts them: 8 a word visited, whatever the access "
+                           "(bytes_read and bytes_written beside them: a read-modify-write in both)");
     params_text(p, "runtimes", "per thread: max, min and mean of the threads' own runtimes");
     param_table *t = section_table(&s->info.plan, "bindings");
     snprintf(s->info.placement.policy, sizeof s->info.placement.policy, "%s",

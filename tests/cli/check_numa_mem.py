@@ -100,9 +100,10 @@ check("bytes: a sequential read-modify-write pass reads and writes every byte on
       all(t["bytes_read"] == 3 * per_loop and t["bytes_written"] == 3 * per_loop for t in tasks(d)) and r and
       r["params"]["bytes_read"] == 6 * per_loop and r["params"]["bytes_written"] == 6 * per_loop,
       [(t["bytes_read"], t["bytes_written"]) for t in tasks(d)])
-check("bytes processed (perf's data): every word visited once a loop, a read-modify-write word once",
-      all(t["bytes_processed"] == 3 * per_loop for t in tasks(d)) and r and
-      r["params"]["bytes_processed"] == 6 * per_loop, [t["bytes_processed"] for t in tasks(d)])
+check("bytes processed (perf's data): every word visited once a loop, a read-modify-write word once; "
+      "the plan says so", all(t["bytes_processed"] == 3 * per_loop for t in tasks(d)) and r and
+      r["params"]["bytes_processed"] == 6 * per_loop and d["plan"]["data"].startswith("bytes processed"),
+      ([t["bytes_processed"] for t in tasks(d)], d and d["plan"].get("data")))
 check("data-total is the bytes processed in 10^9, as perf counts them (not read + written)",
       r and abs(r["params"]["data_total_gb"] - 6 * per_loop / 1e9) < 1e-9, r and r["params"]["data_total_gb"])
 
