@@ -588,17 +588,8 @@ check("-c -q: no progress lines (perf's are muted by -q), the quiet figures only
 
 def first_test(args, name):
     """Starts numa mem ARGS, SIGINT as the suite's first test starts: (exit status, stdout, JSON or None)."""
-    path = os.path.join(TMP, "numa-" + name + ".json")
-    proc = subprocess.Popen([BIN, "numa", "mem"] + args + ["--json", path], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    seen = []
-    for line in proc.stdout:
-        seen.append(line)
-        if line.startswith(" # Running RAM-bw-local,"):
-            proc.send_signal(signal.SIGINT)
-            break
-    out, err = proc.communicate(timeout=120)
-    return proc.returncode, "".join(seen) + out, (json.load(open(path)) if os.path.exists(path) else None)
+    rc, out, _, doc, _ = stop_at(args, name, " # Running RAM-bw-local,", signal.SIGINT)
+    return rc, out, doc
 
 
 u = os.uname()

@@ -1006,18 +1006,18 @@ tap_from check_completions.py
 # mode table links to, and --help is generated from each mode's option table: every
 # flag it shows must be in README.md + docs/*.md and in the man page.
 ROOT=$(dirname "$0")/../..
-docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check links "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
-check "every relative link of README.md, docs/*.md and BENCHMARKS.md names a file and heading that exist" test $? -eq 0
-echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
-docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check modes "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
-check "every mode of --help has a row in README.md's mode table linking to its docs/ page" test $? -eq 0
-echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
-docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check flags "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
-check "every flag of every mode's --help is in README.md + docs/ and the man page" test $? -eq 0
-echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
-docs_out=$(python3 "$(dirname "$0")/check_docs.py" --check licence "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
-check "every source file says SPDX-License-Identifier: MIT (LICENSE's licence) in its first lines" test $? -eq 0
-echo "$docs_out" | grep -v '^#' | head -10 | sed 's/^/    /'
+# docs_check KIND TEXT: one check_docs.py check as one TAP line, its problems below it.
+docs_check() {
+    local out rc
+    out=$(python3 "$(dirname "$0")/check_docs.py" --check "$1" "$BIN" "$ROOT/README.md" "$ROOT/docs" "$ROOT/man/membench.1" 2>&1)
+    rc=$?
+    check "$2" test $rc -eq 0
+    echo "$out" | grep -v '^#' | head -10 | sed 's/^/    /'
+}
+docs_check links "every relative link of README.md, docs/*.md and BENCHMARKS.md names a file and heading that exist"
+docs_check modes "every mode of --help has a row in README.md's mode table linking to its docs/ page"
+docs_check flags "every flag of every mode's --help is in README.md + docs/ and the man page"
+docs_check licence "every source file says SPDX-License-Identifier: MIT (LICENSE's licence) in its first lines"
 
 layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)
 check "includes point down the layers README draws (modes > cli, output > measure > core ...)" test $? -eq 0
