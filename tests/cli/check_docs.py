@@ -7,7 +7,8 @@
 links  every relative link and image in README.md, DOCS_DIR/*.md and the
        BENCHMARKS.md beside README.md names a file that exists, and a #anchor a
        heading of that file (GitHub's slugs); links that leave the repository
-       (README.md's directory) are not followed
+       (README.md's directory) are not followed; every page of DOCS_DIR is linked
+       from README.md and links back to it
 modes  every mode `membench --help` lists (and the sweep) has a row in a README.md
        table whose first cell names it (`MODE`) and which links to a page of
        DOCS_DIR that exists and names the mode
@@ -128,6 +129,29 @@ def check_links(root, files):
     return bad, count
 
 
+def check_navigation(readme, pages):
+    """A newcomer lands on any page from a search: each page of docs/ is linked from
+    README.md and links back to it."""
+    bad = []
+    readme = os.path.abspath(readme)
+
+    def targets(f):
+        for _, t in links(f):
+            path = t.partition("#")[0]
+            if path and not re.match(r"^[a-z][a-z0-9+.-]*:", path, re.I):
+                yield os.path.normpath(os.path.join(os.path.dirname(f), path))
+
+    from_readme = set(targets(readme))
+    for p in pages:
+        p = os.path.abspath(p)
+        rel = os.path.relpath(p, os.path.dirname(readme))
+        if p not in from_readme:
+            bad.append("%s: README.md never links to it" % rel)
+        if readme not in set(targets(p)):
+            bad.append("%s: no link back to README.md" % rel)
+    return bad
+
+
 def check_modes(binary, readme, docs_dir):
     """Each mode a README table row: first cell `MODE` (the sweep: `membench`), a
     link to an existing docs page that names the mode."""
@@ -221,7 +245,7 @@ def main():
     if "links" in which:
         bench = [os.path.join(root, "BENCHMARKS.md")] if os.path.isfile(os.path.join(root, "BENCHMARKS.md")) else []
         b, count = check_links(root, [os.path.abspath(readme)] + [os.path.abspath(p) for p in pages] + bench)
-        bad += b
+        bad += b + check_navigation(readme, pages)
         print("# %d relative links in README.md, %d pages of %s and %s checked" %
               (count, len(pages), os.path.basename(os.path.normpath(docs_dir)), "BENCHMARKS.md" if bench else "no BENCHMARKS.md"))
     if "modes" in which:

@@ -1018,6 +1018,16 @@ docs_check links "every relative link of README.md, docs/*.md and BENCHMARKS.md 
 docs_check modes "every mode of --help has a row in README.md's mode table linking to its docs/ page"
 docs_check flags "every flag of every mode's --help is in README.md + docs/ and the man page"
 docs_check licence "every source file says SPDX-License-Identifier: MIT (LICENSE's licence) in its first lines"
+# The navigation check itself, on a copy: a page without its link back to README.md,
+# and one README.md does not link, must each be named.
+nav=$(mktemp -d)
+cp -r "$ROOT/README.md" "$ROOT/docs" "$nav/"
+sed -i '/^Back to the \[README\](..\/README.md)/d' "$nav/docs/kernels.md"
+printf '# Orphan\n\nBack to the [README](../README.md).\n' >"$nav/docs/orphan.md"
+nav_out=$(python3 "$(dirname "$0")/check_docs.py" --check links "$BIN" "$nav/README.md" "$nav/docs" "$ROOT/man/membench.1" 2>&1)
+check "the docs check names a page with no link back to README.md and one README.md never links" \
+    bash -c 'grep -qx "docs/kernels.md: no link back to README.md" <<<"$1" && grep -qx "docs/orphan.md: README.md never links to it" <<<"$1"' _ "$nav_out"
+rm -rf "$nav"
 
 layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)
 check "includes point down the layers README draws (modes > cli, output > measure > core ...)" test $? -eq 0
