@@ -507,8 +507,8 @@ check "topology --json is valid JSON with CPUs, nodes and caches" \
 # leaves) is the only source. Sizes, sources and what DRAM buffers are sized from.
 guest_tree() { # DIR: 2 CPUs, 1 node, no cache directory
     local d=$1 c
-    mkdir -p "$d/devices/system/node/node0"
-    echo 0-1 >"$d/devices/system/cpu/online" 2>/dev/null || { mkdir -p "$d/devices/system/cpu"; echo 0-1 >"$d/devices/system/cpu/online"; }
+    mkdir -p "$d/devices/system/node/node0" "$d/devices/system/cpu"
+    echo 0-1 >"$d/devices/system/cpu/online"
     for c in 0 1; do
         mkdir -p "$d/devices/system/cpu/cpu$c/topology"
         echo $c >"$d/devices/system/cpu/cpu$c/topology/core_id"
