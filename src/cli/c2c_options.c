@@ -33,12 +33,12 @@ static const option_spec specs[] = {
      .help = "Bind the lines' memory to this node (default: the\nwriter's node, and in the node matrices also the "
              "reader's)"},
     {.long_name = "clean", .kind = OPT_FLAG, .key = "clean", .offset = F(clean),
-     .help = "HIT only: the writer only reads the lines, which are\nclean in its cache (default run: HITM and HIT; "
+     .help = "HIT only: the writer only reads the lines, which are\nclean in its cache (default run: HIT and HITM; "
              "one pair\nand --matrix: HITM)"},
     {.long_name = "smt", .kind = OPT_FLAG, .key = "smt", .offset = F(smt),
      .help = "Local pair: two SMT siblings of one core (default: two\ncores)"},
     {.long_name = "matrix", .kind = OPT_FLAG, .key = "matrix", .offset = F(matrix),
-     .help = "CPU x CPU matrix (rows writers, columns readers), as\nmultichase pingpong"},
+     .help = "CPU x CPU matrix (rows writers, columns readers): one-way\ntransfers, not multichase pingpong's round trips"},
     {.long_name = "cpus", .value_name = "LIST", .kind = OPT_CUSTOM, .key = "cpus", .custom = parse_cpus,
      .help = "With --matrix: these CPUs (default: every usable CPU)"},
     {.long_name = "window", .value_name = "SIZE", .kind = OPT_SIZE, .key = "window", .offset = F(window),

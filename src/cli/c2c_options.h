@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Options of `membench c2c` (Intel MLC --c2c_latency, multichase pingpong):
+/* Options of `membench c2c` (Intel MLC --c2c_latency):
  * cache-to-cache transfer latency, as one declarative table. */
 #ifndef MEMBENCH_C2C_OPTIONS_H
 #define MEMBENCH_C2C_OPTIONS_H

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/cache_flush.h"
 #include "kernels/chase.h"
@@ -252,4 +253,51 @@ c2c_status measure_c2c(team *t, const c2c_request *rq, result_record *out, char 
         buffer_free(&c->b);
     free(c);
     return st;
+}
+
+static void range_of(const double *v, int n, double *lo, double *hi)
+{
+    *lo = *hi = v[0];
+    for (int i = 1; i < n; i++) {
+        *lo = v[i] < *lo ? v[i] : *lo;
+        *hi = v[i] > *hi ? v[i] : *hi;
+    }
+}
+
+bool c2c_visits_split(const double *a, int na, const double *b, int nb)
+{
+    if (na < 1 || nb < 1)
+        return false;
+    double alo, ahi, blo, bhi;
+    range_of(a, na, &alo, &ahi);
+    range_of(b, nb, &blo, &bhi);
+    double ma = stats_compute(a, (size_t)na).median, mb = stats_compute(b, (size_t)nb).median;
+    double lo = ma < mb ? ma : mb, hi = ma < mb ? mb : ma;
+    bool apart = ahi < blo || bhi < alo;
+    return apart && lo > 0 && hi / lo >= C2C_SPLIT_RATIO;
+}
+
+bool c2c_add_visit(result_record *first, const result_record *second, bool *split)
+{
+    int n1 = first->nsamples, n2 = second->nsamples;
+    double *all = malloc(sizeof *all * (size_t)(n1 + n2 > 0 ? n1 + n2 : 1));
+    if (!all)
+        return false;
+    memcpy(all, first->samples, sizeof *all * (size_t)n1);
+    memcpy(all + n1, second->samples, sizeof *all * (size_t)n2);
+    double m1 = first->summary.median, m2 = second->summary.median;
+    *split = c2c_visits_split(first->samples, n1, second->samples, n2);
+    bool ok = result_set_samples(first, all, n1 + n2);
+    free(all);
+    if (!ok)
+        return false;
+    first->iterations += second->iterations;
+    first->elapsed_s += second->elapsed_s;
+    first->pins_verified = first->pins_verified < second->pins_verified ? first->pins_verified
+                                                                        : second->pins_verified;
+    first->complete = first->complete && second->complete;
+    params_number(&first->params, "first_visit_ns", m1);
+    params_number(&first->params, "second_visit_ns", m2);
+    params_bool(&first->params, "visits_split", *split);
+    return true;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Cache-to-cache transfer latency of one writer/reader CPU pair (Intel MLC's
- * --c2c_latency, multichase's pingpong), on a team of two pinned threads: tid 0
- * the writer, tid 1 the reader.
+ * --c2c_latency; one way, unlike multichase pingpong's round trips), on a team
+ * of two pinned threads: tid 0 the writer, tid 1 the reader.
  *
  * The writer allocates one buffer bound to the home node, cut into windows: one
  * per sample plus a warm-up, so every sample reads lines the reader has never held.
@@ -74,5 +74,18 @@ bool c2c_hit_flushes(void);
  * mode, operation and placement. C2C_FAILED: why says what (a partner that never
  * answered, a pin that did not hold). */
 c2c_status measure_c2c(team *t, const c2c_request *rq, result_record *out, char *why, size_t whylen);
+
+/* A pair is measured twice, the second time after every other pair's first visit:
+ * vCPUs that move between host cores in between (a 5x change on cloud guests) show
+ * as two visits that disagree instead of passing as a steady figure. Appends the
+ * second visit's samples to the first's record (summary, and two levels, over both;
+ * pins must hold in both; the CV rule stays the first visit's) and keeps each visit's median in params
+ * first_visit_ns and second_visit_ns, and visits_split: the visits' sample ranges
+ * do not overlap and their medians differ by C2C_SPLIT_RATIO or more (also in
+ * *split). False: out of memory. */
+#define C2C_SPLIT_RATIO 1.25
+bool c2c_add_visit(result_record *first, const result_record *second, bool *split);
+/* The rule of visits_split, on each visit's samples. */
+bool c2c_visits_split(const double *a, int na, const double *b, int nb);
 
 #endif

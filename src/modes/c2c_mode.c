@@ -19,6 +19,7 @@
 #define MIN_SAMPLES 7
 #define MAX_SAMPLES 21
 #define MATRIX_SAMPLES 5   /* --matrix: n*(n-1) pairs, so a fixed, small count */
+#define SECOND_VISIT_SAMPLES 3 /* the agreement check (c2c_add_visit): two or more make a level */
 #define CV_TARGET 0.05
 #define WAIT_TIMEOUT_S 30  /* a partner silent this long has failed (TCG guests are slow) */
 #define LINE_BYTES 64
@@ -42,6 +43,8 @@ typedef struct {
     buffer evict;
     bool have_evict;
     size_t failed;
+    result_record *first; /* each cell's first visit, until its second */
+    bool *visited;
 } c2c_run_state;
 
 static bool add_cell(c2c_run_state *st, c2c_cell c)
@@ -82,7 +85,9 @@ static int add_pair(session *s, const c2c_options *o, int w, int r, const char *
 {
     c2c_run_state *st = s->state;
     for (int k = 0; k < (both_states && !o->clean ? 2 : 1); k++) {
-        c2c_cell c = {w, r, -1, o->clean || k == 1 ? C2C_HIT : C2C_HITM, kind, home_of, siblings, o->window};
+        /* both: HIT first, then HITM, in MLC's order */
+        bool hit = o->clean || (both_states && k == 0);
+        c2c_cell c = {w, r, -1, hit ? C2C_HIT : C2C_HITM, kind, home_of, siblings, o->window};
         c.home = home_for(s, o, &c, &c.home_of);
         if (!c.window)
             c.window = c2c_default_window(&s->topo, w);
@@ -103,14 +108,14 @@ static int plan_node_matrices(session *s, const c2c_options *o, const c2c_pair *
     size_t n = nodes && cpus ? c2c_node_representatives(&s->topo, avoid, 2, nodes, cpus, cap) : 0;
     int rc = 0;
     static const char *const homings[] = {"writer", "reader"};
-    for (int state = 0; n >= 2 && state < (o->clean ? 1 : 2) && rc == 0; state++)
+    for (int state = 0; n >= 2 && state < (o->clean ? 1 : 2) && rc == 0; state++) /* HIT, then HITM */
         for (int h = 0; h < (o->home_given ? 1 : 2) && rc == 0; h++)
             for (size_t i = 0; i < n && rc == 0; i++)
                 for (size_t j = 0; j < n && rc == 0; j++) {
                     if (i == j)
                         continue;
                     c2c_options one = *o;
-                    one.clean = o->clean || state == 1;
+                    one.clean = o->clean || state == 0;
                     rc = add_pair(s, &one, cpus[i], cpus[j], "node", homings[h], false, false);
                 }
     free(nodes);
@@ -207,14 +212,14 @@ static void describe(session *s, const c2c_options *o)
     param_list *p = &s->info.plan.values;
     const char *what = o->matrix ? "CPU x CPU matrix" : o->writer_given ? "one pair" : "local pair and node matrices";
     params_textf(p, "method", "%s; %zu measurements; fresh windows of 64-byte lines per sample, chased in random "
-                              "order; %d-%d samples, median",
-                 what, st->ncells, st->samples_min, st->samples_max);
-    params_text(p, "hitm_lines",
-                "HITM: the writer has just stored to every line: Modified in its L1/L2, in no other cache");
+                              "order; %d-%d samples, then %d more once every pair has had its first, median of all",
+                 what, st->ncells, st->samples_min, st->samples_max, SECOND_VISIT_SAMPLES);
     params_textf(p, "hit_lines",
                  "HIT: every window written back and out of all caches (%s%s), then only read by the writer: clean "
                  "(Exclusive) in its caches, up to date in memory; an inclusive L3 may answer for it",
                  c2c_hit_method(), c2c_hit_flushes() ? "" : ", twice the largest cache");
+    params_text(p, "hitm_lines",
+                "HITM: the writer has just stored to every line: Modified in its L1/L2, in no other cache");
     params_text(p, "source", "a line may come from the writer's L1/L2, a shared L3, another CCX or socket, or memory");
     params_int(p, "min_samples", st->samples_min);
     params_int(p, "max_samples", st->samples_max);
@@ -289,40 +294,68 @@ static bool make_eviction_buffer(session *s, c2c_run_state *st)
     return buffer_fill(&st->evict, 1);
 }
 
-static void measure_cell(session *s, const c2c_cell *c, size_t i)
+/* One visit of a cell into r (its mode, operation and placement set); false when
+ * it gave no record (said: skipped, or the run failed or stopped). */
+static bool visit_cell(session *s, const c2c_cell *c, size_t i, int visit, result_record *r)
 {
     c2c_run_state *st = s->state;
-    session_progress(s, "[%zu/%zu] %s CPU %d -> CPU %d, home node %d", i + 1, st->ncells, c2c_state_name(c->state),
-                     c->writer, c->reader, c->home);
+    session_progress(s, "[%zu/%zu] %s CPU %d -> CPU %d, home node %d%s", i + 1, st->ncells, c2c_state_name(c->state),
+                     c->writer, c->reader, c->home, visit ? ", again" : "");
     session_step_begin(s);
     team_place tp[2] = {{{(int *)&c->writer, 1}}, {{(int *)&c->reader, 1}}};
     team *t = session_start_team(s, tp, 2);
     if (!t)
-        return; /* said: the run has failed */
+        return false; /* said: the run has failed */
+    int min = visit ? SECOND_VISIT_SAMPLES : st->samples_min, max = visit ? SECOND_VISIT_SAMPLES : st->samples_max;
     c2c_request rq = {c->writer,       c->reader,       c->home,        c->state,
-                      c->window,       LINE_BYTES,      st->samples_min, st->samples_max,
+                      c->window,       LINE_BYTES,      min,            max,
                       CV_TARGET,       st->pages,       st->huge_size,  1,
                       st->have_evict ? st->evict.ptr : NULL, st->have_evict ? st->evict.len : 0, WAIT_TIMEOUT_S};
-    result_record r;
-    result_init(&r, "c2c", "c2c", METRIC_LATENCY);
+    result_init(r, "c2c", "c2c", METRIC_LATENCY);
     char why[192];
-    c2c_status cs = measure_c2c(t, &rq, &r, why, sizeof why);
+    c2c_status cs = measure_c2c(t, &rq, r, why, sizeof why);
     team_destroy(t);
     if (cs == C2C_OK) {
         result_thread th[2] = {{c->writer, topology_cpu(&s->topo, c->writer)->node, c->home},
                                {c->reader, topology_cpu(&s->topo, c->reader)->node, c->home}};
-        result_set_placement(&r, th, 2);
-        params_text(&r.params, "kind", c->kind);
-        params_text(&r.params, "home_of", c->home_of);
-        params_bool(&r.params, "smt_siblings", c->siblings);
-        session_emit(s, &r);
-    } else if (cs == C2C_NO_MEMORY) {
+        result_set_placement(r, th, 2);
+        params_text(&r->params, "kind", c->kind);
+        params_text(&r->params, "home_of", c->home_of);
+        params_bool(&r->params, "smt_siblings", c->siblings);
+        return true;
+    }
+    if (cs == C2C_NO_MEMORY) {
         st->failed++;
         session_error(s, "CPU %d -> CPU %d: %s; skipped", c->writer, c->reader, why);
     } else if (cs == C2C_FAILED) {
         session_fail(s, "CPU %d -> CPU %d: %s", c->writer, c->reader, why);
     }
-    result_free(&r);
+    result_free(r);
+    return false;
+}
+
+/* A cell's second visit joins its first, and the record goes out; a run stopped
+ * before it still emits the first visit alone. */
+static void finish_cell(session *s, size_t i, bool again)
+{
+    c2c_run_state *st = s->state;
+    result_record *r = &st->first[i], second;
+    bool split = false;
+    if (again && visit_cell(s, &st->cells[i], i, 1, &second)) {
+        if (!c2c_add_visit(r, &second, &split))
+            session_fail(s, "out of memory joining the visits of CPU %d -> CPU %d", st->cells[i].writer,
+                         st->cells[i].reader);
+        result_free(&second);
+    }
+    if (split)
+        session_warn(s, "c2c %s CPU %d -> CPU %d: its two visits disagree (%.1f ns, then %.1f ns): the vCPUs or "
+                        "threads moved between host cores, so the median mixes two placements",
+                     c2c_state_name(st->cells[i].state), st->cells[i].writer, st->cells[i].reader,
+                     params_get_number(&r->params, "first_visit_ns", 0),
+                     params_get_number(&r->params, "second_visit_ns", 0));
+    session_emit(s, r);
+    result_free(r);
+    st->visited[i] = false;
 }
 
 static void c2c_run(session *s)
@@ -330,8 +363,17 @@ static void c2c_run(session *s)
     c2c_run_state *st = s->state;
     if (!make_eviction_buffer(s, st))
         return;
+    st->first = calloc(st->ncells ? st->ncells : 1, sizeof *st->first);
+    st->visited = calloc(st->ncells ? st->ncells : 1, sizeof *st->visited);
+    if (!st->first || !st->visited) {
+        session_fail(s, "out of memory for %zu pairs", st->ncells);
+        return;
+    }
     for (size_t i = 0; i < st->ncells && !session_stopped(s) && !s->failed; i++)
-        measure_cell(s, &st->cells[i], i);
+        st->visited[i] = visit_cell(s, &st->cells[i], i, 0, &st->first[i]);
+    for (size_t i = 0; i < st->ncells; i++)
+        if (st->visited[i])
+            finish_cell(s, i, !session_stopped(s) && !s->failed);
 }
 
 static void c2c_release(session *s)
@@ -339,6 +381,11 @@ static void c2c_release(session *s)
     c2c_run_state *st = s->state;
     if (st->have_evict)
         buffer_free(&st->evict);
+    for (size_t i = 0; st->visited && i < st->ncells; i++)
+        if (st->visited[i])
+            result_free(&st->first[i]);
+    free(st->first);
+    free(st->visited);
     free(st->cells);
 }
 

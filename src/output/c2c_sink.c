@@ -17,6 +17,18 @@ static double verified(const result_record *r)
     return params_get_number(&r->params, "home_verified", -1);
 }
 
+/* Each visit's median (c2c_add_visit), -1 for a visit not made. */
+static double visit_ns(const result_record *r, int visit)
+{
+    return params_get_number(&r->params, visit ? "second_visit_ns" : "first_visit_ns", -1);
+}
+
+static bool split(const result_record *r)
+{
+    const param *p = params_find(&r->params, "visits_split");
+    return p && p->kind == PARAM_BOOL && p->flag;
+}
+
 void c2c_write_row(FILE *f, bool csv, const result_record *r)
 {
     const result_thread *w = &r->placement[0], *d = &r->placement[1];
@@ -27,8 +39,13 @@ void c2c_write_row(FILE *f, bool csv, const result_record *r)
                 home, text(r, "home_of"));
         if (verified(r) >= 0)
             fprintf(f, "%.3f", verified(r));
-        fprintf(f, ",%llu,%.3f,%.3f,%d,%d,%.3f\n", (unsigned long long)r->size_bytes, r->summary.median,
+        fprintf(f, ",%llu,%.3f,%.3f,%d,%d,%.3f,", (unsigned long long)r->size_bytes, r->summary.median,
                 r->summary.stddev, r->nsamples, r->converged ? 1 : 0, own);
+        if (visit_ns(r, 1) >= 0) /* empty: a run stopped before the second visit */
+            fprintf(f, "%.3f,%.3f,%d", visit_ns(r, 0), visit_ns(r, 1), split(r) ? 1 : 0);
+        else
+            fputs(",,", f);
+        fputc('\n', f);
         return;
     }
     char wc[32], rc[32], hm[48];
@@ -38,8 +55,12 @@ void c2c_write_row(FILE *f, bool csv, const result_record *r)
         snprintf(hm, sizeof hm, "node %d (%.0f%% there)", home, verified(r) * 100);
     else
         snprintf(hm, sizeof hm, "node %d (unverified)", home);
-    fprintf(f, "%-6s %-17s %-17s %-5s %-20s %8.1f ns %7.2f %7d %5s %9.1f ns\n", text(r, "kind"), wc, rc,
-            text(r, "state"), hm, r->summary.median, r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", own);
+    char visits[48] = "-";
+    if (visit_ns(r, 1) >= 0)
+        snprintf(visits, sizeof visits, "%.1f/%.1f%s", visit_ns(r, 0), visit_ns(r, 1), split(r) ? " SPLIT" : "");
+    fprintf(f, "%-6s %-17s %-17s %-5s %-20s %8.1f ns %7.2f %7d %5s %9.1f ns  %s\n", text(r, "kind"), wc, rc,
+            text(r, "state"), hm, r->summary.median, r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", own,
+            visits);
 }
 
 static int axis_index(const int *axis, int n, int v)
@@ -101,6 +122,8 @@ static void write_matrix(FILE *f, const result_list *l, const result_record *fir
             }
             if (i == j)
                 fprintf(f, " %8s", "-");
+            else if (cell && split(cell))
+                fprintf(f, " %7.1f*", cell->summary.median);
             else if (cell)
                 fprintf(f, " %8.1f", cell->summary.median);
             else
@@ -128,7 +151,8 @@ void c2c_write_matrices(FILE *f, const result_list *l)
         }
     }
     if (any)
-        fprintf(f, "A line may come from the writer's L1/L2, a shared L3, another CCX or socket, or memory.\n");
+        fprintf(f, "A line may come from the writer's L1/L2, a shared L3, another CCX or socket, or memory. *: its two "
+                   "visits disagree (the CPUs moved between host cores); its row above gives both.\n");
     free(axis);
 }
 
@@ -144,12 +168,12 @@ static void begin(sink *s, const run_info *info)
     if (c->csv) {
         fputs(C2C_CSV_HEADER "\n", c->f);
     } else {
-        static const char *const keys[] = {"hitm_lines", "hit_lines", "source"};
+        static const char *const keys[] = {"hit_lines", "hitm_lines", "source"}; /* MLC's order */
         fprintf(c->f, "# membench c2c: %s\n", params_get_text(&info->plan.values, "method"));
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             fprintf(c->f, "# %s\n", params_get_text(&info->plan.values, keys[i]));
-        fprintf(c->f, "%-6s %-17s %-17s %-5s %-20s %11s %7s %7s %5s %12s\n", "Pair", "Writer", "Reader", "State",
-                "Home", "Latency", "Stddev", "Samples", "CV<5%", "Reader's own");
+        fprintf(c->f, "%-6s %-17s %-17s %-5s %-20s %11s %7s %7s %5s %12s  %s\n", "Pair", "Writer", "Reader", "State",
+                "Home", "Latency", "Stddev", "Samples", "CV<5%", "Reader's own", "Visits (ns)");
     }
     fflush(c->f);
 }

@@ -14,7 +14,7 @@
 
 #define C2C_CSV_HEADER                                                                                               \
     "kind,writer_cpu,writer_node,reader_cpu,reader_node,state,home_node,home_of,home_verified,window_bytes,"          \
-    "latency_ns,latency_stddev_ns,samples,cv_target_met,reader_own_ns"
+    "latency_ns,latency_stddev_ns,samples,cv_target_met,reader_own_ns,first_visit_ns,second_visit_ns,visits_split"
 
 void c2c_write_row(FILE *f, bool csv, const result_record *r);
 /* The matrices of the results of kind "node" and "matrix". */

@@ -232,7 +232,7 @@ static int cmp_int(const void *a, const void *b)
 /* The remote c2c matrices: writer node x reader node, per state and home. */
 static void c2c_matrices(FILE *f, const result_list *l)
 {
-    static const char *const states[] = {"HITM", "HIT"};
+    static const char *const states[] = {"HIT", "HITM"}; /* MLC's order, as its local lines */
     static const char *const homes[] = {"writer", "reader"};
     int axis[MAX_AXIS], n = 0;
     for (size_t i = 0; l && i < l->n; i++)

@@ -139,7 +139,7 @@ if len(cpus) >= 2:
     check("c2c: MLC's local HITM and HIT lines, each the record's median",
           hitm and hit and "HITM" in c2c and "HIT" in c2c and hitm.group(1) == f1(c2c["HITM"]["value"]) and
           hit.group(1) == f1(c2c["HIT"]["value"]), (hitm, hit, list(c2c)))
-    check("c2c: MLC's order, the HIT line before the HITM line (membench measures HITM first)",
+    check("c2c: MLC's order, the HIT line before the HITM line",
           hitm and hit and hit.start() < hitm.start() and
           out[hit.end():hitm.start()].strip("\n") == "", (hit and hit.start(), hitm and hitm.start()))
 

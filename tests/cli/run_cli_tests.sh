@@ -654,18 +654,30 @@ if [ "$NCPU" -ge 2 ]; then
     C2C=(--window 16K)
     "$BIN" c2c --writer 0 --reader 1 "${C2C[@]}" --json "$TMP/c2c.json" >"$TMP/c2c.txt" 2>"$TMP/c2c.err"; rc=$?
     check "c2c --writer 0 --reader 1: JSON names writer CPU 0, reader CPU 1, home node 0, HITM, pins verified" \
-        python3 -c "import json,sys; d=json.load(open('$TMP/c2c.json')); r=d['results']; p=r[0]['placement']; q=r[0]['params']; sys.exit(0 if $rc==0 and d['mode']=='c2c' and d['complete'] and len(r)==1 and [t['cpu'] for t in p]==[0,1] and [t['memory_node'] for t in p]==[0,0] and q['home_node']==0 and q['state']=='HITM' and q['window_bytes']==16384 and q['lines']==256 and r[0]['pins_verified']==2 and 7<=len(r[0]['samples'])<=21 and q['home_verified'] in (None, 1) else 1)"
+        python3 -c "import json,sys; d=json.load(open('$TMP/c2c.json')); r=d['results']; p=r[0]['placement']; q=r[0]['params']; sys.exit(0 if $rc==0 and d['mode']=='c2c' and d['complete'] and len(r)==1 and [t['cpu'] for t in p]==[0,1] and [t['memory_node'] for t in p]==[0,0] and q['home_node']==0 and q['state']=='HITM' and q['window_bytes']==16384 and q['lines']==256 and r[0]['pins_verified']==2 and 10<=len(r[0]['samples'])<=24 and q['home_verified'] in (None, 1) else 1)"
+    # The second visit (c2c_add_visit): 3 more samples after the first visit's 7-21;
+    # each visit's median is the median of its own samples, and the split verdict is
+    # the rule's on them (apart ranges, medians 1.25x apart).
+    check "c2c: each visit's median from its own samples (the last 3 are the second visit), the split verdict the rule's" \
+        python3 -c "
+import json, statistics, sys
+r = json.load(open('$TMP/c2c.json'))['results'][0]; q = r['params']; s = r['samples']
+a, b = s[:-3], s[-3:]
+ma, mb = statistics.median(a), statistics.median(b)
+split = (max(a) < min(b) or max(b) < min(a)) and max(ma, mb) / min(ma, mb) >= 1.25
+sys.exit(0 if abs(q['first_visit_ns'] - ma) < 1e-6 * ma and abs(q['second_visit_ns'] - mb) < 1e-6 * mb
+         and q['visits_split'] == split and abs(r['summary']['median'] - statistics.median(s)) < 1e-6 * ma else 1)"
     check "c2c table says HITM, the home node and where lines may come from" \
         bash -c "grep -qE '^pair +CPU 0 \(node 0\) +CPU 1 \(node 0\) +HITM +node 0 ' '$TMP/c2c.txt' && grep -q 'another CCX or socket' '$TMP/c2c.txt' && ! grep -q 'L2->L2' '$TMP/c2c.txt'"
     "$BIN" c2c --writer 1 --reader 0 --clean "${C2C[@]}" --csv --json "$TMP/c2c-clean.json" >"$TMP/c2c.csv" 2>"$TMP/c2c.err"; rc=$?
     check "c2c --clean: HIT, writer CPU 1, reader CPU 0, in CSV and JSON" \
-        bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/c2c.csv')\" = 'kind,writer_cpu,writer_node,reader_cpu,reader_node,state,home_node,home_of,home_verified,window_bytes,latency_ns,latency_stddev_ns,samples,cv_target_met,reader_own_ns' ] && [ \$(wc -l <'$TMP/c2c.csv') -eq 2 ] && tail -1 '$TMP/c2c.csv' | grep -qE '^pair,1,0,0,0,HIT,0,writer,[0-9.]*,16384,' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-clean.json'))['results'][0]; sys.exit(0 if r['params']['state']=='HIT' and r['params']['hit_method'] in ('clflush','eviction by reading') else 1)\""
+        bash -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$TMP/c2c.csv')\" = 'kind,writer_cpu,writer_node,reader_cpu,reader_node,state,home_node,home_of,home_verified,window_bytes,latency_ns,latency_stddev_ns,samples,cv_target_met,reader_own_ns,first_visit_ns,second_visit_ns,visits_split' ] && [ \$(wc -l <'$TMP/c2c.csv') -eq 2 ] && tail -1 '$TMP/c2c.csv' | grep -qE '^pair,1,0,0,0,HIT,0,writer,[0-9.]*,16384,.*,[0-9.]+,[0-9.]+,[01]$' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-clean.json'))['results'][0]; sys.exit(0 if r['params']['state']=='HIT' and r['params']['hit_method'] in ('clflush','eviction by reading') else 1)\""
     "$BIN" c2c --matrix --cpus 0,1 "${C2C[@]}" --json "$TMP/c2c-matrix.json" >"$TMP/c2c-m.txt" 2>"$TMP/c2c.err"; rc=$?
     check "c2c --matrix on 2 CPUs: 2 cells, '-' on the diagonal" \
-        bash -c "[ $rc -eq 0 ] && grep -qE '^0 +- +[0-9]+\.[0-9]$' '$TMP/c2c-m.txt' && grep -qE '^1 +[0-9]+\.[0-9] +-$' '$TMP/c2c-m.txt' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-matrix.json'))['results']; sys.exit(0 if [(x['placement'][0]['cpu'],x['placement'][1]['cpu']) for x in r]==[(0,1),(1,0)] and all(len(x['samples'])==5 for x in r) else 1)\""
+        bash -c "[ $rc -eq 0 ] && grep -qE '^0 +- +[0-9]+\.[0-9]\*?$' '$TMP/c2c-m.txt' && grep -qE '^1 +[0-9]+\.[0-9]\*? +-$' '$TMP/c2c-m.txt' && python3 -c \"import json,sys; r=json.load(open('$TMP/c2c-matrix.json'))['results']; sys.exit(0 if [(x['placement'][0]['cpu'],x['placement'][1]['cpu']) for x in r]==[(0,1),(1,0)] and all(len(x['samples'])==8 for x in r) else 1)\""
     "$BIN" c2c "${C2C[@]}" --json "$TMP/c2c-default.json" >"$TMP/c2c-d.txt" 2>"$TMP/c2c.err"; rc=$?
-    check "c2c default: the local pair, HITM then HIT" \
-        python3 -c "import json,sys; r=json.load(open('$TMP/c2c-default.json'))['results']; sys.exit(0 if $rc==0 and [x['params']['state'] for x in r[:2]]==['HITM','HIT'] and all(x['params']['kind']=='local' for x in r[:2]) else 1)"
+    check "c2c default: the local pair, HIT then HITM (MLC's order)" \
+        python3 -c "import json,sys; r=json.load(open('$TMP/c2c-default.json'))['results']; sys.exit(0 if $rc==0 and [x['params']['state'] for x in r[:2]]==['HIT','HITM'] and all(x['params']['kind']=='local' for x in r[:2]) else 1)"
     taskset -c 0 "$BIN" c2c >"$TMP/out" 2>"$TMP/err"; rc=$?
     check "c2c on one CPU (taskset -c 0): exit 2, one line saying it needs two CPUs" \
         bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'needs two CPUs' '$TMP/err' && [ ! -s '$TMP/out' ]"

@@ -41,6 +41,15 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("c2c calls two visits split when their samples overlap",
+     "src/measure/c2c.c", "bool apart = ahi < blo || bhi < alo;", "bool apart = ahi < blo || bhi < alo || 1;",
+     "unit:c2c_visits"),
+    ("c2c joins the visits but keeps the first visit's pins",
+     "src/measure/c2c.c", "first->pins_verified = first->pins_verified < second->pins_verified",
+     "first->pins_verified = first->pins_verified > second->pins_verified", "unit:c2c_add_visit"),
+    ("c2c's default pair measures HITM before HIT (MLC: HIT first)",
+     "src/modes/c2c_mode.c", "bool hit = o->clean || (both_states && k == 0);",
+     "bool hit = o->clean || (both_states && k == 1);", "unit:c2c_plan"),
     ("the scheduler never takes a point's interval level",
      "src/plan/round_schedule.c", "p->level = stats ? stats->median_level : 0;", "p->level = 0;", "unit:rounds_"),
     ("--target-ci met by a narrow interval below 95% (3 round medians: 75%)",

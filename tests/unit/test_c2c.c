@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fixtures.h"
+#include "measure/c2c.h"
 #include "measure/clock.h"
 #include "measure/handoff.h"
 #include "modes/session.h"
@@ -170,17 +171,17 @@ TEST(c2c_plan_default_two_socket_local_pair_then_homed_node_matrices)
     session s;
     CHECK_INT(plan_on(&s, server_root(), NULL), 0);
     const param_table *t = section_find_table(&s.info.plan, "pairs");
-    /* local HITM + HIT, then 2 states x 2 homings x 2 ordered node pairs */
+    /* local HIT + HITM (MLC's order), then 2 states x 2 homings x 2 ordered node pairs */
     CHECK(t && t->nrows == 10);
     const param_list *r = pair_row(&s, 0);
     CHECK_STR(row_text(r, "kind"), "local");
     CHECK_INT(row_int(r, "writer_cpu"), 0);
     CHECK_INT(row_int(r, "reader_cpu"), 1);
-    CHECK_STR(row_text(r, "state"), "HITM");
+    CHECK_STR(row_text(r, "state"), "HIT");
     CHECK_INT(row_int(r, "home_node"), 0);
     CHECK_INT(row_int(r, "window_bytes"), 1 << 20);
-    CHECK_STR(row_text(pair_row(&s, 1), "state"), "HIT");
-    /* HITM homed on the writer's node: CPU 2 (node 0) -> CPU 4 (node 1), home 0 */
+    CHECK_STR(row_text(pair_row(&s, 1), "state"), "HITM");
+    /* HIT homed on the writer's node: CPU 2 (node 0) -> CPU 4 (node 1), home 0 */
     r = pair_row(&s, 2);
     CHECK_STR(row_text(r, "kind"), "node");
     CHECK_INT(row_int(r, "writer_cpu"), 2);
@@ -194,7 +195,8 @@ TEST(c2c_plan_default_two_socket_local_pair_then_homed_node_matrices)
     CHECK_STR(row_text(r, "home_of"), "reader");
     CHECK_INT(row_int(r, "writer_cpu"), 2);
     CHECK_INT(row_int(r, "home_node"), 1);
-    CHECK_STR(row_text(pair_row(&s, 6), "state"), "HIT");
+    CHECK_STR(row_text(r, "state"), "HIT");
+    CHECK_STR(row_text(pair_row(&s, 6), "state"), "HITM");
     close_plan(&s);
 }
 
@@ -306,4 +308,47 @@ TEST(c2c_handoff_deadline_counts_from_the_partners_last_beat)
     CHECK_INT(pthread_create(&th, NULL, beat_then_post, &b), 0);
     CHECK_INT(handoff_wait(&h, &h.ready, 1, 0.1), HANDOFF_OK);
     pthread_join(th, NULL);
+}
+
+TEST(c2c_visits_split_needs_apart_ranges_and_a_quarter_between_medians)
+{
+    const double a[] = {22, 23, 22.5, 24};
+    const double moved[] = {125, 127, 126};
+    const double same[] = {23, 22, 24};
+    const double overlap[] = {24, 40, 41}; /* 24 lies in a's range */
+    const double near[] = {26.5, 27, 27.5}; /* apart, but 1.2x: not split */
+    CHECK(c2c_visits_split(a, 4, moved, 3));
+    CHECK(c2c_visits_split(moved, 3, a, 4)); /* either way round */
+    CHECK(!c2c_visits_split(a, 4, same, 3));
+    CHECK(!c2c_visits_split(a, 4, overlap, 3));
+    CHECK(!c2c_visits_split(a, 4, near, 3));
+    CHECK(!c2c_visits_split(a, 4, moved, 0));
+}
+
+TEST(c2c_add_visit_joins_the_samples_and_keeps_each_visits_median)
+{
+    const double first[] = {100, 102, 101, 99, 98, 103, 100};
+    const double second[] = {20, 21, 22};
+    result_record a, b;
+    result_init(&a, "c2c", "c2c", METRIC_LATENCY);
+    result_init(&b, "c2c", "c2c", METRIC_LATENCY);
+    CHECK(result_set_samples(&a, first, 7));
+    CHECK(result_set_samples(&b, second, 3));
+    a.pins_verified = 2;
+    b.pins_verified = 1;
+    a.complete = b.complete = true;
+    a.converged = true;
+    bool split = false;
+    CHECK(c2c_add_visit(&a, &b, &split));
+    CHECK(split);
+    CHECK_INT(a.nsamples, 10);
+    CHECK(a.samples[7] == 20 && a.samples[9] == 22); /* the second visit's, after the first's */
+    CHECK(a.summary.median == 99.5);                 /* of all ten */
+    CHECK(a.summary.low_level_n == 3);               /* and the two levels are there to say */
+    CHECK(params_get_number(&a.params, "first_visit_ns", 0) == 100);
+    CHECK(params_get_number(&a.params, "second_visit_ns", 0) == 21);
+    CHECK_INT(a.pins_verified, 1); /* a pin lost in either visit counts */
+    CHECK(a.converged);            /* the CV rule stays the first visit's */
+    result_free(&a);
+    result_free(&b);
 }
