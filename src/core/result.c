@@ -135,12 +135,12 @@ void result_observed_add_buffer(result_observed *o, int node, double share)
 
 double result_value(const result_record *r)
 {
-    return r->metric == METRIC_LATENCY ? r->summary.median : r->summary.max;
+    return r->metric == METRIC_LATENCY || r->median_headline ? r->summary.median : r->summary.max;
 }
 
 const char *result_statistic(const result_record *r)
 {
-    return r->metric == METRIC_LATENCY ? "median" : "best";
+    return r->metric == METRIC_LATENCY || r->median_headline ? "median" : "best";
 }
 
 const char *result_unit(const result_record *r)

@@ -85,6 +85,9 @@ typedef struct {
     bool has_cv_target;       /* an adaptive rule ran samples until CV < cv_target */
     double cv_target;
     bool converged;           /* that rule was met (meaningless without a target) */
+    bool median_headline;     /* bandwidth whose headline is the median sample (time
+                                 windows of the traffic modes, as MLC averages its run),
+                                 not the best */
     bool complete;            /* false when a stop cut the samples short */
 
     param_list params;        /* mode-specific: owned */
@@ -112,7 +115,9 @@ result_observed result_observed_unknown(void);
 /* Adds one buffer's measured node (node -1: unknown) and the share of its sampled pages there. */
 void result_observed_add_buffer(result_observed *o, int node, double share);
 /* The headline number and its statistic: the best sample for bandwidth (the
- * lmbench/sc-membench/STREAM convention), the median for latency. */
+ * lmbench/sc-membench/STREAM convention), the median for latency and for the
+ * traffic modes' windows (median_headline: a best 100 ms window read 1.5-2.4x its
+ * own median on a shared guest, far from what MLC's run-long figure means). */
 double result_value(const result_record *r);
 const char *result_statistic(const result_record *r);
 const char *result_unit(const result_record *r);

@@ -392,6 +392,7 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
         out->kernel_isa = ph->prog ? program_isa(ph->prog) : "none";
         out->kernel_store = ph->prog ? kernel_store_name(ph->prog->mix->stores) : "loads";
         out->bytes_per_sample = round(mbs * 1e6 * ph->window_s); /* a typical window: they differ by a step or two */
+        out->median_headline = true;
     }
     param_list *p = &out->params;
     params_text(p, "traffic", ph->prog ? ph->prog->mix->name : "none");

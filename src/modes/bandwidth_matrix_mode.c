@@ -106,7 +106,7 @@ static void describe(session *s, bwm_state *st, const traffic_options *o)
     s->info.placement.pinned = true;
     params_textf(p, "method",
                  "%s %s traffic (%s) from every node with CPUs to memory bound (MPOL_BIND) to every node with memory; "
-                 "%d buffer%s of %llu MiB per thread; best of %d windows of %g ms",
+                 "%d buffer%s of %llu MiB per thread; median of %d windows of %g ms",
                  o->random ? "random-access" : "sequential", st->mix->name, st->mix->description, st->buffers, st->buffers == 1 ? "" : "s",
                  (unsigned long long)(st->bytes >> 20), o->samples,
                  o->window_ms);

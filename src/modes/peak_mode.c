@@ -59,7 +59,7 @@ static int peak_plan(session *s)
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
                  "%d traffic thread%s, each %s its own buffers of %llu MiB on its node; %s; samples of %g ms "
-                 "after one warm-up window, best reported",
+                 "after one warm-up window, median reported (the best window beside it)",
                  st->layout.ntraffic, st->layout.ntraffic == 1 ? "" : "s",
                  o->random ? "at random places in (256-byte blocks)" : "streaming",
                  (unsigned long long)(st->layout.buffer_bytes >> 20),

@@ -89,7 +89,7 @@ static void record(sink *s, const run_info *info, const result_record *r)
     if (m->csv) {
         fprintf(m->f, "%d,%d,%d,%s,%.1f,%.1f,%.1f,%.4f,%d,", (int)params_get_number(&r->params, "cpu_node", -1),
                 (int)params_get_number(&r->params, "mem_node", -1), r->threads, r->operation, result_value(r),
-                params_get_number(&r->params, "dram_mb_s", 0), r->summary.median, r->summary.cv, r->nsamples);
+                params_get_number(&r->params, "dram_mb_s", 0), r->summary.max, r->summary.cv, r->nsamples);
         if (r->node_local_fraction >= 0)
             fprintf(m->f, "%.3f", r->node_local_fraction);
         fputc('\n', m->f);

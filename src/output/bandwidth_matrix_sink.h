@@ -13,7 +13,7 @@
 #include "output/sink.h"
 
 #define BANDWIDTH_MATRIX_CSV_HEADER                                                                                 \
-    "cpu_node,mem_node,threads,traffic,mb_s,dram_mb_s,median_mb_s,cv,samples,page_node_fraction"
+    "cpu_node,mem_node,threads,traffic,mb_s,dram_mb_s,best_window_mb_s,cv,samples,page_node_fraction"
 
 sink *bandwidth_matrix_sink_create(FILE *f, bool csv);
 

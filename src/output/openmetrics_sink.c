@@ -208,7 +208,7 @@ typedef struct {
 
 static const metric_names families[] = {
     {METRIC_BANDWIDTH, "membench_bandwidth_bytes_per_second", "membench_bandwidth_samples_bytes_per_second",
-     "bytes_per_second", 1e6, "Bandwidth, the best sample (the CSV's and JSON's value), all threads",
+     "bytes_per_second", 1e6, "Bandwidth, the JSON value (sweep, STREAM: best sample; traffic modes: median window), all threads",
      "Bandwidth samples of the same figure: quantile 0 is the slowest, 1 the best"},
     {METRIC_LATENCY, "membench_latency_seconds", "membench_latency_samples_seconds", "seconds", 1e-9,
      "Latency per dependent load, the median sample (the CSV's and JSON's value)",

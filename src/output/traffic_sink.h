@@ -13,7 +13,7 @@
 
 typedef enum { TRAFFIC_SINK_PEAK, TRAFFIC_SINK_LOADED } traffic_sink_kind;
 
-#define PEAK_CSV_HEADER "traffic,ratio,stores,delay,delay_ns,threads,mb_s,dram_mb_s,median_mb_s,cv,samples"
+#define PEAK_CSV_HEADER "traffic,ratio,stores,delay,delay_ns,threads,mb_s,dram_mb_s,best_window_mb_s,cv,samples"
 #define LOADED_CSV_HEADER                                                                                           \
     "traffic,delay,delay_ns,latency_ns,latency_stddev_ns,samples,bandwidth_mb_s,dram_bandwidth_mb_s,traffic_threads"
 

@@ -41,6 +41,9 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("the traffic modes' headline is the best window again, not the median",
+     "src/core/result.c", "return r->metric == METRIC_LATENCY || r->median_headline ? r->summary.median : r->summary.max;",
+     "return r->metric == METRIC_LATENCY ? r->summary.median : r->summary.max;", "unit:result_headline"),
     ("c2c calls two visits split when their samples overlap",
      "src/measure/c2c.c", "bool apart = ahi < blo || bhi < alo;", "bool apart = ahi < blo || bhi < alo || 1;",
      "unit:c2c_visits"),

@@ -473,3 +473,17 @@ TEST(measure_latency_median_within_sample_range)
     result_free(&r);
     team_destroy(t);
 }
+
+TEST(result_headline_is_the_median_for_traffic_windows_and_the_best_otherwise)
+{
+    const double windows[] = {9000, 20000, 10000, 11000}; /* one fast window: an idle moment of the host */
+    result_record r;
+    result_init(&r, "peak", "R", METRIC_BANDWIDTH);
+    CHECK(result_set_samples(&r, windows, 4));
+    CHECK_NEAR(result_value(&r), 20000, 0); /* the sweep's and STREAM's: the best */
+    CHECK_STR(result_statistic(&r), "best");
+    r.median_headline = true; /* the traffic modes' windows */
+    CHECK_NEAR(result_value(&r), 10500, 0);
+    CHECK_STR(result_statistic(&r), "median");
+    result_free(&r);
+}
