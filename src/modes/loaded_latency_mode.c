@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "measure/curve_knee.h"
+#include "measure/loaded_curve.h"
 #include "measure/spin_delay.h"
 #include "modes/traffic_layout.h"
 #include "output/traffic_sink.h"
@@ -131,22 +132,75 @@ static void loaded_run(session *s)
     team_destroy(t);
 }
 
+static int by_delay(const void *a, const void *b)
+{
+    double x = ((const loaded_point *)a)->delay, y = ((const loaded_point *)b)->delay;
+    return (x > y) - (x < y);
+}
+
+/* The curve's shape: back to idle at the largest delay, points out of order. */
+static void check_curve(session *s, const loaded_point *pts, int m, const result_record *idle)
+{
+    param_list *a = &s->info.analysis.values;
+    loaded_point *sorted = malloc((size_t)m * sizeof *sorted);
+    int *flags = malloc((size_t)m * sizeof *flags);
+    if (!sorted || !flags) {
+        free(sorted);
+        free(flags);
+        return;
+    }
+    memcpy(sorted, pts, (size_t)m * sizeof *sorted);
+    qsort(sorted, (size_t)m, sizeof *sorted, by_delay);
+    const loaded_point *last = &sorted[m - 1];
+    if (idle) {
+        bool back = loaded_back_to_idle(last, idle->summary.median_low, idle->summary.median_high);
+        params_number(a, "largest_delay", last->delay);
+        params_number(a, "largest_delay_latency_ns", last->latency_ns);
+        params_bool(a, "back_to_idle", back);
+        if (!back)
+            session_warn(s, "at the largest delay (%.0f, %.1f MB/s of traffic) latency is %.1f ns, not back at idle "
+                            "(%.1f ns, interval %.1f-%.1f): the traffic still loads the memory or the host moved; "
+                            "add larger delays (--delays) or re-run",
+                         last->delay, last->bandwidth_mb_s, last->latency_ns, idle->summary.median,
+                         idle->summary.median_low, idle->summary.median_high);
+    }
+    int flagged = loaded_out_of_order(sorted, m, flags);
+    char list[512] = "";
+    for (int i = 0; i < m; i++)
+        if (flags[i])
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.0f:%s", list[0] ? "," : "", sorted[i].delay,
+                     flags[i] == 3 ? "bandwidth+latency" : flags[i] == 1 ? "bandwidth" : "latency");
+    params_int(a, "out_of_order_count", flagged);
+    params_text(a, "out_of_order_delays", list);
+    if (flagged)
+        session_warn(s, "%d delay%s broke the curve's order (a larger delay gave more bandwidth or a higher latency "
+                        "than the one before: a host phase or a neighbour): %s",
+                     flagged, flagged == 1 ? "" : "s", list);
+    free(sorted);
+    free(flags);
+}
+
 static void loaded_analyse(session *s)
 {
     size_t n = s->results.n;
     double *bw = calloc(n ? n : 1, sizeof *bw), *lat = calloc(n ? n : 1, sizeof *lat);
     int *at = calloc(n ? n : 1, sizeof *at);
+    loaded_point *pts = calloc(n ? n : 1, sizeof *pts);
     param_list *a = &s->info.analysis.values;
+    const result_record *idle = NULL;
     int m = 0, peak = -1;
-    for (size_t i = 0; bw && lat && at && i < n; i++) {
+    for (size_t i = 0; bw && lat && at && pts && i < n; i++) {
         const result_record *r = &s->results.items[i];
         if (strcmp(r->operation, "idle-latency") == 0) {
             params_number(a, "idle_latency_ns", result_value(r));
+            idle = r;
             continue;
         }
         bw[m] = params_get_number(&r->params, "bandwidth_mb_s", 0);
         lat[m] = result_value(r);
         at[m] = (int)i;
+        pts[m] = (loaded_point){params_get_number(&r->params, "delay", 0), bw[m], lat[m], r->summary.median_low,
+                                r->summary.median_high};
         if (peak < 0 || bw[m] > bw[peak])
             peak = m;
         m++;
@@ -158,15 +212,22 @@ static void loaded_analyse(session *s)
         params_number(a, "peak_latency_ns", lat[peak]);
     }
     int knee = bw && lat ? curve_knee(bw, lat, m) : -1;
-    if (knee >= 0) {
+    /* stated only where latency beyond it rises clear of the intervals, idle's too */
+    if (knee >= 0 && loaded_knee_significant(pts, m, knee, idle ? idle->summary.median_high : 0)) {
         const result_record *r = &s->results.items[at[knee]];
         params_number(a, "knee_bandwidth_mb_s", bw[knee]);
         params_number(a, "knee_delay", params_get_number(&r->params, "delay", 0));
         params_number(a, "knee_latency_ns", lat[knee]);
+    } else if (knee >= 0) {
+        params_text(a, "knee_note", "no bend stands out of the intervals: no point of more bandwidth has a latency "
+                                    "interval above the candidate's and idle's");
     }
+    if (m > 0 && pts)
+        check_curve(s, pts, m, idle);
     free(bw);
     free(lat);
     free(at);
+    free(pts);
 }
 
 static void loaded_release(session *s)

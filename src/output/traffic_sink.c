@@ -119,6 +119,16 @@ static void end(sink *s, const run_info *info)
     fprintf(k->f, "Peak bandwidth: %.1f MB/s at delay %.0f, latency %.2f ns\n",
             params_get_number(a, "peak_bandwidth_mb_s", 0), params_get_number(a, "peak_delay", 0),
             params_get_number(a, "peak_latency_ns", 0));
+    const param *back = params_find(a, "back_to_idle");
+    if (back && back->kind == PARAM_BOOL)
+        fprintf(k->f, "At the largest delay (%.0f): %.2f ns, %s\n", params_get_number(a, "largest_delay", 0),
+                params_get_number(a, "largest_delay_latency_ns", 0),
+                back->flag ? "back at idle (within its interval)" : "NOT back at idle");
+    if (params_get_number(a, "out_of_order_count", 0) > 0)
+        fprintf(k->f, "Out of order (a larger delay with more bandwidth or higher latency): %s\n",
+                params_get_text(a, "out_of_order_delays"));
+    if (params_find(a, "knee_note"))
+        fprintf(k->f, "No knee: %s\n", params_get_text(a, "knee_note"));
     if (params_find(a, "knee_bandwidth_mb_s"))
         fprintf(k->f, "The curve bends at %.1f MB/s (delay %.0f, latency %.2f ns): beyond it latency climbs fast\n",
                 params_get_number(a, "knee_bandwidth_mb_s", 0), params_get_number(a, "knee_delay", 0),

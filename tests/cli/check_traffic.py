@@ -165,6 +165,17 @@ if len(cpus) >= 2:
         check("loaded-latency: analysis has the idle latency and the peak of the rows",
               a["idle_latency_ns"] == idle["value"] and
               a["peak_bandwidth_mb_s"] == max(d0["params"]["bandwidth_mb_s"], d1["params"]["bandwidth_mb_s"]), a)
+        # The curve's checks, from the records' own intervals (docs/mlc-class.md).
+        iv = lambda r: (r["summary"]["median_interval"]["low"], r["summary"]["median_interval"]["high"])
+        back = iv(d1)[0] <= iv(idle)[1] and iv(d1)[1] >= iv(idle)[0]
+        bw_up = d1["params"]["bandwidth_mb_s"] > 1.1 * d0["params"]["bandwidth_mb_s"]
+        lat_up = iv(d1)[0] > iv(d0)[1]
+        want = "1000:" + ("bandwidth+latency" if bw_up and lat_up else "bandwidth" if bw_up else "latency") \
+            if bw_up or lat_up else ""
+        check("loaded-latency: back_to_idle and out_of_order_delays are the rules' on the records' intervals",
+              a["largest_delay"] == 1000 and a["back_to_idle"] == back and
+              a["largest_delay_latency_ns"] == d1["value"] and a["out_of_order_delays"] == want and
+              a["out_of_order_count"] == (1 if want else 0), (a, iv(idle), iv(d0), iv(d1)))
 
     p, d = run(["loaded-latency", "-c", str(cpus[-1])] + LL[1:], "loaded_c")
     check("loaded-latency -c: the chaser on that CPU, no traffic thread there",

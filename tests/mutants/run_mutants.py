@@ -41,6 +41,11 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("loaded-latency calls a largest delay above idle back at idle",
+     "src/measure/loaded_curve.c", "return largest->latency_low <= idle_high && largest->latency_high >= idle_low;",
+     "return largest->latency_low <= idle_high * 10 && largest->latency_high >= idle_low;", "unit:loaded_curve"),
+    ("loaded-latency states any knee, significant or not",
+     "src/measure/loaded_curve.c", "points[i].latency_low > k->latency_high &&", "", "unit:loaded_curve"),
     ("the traffic modes' headline is the best window again, not the median",
      "src/core/result.c", "return r->metric == METRIC_LATENCY || r->median_headline ? r->summary.median : r->summary.max;",
      "return r->metric == METRIC_LATENCY ? r->summary.median : r->summary.max;", "unit:result_headline"),

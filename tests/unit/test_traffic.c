@@ -9,6 +9,7 @@
 #include "fixtures.h"
 #include "kernels/traffic_mix.h"
 #include "measure/curve_knee.h"
+#include "measure/loaded_curve.h"
 #include "measure/delay_search.h"
 #include "measure/spin_delay.h"
 #include "plan/traffic_plan.h"
@@ -288,4 +289,49 @@ TEST(traffic_buffers_outgrow_the_llc_within_the_budget)
     CHECK(traffic_unit(0, mib) == 64 << 10);
     CHECK(traffic_unit(0, mib) * 9 <= mib);
     CHECK(traffic_unit(7, mib) == TRAFFIC_UNIT_PACED);
+}
+
+TEST(loaded_curve_back_to_idle_when_the_intervals_meet)
+{
+    loaded_point near = {20000, 10, 322, 318, 330};
+    loaded_point far = {20000, 10, 890, 850, 930};
+    CHECK(loaded_back_to_idle(&near, 310, 325));
+    CHECK(!loaded_back_to_idle(&far, 310, 325));
+    loaded_point below = {20000, 10, 300, 290, 309}; /* wholly below idle: not idle either */
+    CHECK(!loaded_back_to_idle(&below, 310, 325));
+}
+
+TEST(loaded_curve_flags_bandwidth_gains_and_latency_rises_as_the_delay_grows)
+{
+    /* delay, MB/s, latency and its interval */
+    const loaded_point pts[] = {
+        {0, 30000, 500, 480, 520},
+        {100, 25000, 400, 390, 410},
+        {200, 28000, 380, 370, 390},  /* +12% bandwidth: flagged */
+        {500, 10000, 450, 420, 470},  /* latency interval above the one before: flagged */
+        {1000, 5200, 455, 440, 480},  /* less bandwidth, latency overlapping the one before: fine */
+        {20000, 10, 320, 300, 470},
+    };
+    int flags[6];
+    CHECK_INT(loaded_out_of_order(pts, 6, flags), 2);
+    CHECK_INT(flags[0], 0);
+    CHECK_INT(flags[1], 0);
+    CHECK_INT(flags[2], 1);
+    CHECK_INT(flags[3], 2);
+    CHECK_INT(flags[4], 0);
+    CHECK_INT(flags[5], 0);
+}
+
+TEST(loaded_curve_knee_needs_a_rise_beyond_the_intervals)
+{
+    const loaded_point bends[] = {
+        {20000, 10, 100, 98, 102}, {1000, 5000, 102, 99, 105}, {200, 15000, 110, 106, 114}, {0, 20000, 300, 280, 320}};
+    CHECK(loaded_knee_significant(bends, 4, 2, 102));
+    const loaded_point flat[] = {
+        {20000, 10, 100, 90, 130}, {1000, 5000, 105, 95, 128}, {200, 15000, 110, 100, 125}, {0, 20000, 120, 100, 126}};
+    CHECK(!loaded_knee_significant(flat, 4, 2, 130)); /* every rise inside the knee's interval */
+    CHECK(!loaded_knee_significant(bends, 4, 2, 400)); /* above the knee, but not above idle's interval */
+    const loaded_point wide[] = {{20000, 10, 100, 98, 102}, {200, 15000, 110, 100, 200}, {0, 20000, 180, 150, 210}};
+    CHECK(!loaded_knee_significant(wide, 3, 1, 120)); /* above idle's, but inside the knee's own interval */
+    CHECK(!loaded_knee_significant(bends, 4, -1, 102));
 }
