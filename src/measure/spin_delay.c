@@ -8,11 +8,13 @@
 #define CALIBRATION_ITERATIONS 2000000 /* ~1 ms per timing at 2 GHz */
 #define CALIBRATION_ROUNDS 5
 
-void spin_delay(uint64_t n)
+uint64_t spin_delay(uint64_t n)
 {
     /* the asm makes i opaque, so the loop can be neither removed nor collapsed */
-    for (uint64_t i = 0; i < n; i++)
+    uint64_t i = 0;
+    for (; i < n; i++)
         __asm__ volatile("" : "+r"(i));
+    return i;
 }
 
 double spin_calibrate(spin_timer timer, void *ctx, uint64_t n)

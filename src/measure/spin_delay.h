@@ -9,8 +9,9 @@
 
 #include <stdint.h>
 
-/* Spins n iterations (n = 0: returns at once). */
-void spin_delay(uint64_t n);
+/* Spins n iterations (n = 0: returns at once); returns the iterations done, so a
+ * caller can show the delay it names was spun (traffic's spins_per_step). */
+uint64_t spin_delay(uint64_t n);
 
 /* How long n iterations take, in seconds: spin_delay timed, or a fake in tests. */
 typedef double (*spin_timer)(uint64_t n, void *ctx);

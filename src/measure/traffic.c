@@ -25,6 +25,7 @@ enum { READ_BUF, READ2_BUF, WRITE_BUF, NBUFS };
 /* One counter per cache line: a thread's stores never disturb another's line. */
 typedef struct {
     _Alignas(64) atomic_uint_least64_t bytes;
+    uint64_t steps, spins; /* written by its thread as it ends, read after the join */
 } line_counter;
 
 struct traffic_run {
@@ -247,13 +248,16 @@ static void traffic_loop(traffic_run *r, int tid)
         return;
     }
     traffic_cursor *c = &r->cur[tid];
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, spins = 0;
     for (unsigned k = 1;; k++) {
         bytes += traffic_step(ph->prog, c);
-        spin_delay(ph->delay);
+        spins += spin_delay(ph->delay);
         atomic_store_explicit(&r->count[tid].bytes, bytes, memory_order_relaxed);
-        if (k % CHECK_EVERY == 0 && (timer ? window_tick(r) : finished(r)))
+        if (k % CHECK_EVERY == 0 && (timer ? window_tick(r) : finished(r))) {
+            r->count[tid].steps = k;
+            r->count[tid].spins = spins;
             return;
+        }
     }
 }
 
@@ -302,6 +306,7 @@ static void job_phase(team *t, int tid, void *arg)
 {
     traffic_run *r = arg;
     atomic_store_explicit(&r->count[tid].bytes, 0, memory_order_relaxed);
+    r->count[tid].steps = r->count[tid].spins = 0;
     team_barrier(t);
     if (tid == 0)
         r->next_boundary = clock_now() + r->ph->window_s; /* the warm-up window */
@@ -397,6 +402,15 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
     param_list *p = &out->params;
     params_text(p, "traffic", ph->prog ? ph->prog->mix->name : "none");
     params_int(p, "delay", (long long)ph->delay);
+    if (ph->prog) { /* the delay as spun: iterations per step over every traffic thread */
+        uint64_t steps = 0, spins = 0;
+        for (int i = 0; i < r->n; i++)
+            if (!is_chaser(r, i)) {
+                steps += r->count[i].steps;
+                spins += r->count[i].spins;
+            }
+        params_number(p, "spins_per_step", steps ? (double)spins / (double)steps : 0);
+    }
     params_number(p, "delay_ns", (double)ph->delay * spin_ns_per_iteration());
     params_int(p, "traffic_threads", ph->prog ? traffic_threads : 0);
     params_int(p, "buffer_bytes", (long long)r->setup.bytes);

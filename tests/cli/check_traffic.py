@@ -57,6 +57,12 @@ if d and len(d["results"]) == 3:
           all(r["metric"] == "bandwidth" and r["statistic"] == "median" and len(r["samples"]) == 2 and
               abs(r["value"] - statistics.median(r["samples"])) <= 1e-9 * r["value"] and
               r["summary"]["max"] == max(r["samples"]) for r in d["results"]))
+    # bytes_per_sample is bytes: a typical window's, the run's MB/s over the window's
+    # seconds (MB would be 10^6 too small, KiB 10^3).
+    check("peak-bandwidth: bytes_per_sample in bytes, a window's worth at the run's rate",
+          all(0.2 < r["bytes_per_sample"] / (r["value"] * 1e6 * r["params"]["window_s"]) < 5
+              and r["bytes_per_sample"] == round(r["bytes_per_sample"]) for r in d["results"]),
+          [(r["bytes_per_sample"], r["params"]["window_mb_s"], r["params"]["window_s"]) for r in d["results"]])
     check("peak-bandwidth: each record names its kernel and stores (R loads, W5 regular)",
           R["kernel"]["stores"] == "loads" and W5["kernel"]["stores"] == "regular" and
           W11["kernel"]["stores"] == "regular" and all(r["kernel"]["isa"] not in ("", "none") for r in d["results"]))
@@ -66,6 +72,8 @@ if d and len(d["results"]) == 3:
           all(len([k for k in r["params"] if k.startswith("thread_")]) == len(cpus) for r in d["results"]) and
           all(abs(s - r["params"]["window_mb_s"]) <= 1e-6 * r["params"]["window_mb_s"]
               for s, r in zip(shares, d["results"])), shares)
+    check("peak-bandwidth: delay 0 spun as 0 iterations per step",
+          all(r["params"]["spins_per_step"] == 0 for r in d["results"]), [r["params"] for r in d["results"]])
     check("peak-bandwidth: delay 0, buffers of -b 4M, plan says how many threads",
           all(r["params"]["delay"] == 0 and r["params"]["buffer_bytes"] == 4 << 20 for r in d["results"]) and
           d["plan"]["traffic_threads"] == len(cpus))
@@ -80,6 +88,8 @@ check("peak-bandwidth -d: the delay and its ns on this CPU are in the record, pa
       p.returncode == 0 and d and d["results"][0]["params"]["delay"] == 300 and
       abs(d["results"][0]["params"]["delay_ns"] - 300 * d["plan"]["spin_ns_per_iteration"]) < 1e-6 and
       d["results"][0]["params"]["unit_bytes"] == 256, p.stderr)
+check("peak-bandwidth -d 300: 300 iterations spun after every step (the delay applied, not only named)",
+      p.returncode == 0 and d and d["results"][0]["params"]["spins_per_step"] == 300, p.stderr)
 
 p, d = run(["peak-bandwidth", "--traffic", "R", "--max"] + QUICK, "peak_max")
 if p.returncode == 0 and d:
@@ -159,6 +169,9 @@ if len(cpus) >= 2:
               max(d0["params"]["bandwidth_mb_s"], d1["params"]["bandwidth_mb_s"]) > 0 and
               d0["params"]["traffic"] == d1["params"]["traffic"] == "R",
               [(r["params"]["traffic"], r["params"]["bandwidth_mb_s"]) for r in d["results"]])
+        check("loaded-latency: each delay was spun, its number of iterations after every traffic step",
+              d0["params"]["spins_per_step"] == 0 and d1["params"]["spins_per_step"] == 1000 and
+              "spins_per_step" not in idle["params"], [r["params"].get("spins_per_step") for r in d["results"]])
         check("loaded-latency: each delay also in ns, from the plan's calibration",
               abs(d1["params"]["delay_ns"] - 1000 * d["plan"]["spin_ns_per_iteration"]) < 1e-6)
         a = d["analysis"]

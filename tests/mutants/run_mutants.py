@@ -28,6 +28,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             (its root-only checks need root, as in CI)
   numamem   tests/cli/check_numa_mem.py: numa mem's layouts, faults, stops and suite
             (about 30 s)
+  traffic   tests/cli/check_traffic.py: peak-bandwidth, bandwidth-matrix and
+            loaded-latency records, CSV and analysis (about 5 s)
   pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -41,6 +43,14 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("the traffic threads skip the injection delay while the records still name it",
+     "src/measure/traffic.c", "spins += spin_delay(ph->delay);", "spins += spin_delay(0);", "traffic"),
+    ("traffic's bytes_per_sample in MB, not bytes",
+     "src/measure/traffic.c", "out->bytes_per_sample = round(mbs * 1e6 * ph->window_s);",
+     "out->bytes_per_sample = round(mbs * ph->window_s);", "traffic"),
+    ("peak-bandwidth's CSV gives the best window as mb_s and the median as best_window_mb_s",
+     "src/output/traffic_sink.c", "num(r, \"traffic_threads\"), headline,\n                num(r, \"dram_mb_s\"), r->summary.max,",
+     "num(r, \"traffic_threads\"), r->summary.max,\n                num(r, \"dram_mb_s\"), headline,", "traffic"),
     ("loaded-latency calls a largest delay above idle back at idle",
      "src/measure/loaded_curve.c", "return largest->latency_low <= idle_high && largest->latency_high >= idle_low;",
      "return largest->latency_low <= idle_high * 10 && largest->latency_high >= idle_low;", "unit:loaded_curve"),
@@ -547,6 +557,10 @@ def suite_fails(suite, tree):
         os.makedirs(os.path.join(tree, "numamem"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_numa_mem.py", "./membench", os.path.join(tree, "numamem")],
                    tree).returncode != 0
+    if suite == "traffic":
+        os.makedirs(os.path.join(tree, "traffic"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_traffic.py", "./membench", os.path.join(tree, "traffic")],
+                   tree).returncode != 0
     if suite == "pipe":
         doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
         piped = run(["bash", "-c", 'timeout 20 ./membench latency-matrix --buffer 64M --sample-ms 3000 --json "$0" '
@@ -580,7 +594,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "pipe"):
+                      "numamem", "traffic", "pipe"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
