@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 
+from round_records import load_doc, run_json
+
 # The kinds said only under -v and in JSON (src/core/warn_kind.c, docs/uncertainty.md).
 DETAIL = {"memory_budget", "host_steal", "cpu_pressure", "memory_pressure", "one_node"}
 SAID = re.compile(r"^membench[a-z -]*: warning: (.*)$")  # "membench numa mem: warning: ..."
@@ -70,13 +72,7 @@ def check(name, cond, detail=""):
 
 
 def run(args, name, env=None):
-    path = os.path.join(TMP, name + ".json")
-    p = subprocess.run([BIN] + args + ["--json", path], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, **(env or {})))
-    try:
-        return p, json.load(open(path))
-    except (OSError, ValueError):
-        return p, None
+    return run_json([BIN] + args, TMP, name, env)
 
 
 def individual(doc, kind):
@@ -85,8 +81,8 @@ def individual(doc, kind):
 
 # --- a kind said twice: one line with its count, -v says each ---------------------
 # numa-mem with -C and -M naming CPUs and nodes past the one task: two warnings of
-# kind option_ignored.
-NM = ["numa-mem", "-p", "1", "-t", "1", "-P", "8", "-l", "1", "-C", "0,0,0", "-M", "0,0,0"]
+# kind option_ignored; -c on one NUMA node: one of kind one_node (-v and JSON only).
+NM = ["numa-mem", "-p", "1", "-t", "1", "-P", "8", "-l", "1", "-C", "0,0,0", "-M", "0,0,0", "-c"]
 p, d = run(NM, "wk-nm")
 ign = individual(d, "option_ignored") if d else []
 check("numa-mem -C/-M past its task: JSON keeps both warnings, kind option_ignored",
@@ -97,6 +93,10 @@ check("numa-mem: the terminal says option_ignored once, with the JSON's count (x
                       "(each: -v, or \"warnings\" in --json)" % len(ign)], p.stderr)
 check("numa-mem: every kind that changes the reading said once, the others not", d and not grouped_problems(d, p.stderr),
       d and grouped_problems(d, p.stderr))
+nodes = d["topology"].get("numa_nodes") if d else None
+if nodes is not None and (nodes if isinstance(nodes, int) else len(nodes)) == 1:
+    check("numa-mem -c on one node: the one_node warning in JSON, not on the terminal",
+          individual(d, "one_node") and individual(d, "one_node")[0] not in p.stderr, p.stderr)
 pv, dv = run(NM + ["-v"], "wk-nm-v")
 check("numa-mem -v: each warning on its own line, as in the JSON, and no grouped line",
       dv and all(("warning: " + w) in pv.stderr for w in dv["warnings"] if w not in dv["topology"]["warnings"]) and
@@ -116,10 +116,7 @@ proc = subprocess.Popen([BIN, "-r", "50"] + QUICK + ["--json", path], stdout=sub
 time.sleep(1.5)
 proc.send_signal(signal.SIGINT)
 _, err = proc.communicate(timeout=120)
-try:
-    d = json.load(open(path))
-except (OSError, ValueError):
-    d = None
+d = load_doc(path)
 check("SIGINT: exit 130, the JSON incomplete, and the terminal's warnings are its kinds, grouped",
       proc.returncode == 130 and d and d["complete"] is False and "placement" in d["warning_kinds"] and
       not grouped_problems(d, err), (proc.returncode, err, d and d["warning_kinds"]))
@@ -146,11 +143,7 @@ def on_pty(args, name):
             break
     proc.wait()
     os.close(master)
-    try:
-        doc = json.load(open(path))
-    except (OSError, ValueError):
-        doc = None
-    return proc.returncode, out.decode(errors="replace"), doc
+    return proc.returncode, out.decode(errors="replace"), load_doc(path)
 
 
 PROGRESS = re.compile(r"round (\d+)(?:/(\d+))?( \(up to (\d+)\))?, ETA ([^:]+): \[(\d+)/(\d+)\]")

@@ -16,6 +16,9 @@ TEST(round_progress_says_the_round_of_the_planned_ones)
     round_progress p = at(1, 3, 3, 0, 10, 0, 0);
     round_progress_text(&p, b, sizeof b);
     CHECK_STR(b, "round 1/3, ETA --"); /* no round done: no estimate */
+    p = at(1, 3, 3, 5, 10, 5, 5); /* visits done, but not a round: still none */
+    round_progress_text(&p, b, sizeof b);
+    CHECK_STR(b, "round 1/3, ETA --");
     p = at(2, 3, 7, 4, 10, 14, 14);
     round_progress_text(&p, b, sizeof b);
     /* 1 s a visit: 6 left of round 2, 10 of round 3 */
