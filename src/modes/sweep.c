@@ -152,7 +152,7 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                      st->plan.dropped, format_bytes(st->plan.max_bytes, nb, sizeof nb));
     }
     if (o->full && st->plan.full_points == 0)
-        session_warn(s, WARN_SIZES_LEFT_OUT,
+        session_warn(s, WARN_OPTION_IGNORED,
                      "-f adds nothing: the memory budget allows %s per thread, -f starts at %s "
                      "(MemAvailable and cgroup limit, less a margin)",
                      format_bytes(st->plan.max_bytes, nb, sizeof nb), format_bytes(SWEEP_FULL_START, mb, sizeof mb));
