@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from round_records import load_doc, run_json
+from round_records import check, load_doc, results, run_json
 
 # The kinds said only under -v and in JSON (src/core/warn_kind.c, docs/uncertainty.md).
 DETAIL = {"memory_budget", "host_steal", "cpu_pressure", "memory_pressure", "one_node"}
@@ -61,14 +61,6 @@ if len(sys.argv) == 4 and sys.argv[1] == "--grouped":
 
 BIN, TMP = sys.argv[1:3]
 QUICK = ["--sample-ms", "1", "--latency-sample-ms", "1"]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:600])
 
 
 def run(args, name, env=None):

@@ -6,6 +6,18 @@ import os
 import subprocess
 
 
+# Every check's verdict, in order: the script exits 0 when all are true.
+results = []
+
+
+def check(name, cond, detail=""):
+    """One TAP line; what went wrong below it when it failed."""
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:600])
+
+
 def load_doc(path):
     """The JSON document at path, or None when there is none or it does not parse."""
     try:
