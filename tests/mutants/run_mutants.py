@@ -443,10 +443,9 @@ MUTANTS = [
      "    st->abandoned = true;\n    if (0)\n        kill_all(st);", "numamem"),
     # warnings grouped by kind on the terminal, and the rounds' progress line
     ("newcomer's terminal: warnings: a kind's count one too many",
-     "src/output/warning_summary.c", "count += info->warning_kinds[j] == kind;",
-     "count += info->warning_kinds[j] == kind || j == i;", "warnings"),
+     "src/output/warning_summary.c", "size_t count = 0;", "size_t count = 1;", "warnings"),
     ("newcomer's terminal: warnings: a kind said once per warning, not once",
-     "src/output/warning_summary.c", "if (!w || !w->reading || said[kind])", "if (!w || !w->reading)", "warnings"),
+     "src/output/warning_summary.c", "said[kind] = true;", "said[kind] = false;", "warnings"),
     ("newcomer's terminal: warnings: a kind that does not change the reading said too",
      "src/core/warn_kind.c", '{"one_node", false,', '{"one_node", true,', "warnings"),
     ("newcomer's terminal: warnings: JSON's warning_kinds all 'topology'",
@@ -467,7 +466,8 @@ MUTANTS = [
     ("newcomer's terminal: progress line: no '(up to M)' when a CV rule may add rounds",
      "src/modes/round_progress.c", "if (p->max_rounds > p->planned)", "if (0)", "warnings"),
     ("newcomer's terminal: progress line: the latency sweep's bound is -r, not the CV rule's cap",
-     "src/modes/sweep.c", "return visits > o->tries ? visits : o->tries;", "return o->tries;", "warnings"),
+     "src/modes/sweep.c", "return visits > o->tries ? visits : o->tries;",
+     "return visits < o->tries ? visits : o->tries;", "warnings"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
