@@ -87,7 +87,8 @@ static const option_spec shared[] = {
     {.short_name = 'V', .long_name = "version", .kind = OPT_ACTION, .key = "version", .action = ACTION_VERSION,
      .help = "Print the version and exit"},
     {.short_name = 'v', .kind = OPT_COUNTER, .key = "verbose", .offset = COMMON(verbose),
-     .help = "Verbose output on stderr: the plan, then each result's details\n(-vv adds every parameter)"},
+     .help = "Verbose output on stderr: the plan, then each result's details\n(-vv adds every parameter) and each "
+             "warning as it comes (without -v:\nat the end, once a kind that changes how to read the results)"},
     {.long_name = "json", .value_name = "FILE", .kind = OPT_TEXT, .key = "json", .offset = COMMON(json_path),
      .bad = "file name is empty",
      .help = "Also write the whole run as one JSON document to FILE\n(rewritten atomically after every result)"},

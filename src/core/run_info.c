@@ -33,8 +33,13 @@ static void keep_text(char ***list, size_t *n, const char *text)
         (*n)++;
 }
 
-void run_info_warn(run_info *info, const char *text)
+void run_info_warn(run_info *info, warn_kind kind, const char *text)
 {
+    warn_kind *k = realloc(info->warning_kinds, (info->nwarnings + 1) * sizeof *k);
+    if (!k)
+        return;
+    info->warning_kinds = k;
+    k[info->nwarnings] = kind; /* kept by keep_text's count: the two stay in step */
     keep_text(&info->warnings, &info->nwarnings, text);
 }
 
@@ -66,6 +71,7 @@ void run_info_free(run_info *info)
     for (size_t i = 0; i < info->nwarnings; i++)
         free(info->warnings[i]);
     free(info->warnings);
+    free(info->warning_kinds);
     for (size_t i = 0; i < info->nerrors; i++)
         free(info->errors[i]);
     free(info->errors);

@@ -11,6 +11,7 @@
 
 #include "core/params.h"
 #include "core/result.h"
+#include "core/warn_kind.h"
 #include "topology/topology.h"
 
 /* One thread of the run's placement. */
@@ -61,6 +62,7 @@ typedef struct {
     param_section analysis; /* what it concluded from the results */
 
     char **warnings;
+    warn_kind *warning_kinds; /* each warning's kind, in the same order */
     size_t nwarnings;
     char **errors; /* what failed, as said on stderr */
     size_t nerrors;
@@ -76,8 +78,9 @@ typedef struct {
 
 /* Fills the command line, start time and host description. */
 void run_info_start(run_info *info, const char *mode, int argc, char **argv, const topology *t);
-/* Keeps a copy of the warning text (said on stderr by the caller). */
-void run_info_warn(run_info *info, const char *text);
+/* Keeps a copy of the warning text and its kind (said by the caller, or at the
+ * end by output/warning_summary). */
+void run_info_warn(run_info *info, warn_kind kind, const char *text);
 /* Keeps a copy of the error text (said on stderr by the caller). */
 void run_info_error(run_info *info, const char *text);
 /* Replaces the placement with n threads (policy and pinned set by the caller). */

@@ -170,7 +170,7 @@ static void unavailable(session *s, bwm_state *st, size_t i, const char *why)
 {
     const node_matrix_cell *c = &st->m.cells[i];
     st->unavailable++;
-    session_warn(s, "node %d x memory node %d: %s: not measured ('-')", c->cpu_node, c->mem_node, why);
+    session_warn(s, WARN_NOT_MEASURED, "node %d x memory node %d: %s: not measured ('-')", c->cpu_node, c->mem_node, why);
     param_list *row = table_add_row(section_table(&s->info.analysis, "unavailable_cells"));
     params_int(row, "cell", (long long)i);
     params_int(row, "cpu_node", c->cpu_node);
@@ -225,7 +225,7 @@ static void measure_cell(session *s, bwm_state *st, team *t, size_t i)
             params_int(&r.params, "cpu_node", c->cpu_node);
             params_int(&r.params, "mem_node", c->mem_node);
             if (r.node_local_fraction >= 0 && r.node_local_fraction < 0.9)
-                session_warn(s, "node %d x memory node %d: only %.0f%% of the sampled pages are on node %d",
+                session_warn(s, WARN_NODE_LOCALITY, "node %d x memory node %d: only %.0f%% of the sampled pages are on node %d",
                              c->cpu_node, c->mem_node, r.node_local_fraction * 100, c->mem_node);
             session_emit(s, &r);
         }

@@ -131,9 +131,9 @@ static int plan_default(session *s, const c2c_options *o)
     if (!have && o->smt)
         return session_bad_input(s, "--smt: no two usable CPUs are SMT siblings of one core");
     if (!have)
-        session_warn(s, "no two usable CPUs share a NUMA node: no local pair");
+        session_warn(s, WARN_PLACEMENT, "no two usable CPUs share a NUMA node: no local pair");
     else if (siblings_only)
-        session_warn(s, "the local pair CPU %d, CPU %d are SMT siblings of one core (no node has two usable cores): "
+        session_warn(s, WARN_PLACEMENT, "the local pair CPU %d, CPU %d are SMT siblings of one core (no node has two usable cores): "
                         "their lines never leave the core",
                      local.writer, local.reader);
     if (have && add_pair(s, o, local.writer, local.reader, "local", "writer", local.siblings, true))
@@ -181,7 +181,7 @@ static int check_memory(session *s, c2c_run_state *st, const c2c_options *o)
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     if (st->evict_bytes > budget / 4) {
-        session_warn(s, "HIT: %llu MiB of eviction reads would exceed a quarter of the memory budget; using %llu MiB, "
+        session_warn(s, WARN_SIZES_LEFT_OUT, "HIT: %llu MiB of eviction reads would exceed a quarter of the memory budget; using %llu MiB, "
                         "so some lines may stay cached (modified)",
                      (unsigned long long)(st->evict_bytes >> 20), (unsigned long long)(budget / 4 >> 20));
         st->evict_bytes = budget / 4 - budget / 4 % 4096;

@@ -140,7 +140,7 @@ bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_i
     else if (every_record)
         session_size_basis(s, &b, may_fit);
     if (may_fit && what)
-        session_warn(s, "%s (%s in all) may still fit a cache (last level %s): its figures may be a cache's, not "
+        session_warn(s, WARN_MAY_FIT_CACHE, "%s (%s in all) may still fit a cache (last level %s): its figures may be a cache's, not "
                         "DRAM's", what, format_bytes(total, size, sizeof size), basis);
     return may_fit;
 }

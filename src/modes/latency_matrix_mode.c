@@ -165,7 +165,7 @@ static void report_unavailable(session *s, matrix_state *st, size_t i)
     uint64_t free_bytes = platform_node_free_bytes(c->mem_node);
     uint64_t kept = node_margin_bytes_of(c->mem_node);
     st->unavailable++;
-    session_warn(s,
+    session_warn(s, WARN_NOT_MEASURED,
                  "CPU %d (node %d) x memory node %d: the node could not hold the %llu MiB buffer (%llu MiB free, "
                  "%llu MiB kept free): not measured ('-')",
                  c->cpu, c->cpu_node, c->mem_node, (unsigned long long)(st->bytes >> 20),
@@ -202,11 +202,11 @@ static bool measure_cell(session *s, matrix_state *st, team *t, size_t i)
         params_int(&r.params, "observed_cpu", team_observed_cpu(t, 0));
         if (r.node_local_fraction < 0 && !st->said_unverified) {
             st->said_unverified = true;
-            session_warn(s, "CPU %d x memory node %d: the pages' node could not be checked (move_pages); nor will "
+            session_warn(s, WARN_NODE_LOCALITY, "CPU %d x memory node %d: the pages' node could not be checked (move_pages); nor will "
                             "the other cells' be",
                          c->cpu, c->mem_node);
         } else if (r.node_local_fraction < NODE_SHARE_WARN)
-            session_warn(s, "CPU %d x memory node %d: only %.0f%% of the sampled pages are on node %d", c->cpu,
+            session_warn(s, WARN_NODE_LOCALITY, "CPU %d x memory node %d: only %.0f%% of the sampled pages are on node %d", c->cpu,
                          c->mem_node, r.node_local_fraction * 100, c->mem_node);
         if (page_choice_wants_huge((page_choice)o->common.pages, r.size_bytes, st->pages.huge_size)) {
             char what[64];

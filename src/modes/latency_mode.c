@@ -311,10 +311,10 @@ static bool curve_visit(session *s, void *ctx, size_t i, int round)
         int had = chase_point_samples(p->lat);
         if (had == 0) {
             st->skipped++;
-            session_warn(s, "%llu KiB: could not allocate%s; skipped", (unsigned long long)(p->bytes >> 10),
+            session_warn(s, WARN_NOT_MEASURED, "%llu KiB: could not allocate%s; skipped", (unsigned long long)(p->bytes >> 10),
                          strict ? " on the bound node" : "");
         } else {
-            session_warn(s, "%llu KiB: could not allocate again in round %d%s; reported with the %d samples it had",
+            session_warn(s, WARN_NOT_MEASURED, "%llu KiB: could not allocate again in round %d%s; reported with the %d samples it had",
                          (unsigned long long)(p->bytes >> 10), round, strict ? " on the bound node" : "", had);
         }
         p->finished = true;
@@ -363,7 +363,10 @@ static void latency_run(session *s)
     st->team = session_start_team(s, &tp, 1);
     if (!st->team)
         return; /* said */
-    round_loop l = {st, st->nsizes, o->target_ci_pct / 100, o->max_time_s,
+    /* a size's CV rule may take it to MAX_SAMPLES, per a visit; --target-ci: no bound */
+    int per = round_samples_per_visit(MIN_SAMPLES, o->rounds), visits = (MAX_SAMPLES + per - 1) / per;
+    round_loop l = {st, st->nsizes, o->target_ci_pct / 100, o->max_time_s, o->rounds,
+                    o->target_ci_pct > 0 ? 0 : visits > o->rounds ? visits : o->rounds,
                     curve_schedule, curve_visit, curve_finish, curve_point_name, curve_point_load};
     st->start = clock_now();
     round_loop_result res = round_loop_run(s, &l, st->start);
@@ -472,7 +475,7 @@ static void latency_analyse(session *s)
     params_number(&a->values, "disagree_factor", CACHE_LEVEL_FACTOR);
     params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge && !unverified);
     if (short_of_huge)
-        session_warn(s, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
+        session_warn(s, WARN_PAGES, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
                      ((const latency_state *)s->state)->pages_name, short_of_huge->huge_coverage * 100,
                      (unsigned long long)(short_of_huge->size_bytes >> 10));
     free(sizes);

@@ -394,7 +394,7 @@ static void warn_unused(session *s, const mlc_state *st, const mlc_options *o)
     };
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (opts[i].given && !(st->used & opts[i].use))
-            session_warn(s, "%s does nothing for %s: ignored", opts[i].flag,
+            session_warn(s, WARN_OPTION_IGNORED, "%s does nothing for %s: ignored", opts[i].flag,
                          o->test == MLC_DEFAULT ? "MLC's default sequence" : mlc_test_flag(o->test));
 }
 

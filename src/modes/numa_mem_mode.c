@@ -104,10 +104,10 @@ static int plan_bindings(session *s, numa_state *st, const numa_options *o)
         return 0;
     }
     if (st->cpus.ignored)
-        session_warn(s, "-C '%s': %d binding%s beyond the last of %d tasks: ignored", o->cpus, st->cpus.ignored,
+        session_warn(s, WARN_OPTION_IGNORED, "-C '%s': %d binding%s beyond the last of %d tasks: ignored", o->cpus, st->cpus.ignored,
                      st->cpus.ignored == 1 ? "" : "s", ntasks);
     if (st->nodes.ignored)
-        session_warn(s, "-M '%s': %d binding%s beyond the last of %d tasks: ignored", o->memnodes, st->nodes.ignored,
+        session_warn(s, WARN_OPTION_IGNORED, "-M '%s': %d binding%s beyond the last of %d tasks: ignored", o->memnodes, st->nodes.ignored,
                      st->nodes.ignored == 1 ? "" : "s", ntasks);
     u->cpus = o->cpus ? st->cpus.cpus : NULL;
     u->nodes = o->memnodes ? st->nodes.nodes : NULL;
@@ -282,7 +282,7 @@ static int numa_plan(session *s)
     plan_init_node(s, st, o);
     describe(s, st, o);
     if ((o->show_convergence || o->measure_convergence) && s->topo.nnodes < 2 && !s->parent)
-        session_warn(s, "one NUMA node: nothing to converge (every process is trivially on one node)");
+        session_warn(s, WARN_ONE_NODE, "one NUMA node: nothing to converge (every process is trivially on one node)");
     return 0;
 }
 

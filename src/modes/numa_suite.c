@@ -110,7 +110,7 @@ static void build(numa_suite *u, int i, const numa_options *o, uint64_t budget, 
     const suite_test *t = &tests[i];
     int mb = scaled_mb(t, budget);
     if (mb < t->mb)
-        session_warn(s, "%s: %d MB per %s scaled to %d MB to fit the memory budget", t->name, t->mb,
+        session_warn(s, WARN_SIZES_LEFT_OUT, "%s: %d MB per %s scaled to %d MB to fit the memory budget", t->name, t->mb,
                      t->size_flag == 'T' ? "thread" : "process", mb);
     arg(u, i, "numa-mem");
     arg(u, i, "-p");
@@ -164,7 +164,7 @@ int numa_suite_plan(session *s, numa_suite *u, const numa_options *o)
                  "cannot bind is not applicable and says why",
                  NUMA_SUITE_TESTS);
     if (s->topo.nnodes < 2)
-        session_warn(s, "one NUMA node: the convergence tests have nothing to converge (each ends at its first "
+        session_warn(s, WARN_ONE_NODE, "one NUMA node: the convergence tests have nothing to converge (each ends at its first "
                         "sample)");
     for (int i = 0; i < NUMA_SUITE_TESTS; i++) {
         numa_sink_spec spec = {true, o->details, tests[i].group == CONV, false, tests[i].name, u->command[i],

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "measure/clock.h"
+#include "modes/round_progress.h"
 
 round_loop_result round_loop_run(session *s, const round_loop *l, double start)
 {
@@ -15,6 +16,8 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
     bool go_on = visit && rps && done;
     if (!go_on)
         session_error(s, "out of memory");
+    size_t visits_done = 0;
+    double limit = params_get_number(&s->info.options, "max_runtime_s", 0); /* -t, from the session's start */
     while (go_on && !session_stopped(s)) {
         for (size_t i = 0; i < l->n; i++) {
             rps[i] = *l->schedule(l->ctx, i);
@@ -32,10 +35,16 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
             size_t i = visit[v];
             char name[96];
             l->name(l->ctx, i, name, sizeof name);
-            session_progress(s, "round %d: [%zu/%zu] %s ...", res.rounds, v + 1, n, name);
+            double now = clock_now();
+            round_progress rp = {res.rounds, l->planned_rounds, l->max_rounds, v, n, visits_done, now - start,
+                                 l->max_time_s, limit > 0 ? (limit > now - s->start ? limit - (now - s->start) : 0) : -1};
+            char where[128];
+            round_progress_text(&rp, where, sizeof where);
+            session_progress(s, "%s: [%zu/%zu] %s ...", where, v + 1, n, name);
             session_step_begin(s); /* once per visit: membench-mpi starts every node's visits together */
             host_load before = host_load_read();
             go_on = l->visit(s, l->ctx, i, res.rounds);
+            visits_done++;
             host_load after = host_load_read();
             host_load_span_add(l->load(l->ctx, i), &before, &after);
             session_between_visits(s); /* the rounds emit at their end: probe the host between visits */
@@ -66,7 +75,7 @@ void round_loop_report(session *s, const round_loop *l, const round_loop_result 
             short_points++;
     }
     if (res->out_of_time && short_points)
-        session_warn(s, "--max-time %g s: rounds stopped after %d; %zu point(s) have fewer samples than %s asks",
+        session_warn(s, WARN_ROUNDS_CUT, "--max-time %g s: rounds stopped after %d; %zu point(s) have fewer samples than %s asks",
                      l->max_time_s, res->rounds, short_points, asked);
     if (target_ci_pct <= 0)
         return;
@@ -101,7 +110,7 @@ void round_loop_report(session *s, const round_loop *l, const round_loop_result 
     params_int(v, "target_ci_met_figures", (long long)(ntotal - nmissed));
     params_text(v, "target_ci_missed", nmissed ? missed : "");
     if (nmissed)
-        session_warn(s, "--target-ci %g: %zu of %zu figures not within \xc2\xb1%g%% when --max-time %g s ran out: %s",
+        session_warn(s, WARN_TARGET_CI, "--target-ci %g: %zu of %zu figures not within \xc2\xb1%g%% when --max-time %g s ran out: %s",
                      target_ci_pct, nmissed, ntotal, target_ci_pct, l->max_time_s, missed);
     else if (ntotal)
         session_progress(s, "--target-ci %g: all %zu figures within \xc2\xb1%g%%", target_ci_pct, ntotal,

@@ -22,6 +22,8 @@ typedef struct {
     size_t n;          /* points, in plan order */
     double target;     /* --target-ci as a fraction; 0: none */
     double max_time_s; /* --max-time; 0: none */
+    int planned_rounds; /* -r, --rounds: for the progress line (modes/round_progress) */
+    int max_rounds;     /* at most this many rounds (a CV rule may add some); 0: no bound */
     /* The point's schedule as its samples stand (kept up to date by visit). A
      * point that failed (no figure to report) has samples 0. */
     const round_point *(*schedule)(void *ctx, size_t i);

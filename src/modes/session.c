@@ -21,6 +21,7 @@
 #include "output/openmetrics_sink.h"
 #include "output/topology_report.h"
 #include "output/verbose_sink.h"
+#include "output/warning_summary.h"
 #include "platform/arch.h"
 #include "platform/platform.h"
 #include "topology/cpuid_source.h"
@@ -81,16 +82,19 @@ static void clear_progress(session *s)
         fputs("\r\033[K", s->env.err);
 }
 
-void session_warn(session *s, const char *fmt, ...)
+void session_warn(session *s, warn_kind kind, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    run_info_warn(&s->info, buf);
-    if (!s->measuring)
-        return; /* said when the run starts: a refusal later in the plan stays one line */
+    run_info_warn(&s->info, kind, buf);
+    /* Without -v, the run's end says them grouped by kind (output/warning_summary);
+     * -v says each at once, or when the run starts for one given while planning
+     * (so a refusal later in the plan stays one line). */
+    if (!s->measuring || !session_common(s)->verbose)
+        return;
     clear_progress(s);
     say(s, "warning", buf);
 }
@@ -137,7 +141,7 @@ void session_check_huge_pages(session *s, const result_record *r, const char *wh
 {
     if (r->huge_coverage < 0) {
         if (!s->said_pages_unverified)
-            session_warn(s, "%s: huge pages were asked for but could not be verified (/proc/self/smaps "
+            session_warn(s, WARN_PAGES, "%s: huge pages were asked for but could not be verified (/proc/self/smaps "
                             "unreadable); the results do not say which pages were used", what);
         s->said_pages_unverified = true;
         return;
@@ -146,7 +150,7 @@ void session_check_huge_pages(session *s, const result_record *r, const char *wh
         return;
     char pages[96];
     result_pages_text(r, pages, sizeof pages);
-    session_warn(s, "%s: only %.0f%% of the buffers' bytes are in huge pages (%s); THP is '%s'", what,
+    session_warn(s, WARN_PAGES, "%s: only %.0f%% of the buffers' bytes are in huge pages (%s); THP is '%s'", what,
                  r->huge_coverage * 100, pages, s->topo.thp_mode);
 }
 
@@ -235,39 +239,33 @@ static void judge_host(session *s)
                           .cpu_pressure_pct = d.cpu_pressure_pct,
                           .memory_pressure_pct = d.memory_pressure_pct};
     if (v.flagged)
-        session_warn(s,
+        session_warn(s, WARN_HOST_NOISE,
                      "the host varied \xc2\xb1%.0f%% during this run (a fixed CPU probe timed %zu times); "
                      "differences below %.0f%% are not meaningful",
                      v.varied_pct, v.probes, v.meaningful_pct);
     if (d.steal_pct > 0)
-        session_warn(s, "the hypervisor took %.1f%% of the CPU time during this run (/proc/stat steal)",
+        session_warn(s, WARN_HOST_STEAL, "the hypervisor took %.1f%% of the CPU time during this run (/proc/stat steal)",
                      d.steal_pct);
     if (d.cpu_pressure_pct >= NOISE_CPU_PRESSURE_WARN_PCT)
-        session_warn(s,
+        session_warn(s, WARN_CPU_PRESSURE,
                      "tasks waited for a CPU %.0f%% of this run's time (/proc/pressure/cpu; with more threads "
                      "than CPUs, this run's own count too)",
                      d.cpu_pressure_pct);
     if (d.memory_pressure_pct > 0)
-        session_warn(s, "tasks stalled on memory %.1f%% of this run's time (/proc/pressure/memory)",
+        session_warn(s, WARN_MEMORY_PRESSURE, "tasks stalled on memory %.1f%% of this run's time (/proc/pressure/memory)",
                      d.memory_pressure_pct);
 }
 
-/* A matrix mode has hundreds of points: the first few are named, then one line says more followed. */
-#define SESSION_TWO_LEVEL_WARNINGS 5
-
-/* A point whose samples fell in two levels has a median that is neither: said. */
+/* A point whose samples fell in two levels has a median that is neither: said
+ * (every one in JSON; a matrix's hundreds are one line on the terminal). */
 static void warn_two_levels(session *s, const result_record *r)
 {
     const sample_stats *st = &r->summary;
-    if (!st->low_level_n || ++s->two_level_points > SESSION_TWO_LEVEL_WARNINGS + 1)
+    if (!st->low_level_n)
         return;
-    if (s->two_level_points > SESSION_TWO_LEVEL_WARNINGS) {
-        session_warn(s, "more points fell in two levels than are named here: see summary.two_levels in --json");
-        return;
-    }
     char size[32];
     const char *unit = result_unit(r);
-    session_warn(s,
+    session_warn(s, WARN_TWO_LEVELS,
                  "%s %s, %d thread%s: its %zu samples fell in two levels, %zu near %.4g %s and %zu near %.4g %s; "
                  "it moved between cache levels or host phases during the run, and its median is neither",
                  r->operation, format_bytes(r->size_bytes, size, sizeof size), r->threads,
@@ -348,7 +346,7 @@ team *session_team(session *s, const placement *p, int n)
     free(tp);
     for (int i = 0; t && p->pinned && i < n; i++)
         if (!team_pin_verified(t, i))
-            session_warn(s, "thread %d could not be pinned to CPU(s) of its place; results may vary", i);
+            session_warn(s, WARN_PLACEMENT, "thread %d could not be pinned to CPU(s) of its place; results may vary", i);
     return t;
 }
 
@@ -400,7 +398,7 @@ bool session_memory_budget(session *s, uint64_t *bytes)
     char why[512] = "";
     if (s->env.memory_budget(bytes, why, sizeof why)) {
         if (why[0] && !s->parent) /* a clamped MemAvailable: said once, by the run, not by each step */
-            session_warn(s, "%s", why);
+            session_warn(s, WARN_MEMORY_BUDGET, "%s", why);
         return true;
     }
     session_error(s, "the memory budget is unknown, so nothing is allocated: %s", why);
@@ -594,7 +592,7 @@ void session_step_done(session *step, int index)
 {
     session *p = step->parent;
     for (size_t i = 0; i < step->info.nwarnings; i++)
-        run_info_warn(&p->info, step->info.warnings[i]);
+        run_info_warn(&p->info, step->info.warning_kinds[i], step->info.warnings[i]);
     for (size_t i = 0; i < step->info.nerrors; i++)
         run_info_error(&p->info, step->info.errors[i]);
     p->status = step->status > p->status ? step->status : p->status;
@@ -655,27 +653,30 @@ static bool open_documents(session *s, const common_options *c)
 int session_measure(session *s)
 {
     const common_options *c = session_common(s);
-    /* Said now, once the run is known to start: the topology's warnings, then the
-     * plan's; JSON "warnings" lists every warning of the run in that order. */
-    char **planned = s->info.warnings;
-    size_t nplanned = s->info.nwarnings;
+    /* Once the run is known to start: the topology's warnings, then the plan's;
+     * JSON "warnings" lists every warning of the run in that order. -v says the
+     * topology's with the topology, the plan's below; without -v, the end says
+     * them all by kind. */
+    run_info planned = {.warnings = s->info.warnings, .warning_kinds = s->info.warning_kinds,
+                        .nwarnings = s->info.nwarnings};
     s->info.warnings = NULL;
+    s->info.warning_kinds = NULL;
     s->info.nwarnings = 0;
-    for (size_t i = 0; !s->parent && i < s->topo.nwarnings; i++) { /* a step's parent said them */
-        if (!c->verbose) { /* -v prints them with the topology */
-            say(s, "warning", s->topo.warnings[i]);
-        }
-        run_info_warn(&s->info, s->topo.warnings[i]);
-    }
-    for (size_t i = 0; i < nplanned; i++)
-        run_info_warn(&s->info, planned[i]);
+    for (size_t i = 0; !s->parent && i < s->topo.nwarnings; i++) /* a step's parent has them */
+        run_info_warn(&s->info, WARN_TOPOLOGY, s->topo.warnings[i]);
+    for (size_t i = 0; i < planned.nwarnings; i++)
+        run_info_warn(&s->info, planned.warning_kinds[i], planned.warnings[i]);
     if (c->verbose)
         session_add_sink(s, s->parent ? verbose_step_sink_create(s->env.err, c->verbose)
                                       : verbose_sink_create(s->env.err, c->verbose));
     if (s->mode->open_sinks && !s->parent) /* a step writes through its parent's sinks */
         s->mode->open_sinks(s);
-    if (!s->parent && !open_documents(s, c))
+    if (!s->parent && !open_documents(s, c)) {
+        run_info_free(&planned);
         return s->info.exit_status = 2;
+    }
+    if (!s->parent && !c->verbose) /* a step's warnings are its parent's to say */
+        session_add_sink(s, warning_summary_sink_create(s->env.err, s->who));
     if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
         arm_stop(s);
     }
@@ -691,12 +692,9 @@ int session_measure(session *s)
         sink_begin(s->sinks[i], &s->info);
     /* the plan's warnings, after -v's account of the plan they are about */
     s->measuring = true;
-    for (size_t i = 0; i < nplanned; i++) {
-        clear_progress(s);
-        say(s, "warning", planned[i]);
-        free(planned[i]);
-    }
-    free(planned);
+    for (size_t i = 0; c->verbose && i < planned.nwarnings; i++)
+        say(s, "warning", planned.warnings[i]);
+    run_info_free(&planned);
 
     s->mode->run(s);
     if (!s->parent) {
@@ -707,7 +705,7 @@ int session_measure(session *s)
 
     clear_progress(s);
     if (s->results.n == 0 && stop_deadline_passed())
-        session_warn(s, "the time limit (-t %g) ended the run before its first result", max_runtime);
+        session_warn(s, WARN_ROUNDS_CUT, "the time limit (-t %g) ended the run before its first result", max_runtime);
     if (s->mode->analyse)
         s->mode->analyse(s);
     if (!s->parent)

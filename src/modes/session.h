@@ -70,7 +70,6 @@ struct session {
     /* What session_emit gives a record that does not say (session_size_basis). */
     const char *size_basis;
     bool dram_intent, may_fit_cache;
-    int two_level_points; /* records with summary.two_levels, warned about up to SESSION_TWO_LEVEL_WARNINGS */
     session *parent;    /* this session is a step of parent's run (session_open_step) */
     /* the host's load and the noise probe (top-level sessions only) */
     host_load load_start, load_last;
@@ -106,9 +105,11 @@ void session_close(session *s);
 /* All of it. argv[0] is the program; a subcommand, if any, is argv[1]. */
 int session_run(const mode_def *m, int argc, char **argv, const session_env *env);
 
-/* For modes. A warning goes to stderr and JSON; one given while planning is said
- * when the run starts, after the topology's (so a refusal stays one line). */
-void session_warn(session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For modes. A warning of a kind (core/warn_kind.h) goes to JSON, and to stderr:
+ * under -v at once (one given while planning when the run starts, after the
+ * topology's, so a refusal stays one line), else at the end grouped by kind,
+ * kinds that do not change how to read the results left out. */
+void session_warn(session *s, warn_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* One line on stderr now, "membench[ mode]: KIND: message" (kind NULL: none), the
  * message neutralised for the terminal (util/one_line.h): it may quote a file's
  * strings. For what a standalone mode says (no run records it). */

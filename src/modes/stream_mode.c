@@ -105,10 +105,10 @@ static int plan_kernels(session *s, uint64_t llc)
         st->sets[k] = stream_kernels_select(k == 1, o->common.kernel_isa, 3 * st->n * sizeof(double) > llc);
         if (!st->sets[k] && k == 1 && !o->stores_given) {
             if (o->common.kernel_isa)
-                session_warn(s, "--kernel %s has no non-temporal store kernels: regular stores only",
+                session_warn(s, WARN_KERNELS, "--kernel %s has no non-temporal store kernels: regular stores only",
                              o->common.kernel_isa);
             else
-                session_warn(s, "no non-temporal store kernel for this CPU (%s): regular stores only", arch_name());
+                session_warn(s, WARN_KERNELS, "no non-temporal store kernel for this CPU (%s): regular stores only", arch_name());
             continue;
         }
         if (!st->sets[k])
@@ -179,7 +179,7 @@ static int stream_plan(session *s)
     bool short_of_rule = array < 4 * llc;
     if (short_of_rule) { /* said here, so not again as "may still fit a cache" */
         char have[32], want_text[32], basis[96];
-        session_warn(s, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): the "
+        session_warn(s, WARN_STREAM_RULE, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): the "
                      "figures may include cache hits", format_bytes(array, have, sizeof have),
                      capped ? " (capped by the memory budget)" : "", format_bytes(4 * llc, want_text, sizeof want_text),
                      dram_basis_text(&db, basis, sizeof basis));

@@ -148,11 +148,11 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                       size_threads, buffers, format_bytes(SWEEP_MIN_BYTES, mb, sizeof mb));
         return 1;
     } else if (st->plan.dropped) {
-        session_warn(s, "%zu size(s) left out: more than the memory budget allows (%s per thread)",
+        session_warn(s, WARN_SIZES_LEFT_OUT, "%zu size(s) left out: more than the memory budget allows (%s per thread)",
                      st->plan.dropped, format_bytes(st->plan.max_bytes, nb, sizeof nb));
     }
     if (o->full && st->plan.full_points == 0)
-        session_warn(s,
+        session_warn(s, WARN_OPTION_IGNORED,
                      "-f adds nothing: the memory budget allows %s per thread, -f starts at %s "
                      "(MemAvailable and cgroup limit, less a margin)",
                      format_bytes(st->plan.max_bytes, nb, sizeof nb), format_bytes(SWEEP_FULL_START, mb, sizeof mb));
@@ -177,6 +177,19 @@ static int latency_needed(const sweep_options *o)
 {
     int k = latency_per_visit(o) * o->tries;
     return k > LATENCY_MIN_SAMPLES ? k : LATENCY_MIN_SAMPLES;
+}
+
+/* Rounds at most: -r, or more while a latency point's CV rule wants samples (up
+ * to its cap); with --target-ci, no bound (--max-time ends them). */
+static int sweep_max_rounds(const sweep_options *o)
+{
+    if (o->target_ci_pct > 0)
+        return 0;
+    if (!(o->ops_mask & OP_MASK(OP_LATENCY)))
+        return o->tries;
+    int cap = o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES, per = latency_per_visit(o);
+    int visits = (cap + per - 1) / per;
+    return visits > o->tries ? visits : o->tries;
 }
 
 /* What was planned, for -v and JSON. */
@@ -270,7 +283,7 @@ static int sweep_plan(session *s)
     session_describe_placement(s, &st->place);
     describe_plan(s, st, o);
     if (!st->place.pinned)
-        session_warn(s, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
+        session_warn(s, WARN_PLACEMENT, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
     return 0;
 }
 
@@ -308,7 +321,7 @@ static void check_record(session *s, const result_record *r)
     if (page_choice_wants_huge((page_choice)o->common.pages, bytes, huge))
         session_check_huge_pages(s, r, what);
     if (r->node_local_fraction >= 0 && r->node_local_fraction < 0.9)
-        session_warn(s, "%s: only %.0f%% of sampled pages are on the threads' own NUMA node", what,
+        session_warn(s, WARN_NODE_LOCALITY, "%s: only %.0f%% of sampled pages are on the threads' own NUMA node", what,
                      r->node_local_fraction * 100);
 }
 
@@ -380,7 +393,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
     if (p->home.ptr && chase_point_builds(p->lat) != builds)
         bw_pool_source_rewritten(st->pool); /* the read points' expected XOR is stale */
     if (ms == MEASURE_NO_MEMORY) {
-        session_warn(s, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
+        session_warn(s, WARN_NOT_MEASURED, "%llu KB latency: could not allocate; skipped", (unsigned long long)(p->bytes / 1024));
         p->finished = true; /* an allocation failure skips this point only */
     }
     return ms != MEASURE_STOPPED;
@@ -392,7 +405,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
 static void say_visit(session *s, const sweep_point *p, const kernel *k, int threads, measure_status ms)
 {
     if (ms == MEASURE_NO_MEMORY)
-        session_warn(s, "%llu KB %s with %d threads: could not allocate; skipped", (unsigned long long)(p->bytes / 1024),
+        session_warn(s, WARN_NOT_MEASURED, "%llu KB %s with %d threads: could not allocate; skipped", (unsigned long long)(p->bytes / 1024),
                      op_name(p->op), threads);
     else if (ms == MEASURE_WRONG_RESULT)
         session_error(s, "%s kernel (%s) produced wrong data at %llu KB; not reported", op_name(p->op), k->isa,
@@ -674,7 +687,7 @@ static void sweep_run(session *s)
         session_error(s, "out of memory");
         return;
     }
-    round_loop l = {st, st->npoints, o->target_ci_pct / 100, o->max_time_s,
+    round_loop l = {st, st->npoints, o->target_ci_pct / 100, o->max_time_s, o->tries, sweep_max_rounds(o),
                     sweep_schedule, sweep_visit, sweep_finish, sweep_point_name, sweep_point_load};
     st->start = clock_now();
     round_loop_result res = round_loop_run(s, &l, st->start);

@@ -317,6 +317,10 @@ void json_write_run(FILE *f, const run_info *info)
     for (size_t i = 0; i < info->nwarnings; i++)
         json_string(&j, NULL, info->warnings[i]);
     json_array_end(&j);
+    json_array_begin(&j, "warning_kinds"); /* each warning's kind, core/warn_kind.h */
+    for (size_t i = 0; i < info->nwarnings; i++)
+        json_string(&j, NULL, warn_kind_get(info->warning_kinds[i])->key);
+    json_array_end(&j);
     json_array_begin(&j, "errors");
     for (size_t i = 0; i < info->nerrors; i++)
         json_string(&j, NULL, info->errors[i]);

@@ -15,17 +15,9 @@ import subprocess
 import sys
 import time
 
-from round_records import by_round, run_json, target_verdicts
+from round_records import by_round, check, results, run_json, target_verdicts
 
 BIN, TMP = sys.argv[1:3]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:400])
 
 
 def run(args, name):

@@ -10,18 +10,10 @@ run_cli_tests.sh; never asserts a timing (the bounds below follow from --sample-
 import sys
 
 from check_schema import host_interval_problems
-from round_records import by_round, run_json, target_verdicts
+from round_records import by_round, check, results, run_json, target_verdicts
 
 BIN, TMP = sys.argv[1:3]
 QUICK = ["--sample-ms", "1", "--latency-sample-ms", "1"]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:400])
 
 
 def run(args, name):

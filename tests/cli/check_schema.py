@@ -199,6 +199,8 @@ def promises(doc):
         bad.append("errors %s but exit status 0" % doc["errors"])
     if doc["stopped_by"] == "error" and not doc["errors"]:
         bad.append("stopped_by error, but no error said")
+    if len(doc["warning_kinds"]) != len(doc["warnings"]):
+        bad.append("%d warning kinds for %d warnings" % (len(doc["warning_kinds"]), len(doc["warnings"])))
     return bad
 
 
@@ -221,6 +223,8 @@ def self_test(validator, doc):
         "schema 1": lambda d: d.__setitem__("schema", 1),
         "no warnings array": lambda d: d.pop("warnings"),
         "no errors array": lambda d: d.pop("errors"),
+        "a warning without its kind": lambda d: d.update(warnings=d["warnings"] + ["x"]),
+        "an unknown warning kind": lambda d: d.update(warnings=["x"], warning_kinds=["noise"]),
         "errors yet exit status 0": lambda d: d.update(errors=["x"], exit_status=0),
         "stopped by an error never said": lambda d: d.update(complete=False, stopped_by="error", errors=[]),
         "a result without samples": lambda d: res(d).pop("samples"),

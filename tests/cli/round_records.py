@@ -6,15 +6,33 @@ import os
 import subprocess
 
 
-def run_json(cmd, tmp, name):
-    """Runs cmd + --json TMP/NAME.json; (the process, the document or None)."""
-    path = os.path.join(tmp, name + ".json")
-    p = subprocess.run(cmd + ["--json", path], capture_output=True, text=True, timeout=300)
+# Every check's verdict, in order: the script exits 0 when all are true.
+results = []
+
+
+def check(name, cond, detail=""):
+    """One TAP line; what went wrong below it when it failed."""
+    results.append(bool(cond))
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond and detail:
+        print("    " + str(detail)[:600])
+
+
+def load_doc(path):
+    """The JSON document at path, or None when there is none or it does not parse."""
     try:
-        doc = json.load(open(path))
+        return json.load(open(path))
     except (OSError, ValueError):
-        doc = None
-    return p, doc
+        return None
+
+
+def run_json(cmd, tmp, name, env=None):
+    """Runs cmd + --json TMP/NAME.json (env: variables added to the environment);
+    (the process, the document or None)."""
+    path = os.path.join(tmp, name + ".json")
+    p = subprocess.run(cmd + ["--json", path], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, **(env or {})))
+    return p, load_doc(path)
 
 
 def by_round(r):

@@ -32,6 +32,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             loaded-latency records, CSV and analysis (about 5 s)
   pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
+  warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
+            -v, Ctrl-C, and the progress line on a pty (about 10 s)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -466,6 +468,33 @@ MUTANTS = [
     ("numa mem waits out workers still allocating after a stop (up to 10 s) instead of killing them",
      "src/measure/numa_mem.c", "    st->abandoned = true;\n    kill_all(st);",
      "    st->abandoned = true;\n    if (0)\n        kill_all(st);", "numamem"),
+    # warnings grouped by kind on the terminal, and the rounds' progress line
+    ("newcomer's terminal: warnings: a kind's count one too many",
+     "src/output/warning_summary.c", "size_t count = 0;", "size_t count = 1;", "warnings"),
+    ("newcomer's terminal: warnings: a kind said once per warning, not once",
+     "src/output/warning_summary.c", "said[kind] = true;", "said[kind] = false;", "warnings"),
+    ("newcomer's terminal: warnings: a kind that does not change the reading said too",
+     "src/core/warn_kind.c", '{"one_node", false,', '{"one_node", true,', "warnings"),
+    ("newcomer's terminal: warnings: JSON's warning_kinds all 'topology'",
+     "src/output/json_report.c", "json_string(&j, NULL, warn_kind_get(info->warning_kinds[i])->key);",
+     "json_string(&j, NULL, warn_kind_get(WARN_TOPOLOGY)->key);", "warnings"),
+    ("newcomer's terminal: warnings: a stopped run says none",
+     "src/output/warning_summary.c", "    bool said[WARN_KIND_COUNT] = {false};",
+     "    if (!info->complete)\n        return;\n    bool said[WARN_KIND_COUNT] = {false};", "warnings"),
+    ("newcomer's terminal: warnings: -v says them at the end only, not each as it comes",
+     "src/modes/session.c", "if (!s->measuring || !session_common(s)->verbose)", "if (1)", "warnings"),
+    ("newcomer's terminal: progress line: the round number stays 1",
+     "src/modes/round_loop.c", "round_progress rp = {res.rounds,", "round_progress rp = {1,", "warnings"),
+    ("newcomer's terminal: progress line: an ETA before a round is done",
+     "src/modes/round_progress.c", "if (p->round <= 1 || p->done_visits == 0)", "if (p->done_visits == 0)",
+     "unit:round_progress"),
+    ("newcomer's terminal: progress line: the ETA ignores --max-time",
+     "src/modes/round_progress.c", "if (e.s < 0 || bound < e.s)", "if (e.s < 0)", "unit:round_progress"),
+    ("newcomer's terminal: progress line: no '(up to M)' when a CV rule may add rounds",
+     "src/modes/round_progress.c", "if (p->max_rounds > p->planned)", "if (0)", "warnings"),
+    ("newcomer's terminal: progress line: the latency sweep's bound is -r, not the CV rule's cap",
+     "src/modes/sweep.c", "return visits > o->tries ? visits : o->tries;",
+     "return visits < o->tries ? visits : o->tries;", "warnings"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
@@ -567,6 +596,10 @@ def suite_fails(suite, tree):
                      '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
         d = json.load(open(doc)) if os.path.exists(doc) else {}
         return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
+    if suite == "warnings":
+        os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
+                   tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -594,7 +627,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe"):
+                      "numamem", "traffic", "pipe", "warnings"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
