@@ -27,6 +27,9 @@ static const warn_kind_info kinds[WARN_KIND_COUNT] = {
     [WARN_KERNELS] = {"kernels", true, "kernels asked for that this CPU does not have", NULL},
     [WARN_STREAM_RULE] = {"stream_rule", true, "arrays smaller than STREAM's rule asks", "docs/stream.md"},
     [WARN_ONE_NODE] = {"one_node", false, "one NUMA node: nothing to converge", NULL},
+    [WARN_LOADED_CURVE] = {"loaded_curve", true,
+                           "the loaded-latency curve is not back at idle at its largest delay, or out of order",
+                           "docs/mlc-class.md"},
 };
 
 const warn_kind_info *warn_kind_get(warn_kind k)

@@ -29,6 +29,7 @@ typedef enum {
     WARN_KERNELS,         /* a kernel kind asked for that this CPU or ISA lacks */
     WARN_STREAM_RULE,     /* STREAM's array size rule not met */
     WARN_ONE_NODE,        /* one NUMA node: a test has nothing to do */
+    WARN_LOADED_CURVE,    /* loaded-latency's curve not back at idle, or out of order */
     WARN_KIND_COUNT
 } warn_kind;
 

@@ -348,7 +348,7 @@ static void finish_cell(session *s, size_t i, bool again)
         result_free(&second);
     }
     if (split)
-        session_warn(s, "c2c %s CPU %d -> CPU %d: its two visits disagree (%.1f ns, then %.1f ns): the vCPUs or "
+        session_warn(s, WARN_TWO_LEVELS, "c2c %s CPU %d -> CPU %d: its two visits disagree (%.1f ns, then %.1f ns): the vCPUs or "
                         "threads moved between host cores, so the median mixes two placements",
                      c2c_state_name(st->cells[i].state), st->cells[i].writer, st->cells[i].reader,
                      params_get_number(&r->params, "first_visit_ns", 0),

@@ -158,7 +158,7 @@ static void check_curve(session *s, const loaded_point *pts, int m, const result
         params_number(a, "largest_delay_latency_ns", last->latency_ns);
         params_bool(a, "back_to_idle", back);
         if (!back)
-            session_warn(s, "at the largest delay (%.0f, %.1f MB/s of traffic) latency is %.1f ns, not back at idle "
+            session_warn(s, WARN_LOADED_CURVE, "at the largest delay (%.0f, %.1f MB/s of traffic) latency is %.1f ns, not back at idle "
                             "(%.1f ns, interval %.1f-%.1f): the traffic still loads the memory or the host moved; "
                             "add larger delays (--delays) or re-run",
                          last->delay, last->bandwidth_mb_s, last->latency_ns, idle->summary.median,
@@ -173,7 +173,7 @@ static void check_curve(session *s, const loaded_point *pts, int m, const result
     params_int(a, "out_of_order_count", flagged);
     params_text(a, "out_of_order_delays", list);
     if (flagged)
-        session_warn(s, "%d delay%s broke the curve's order (a larger delay gave more bandwidth or a higher latency "
+        session_warn(s, WARN_LOADED_CURVE, "%d delay%s broke the curve's order (a larger delay gave more bandwidth or a higher latency "
                         "than the one before: a host phase or a neighbour): %s",
                      flagged, flagged == 1 ? "" : "s", list);
     free(sorted);
