@@ -59,23 +59,19 @@ static bool grow(void *items, size_t *cap, size_t count, size_t size)
 
 static const line_chart line_templates[LINE_CHARTS] = {
     [LINE_BANDWIDTH] = {.id = "bandwidth", .title = "Bandwidth against buffer size", .x_log2 = true,
-                        .x_label = "buffer size per thread (log2 scale)", .y_label = "bandwidth (MB/s, all threads)"},
+                        .x_label = "buffer size per thread (log2 scale)", .y_label = "bandwidth (GB/s, all threads)",
+                        .y_scale = 1000},
     [LINE_LATENCY] = {.id = "latency", .title = "Latency against buffer size", .x_log2 = true,
                       .x_label = "buffer size (log2 scale)", .y_label = "latency (ns per load, log2 scale)",
-                      .y_log2 = true},
+                      .y_log2 = true, .y_scale = 1},
     [LINE_LOADED] = {.id = "loaded-latency", .title = "Loaded latency: latency against bandwidth",
-                     .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)"},
+                     .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)", .y_scale = 1},
 };
 
+/* The standalone SVG's description; the page says it once (report_html.c) and docs/report.md in full. */
 static const char whisker_caption[] =
-    "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
-    "the largest raw sample. Latency (the median): its whisker is the run's distribution-free interval of the "
-    "median, from the order statistics of the medians of time batches of its samples (one per round, at most 10; "
-    "the smallest to the largest of them when there are under 6), widened on each side by how much the host "
-    "varied during the run when the run has that verdict (where this host's median is likely). A whisker "
-    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole. "
-    "A hollow point's samples fell in two levels (summary.two_levels: sorted, they jump by 1.5x or more): a "
-    "median of them is neither level, and its tooltip gives both.";
+    "Each point: the median of its samples; its whisker: the interval of that median (host interval when the run "
+    "has a noise verdict); a dash: the best sample. Hollow: the samples fell in two levels.";
 
 /* The line chart a record belongs on, or -1. */
 static int line_of(const loaded_record *r)
@@ -121,16 +117,21 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
         return false;
     s->points = p;
     p = &p[s->count++];
-    /* a median gets the interval of a median; a best sample the range it was the best of */
-    const char *whisker_name = "samples";
-    chart_whisker w = strcmp(r->metric, "latency") == 0 ? record_median_interval(r, &whisker_name)
-                                                         : chart_whisker_of(r->samples, r->nsamples);
+    /* Every point is a median with the interval of a median, so its whisker is
+     * about the point drawn; a bandwidth's reported best sample is marked apart. */
+    const char *whisker_name = "median interval";
+    chart_whisker w = record_median_interval(r, &whisker_name);
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
         x = 0;
     sample_stats st = stats_compute(r->samples, r->nsamples); /* as the run's summary.two_levels */
+    bool latency = strcmp(r->metric, "latency") == 0;
+    double median = r->value;
+    if (!latency && !json_get_number(json_get_object(r->json, "summary"), "median", &median))
+        median = r->nsamples ? st.median : r->value;
     *p = (chart_point){.x = x,
-                       .y = r->value,
+                       .y = median,
+                       .best = latency ? NAN : r->value,
                        .low = w.low,
                        .high = w.high,
                        .whisker_name = whisker_name,

@@ -20,10 +20,10 @@
 #include "core/run_load.h"
 
 typedef struct {
-    double x, y;          /* y: the record's value */
+    double x, y;          /* y: the median of the record's samples (its value, for a latency) */
+    double best;          /* the best sample, marked apart (a bandwidth's reported value); NaN: none */
     double low, high;     /* the whisker: see whisker_name */
-    const char *whisker_name; /* the tooltip's: "samples" (smallest to largest, for a best
-                               * sample), "host interval" or "median interval" (for a median) */
+    const char *whisker_name; /* the tooltip's: "host interval" or "median interval" */
     const loaded_record *rec;
     /* The record's samples fell in two levels (util/stats.h; 0: one level): drawn
      * hollow, the levels in the tooltip. */
@@ -51,6 +51,7 @@ typedef struct {
     const char *id;        /* data-chart: "bandwidth", "latency", "loaded-latency" */
     const char *title, *x_label, *y_label, *caption;
     bool x_log2, y_log2;
+    double y_scale;        /* drawn as y / y_scale: MB/s as GB/s (1000); data-* keep the JSON's */
     chart_series *series;
     size_t nseries;
     chart_marker *markers;

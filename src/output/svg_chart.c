@@ -35,7 +35,7 @@ static void title(FILE *f, const char *text, int x)
     fputs("</text>\n", f);
 }
 
-static void axes(FILE *f, const chart_axis *x, const chart_axis *y, bool x_bytes, const char *x_label,
+static void axes(FILE *f, const chart_axis *x, const chart_axis *y, double y_scale, bool x_bytes, const char *x_label,
                  const char *y_label)
 {
     double ticks[16];
@@ -58,8 +58,10 @@ static void axes(FILE *f, const chart_axis *x, const chart_axis *y, bool x_bytes
                 LEFT - 6, py + 4, chart_tick_label(ticks[i], false, label, sizeof label));
     }
     fputs("</g>\n", f);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\"/>\n", LEFT, TOP,
-            RIGHT - LEFT, BOTTOM - TOP);
+    /* the y axis as data, so a test can map a value to the pixel it must be drawn at */
+    fprintf(f, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\" "
+               "data-y-lo=\"%.17g\" data-y-hi=\"%.17g\" data-y-log2=\"%s\" data-y-scale=\"%.17g\"/>\n",
+            LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP, y->lo, y->hi, y->log2 ? "true" : "false", y_scale);
     fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LEFT + RIGHT) / 2,
             BOTTOM + 38);
     markup_text(f, x_label);
@@ -104,19 +106,27 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
     fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
             color, color, dashes[s->run % NDASHES]);
     for (size_t i = 0; i < s->count; i++)
-        fprintf(f, "%s%.1f,%.1f", i ? " " : "", chart_axis_px(x, s->points[i].x), chart_axis_px(y, s->points[i].y));
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", chart_axis_px(x, s->points[i].x),
+                chart_axis_px(y, s->points[i].y / c->y_scale));
     fputs("\"/>\n", f);
     for (size_t i = 0; i < s->count; i++) {
         const chart_point *p = &s->points[i];
         double px = chart_axis_px(x, p->x);
+        if (!isnan(p->best)) { /* a short dash, apart from the whisker */
+            fprintf(f, "<line class=\"best\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\" "
+                       "data-best=\"",
+                    px - 5, chart_axis_px(y, p->best / c->y_scale), px + 5, chart_axis_px(y, p->best / c->y_scale));
+            markup_number(f, p->best);
+            fputs("\"/>\n", f);
+        }
         fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"1.5\" data-low=\"",
-                px, chart_axis_px(y, p->low), px, chart_axis_px(y, p->high));
+                px, chart_axis_px(y, p->low / c->y_scale), px, chart_axis_px(y, p->high / c->y_scale));
         markup_number(f, p->low);
         fputs("\" data-high=\"", f);
         markup_number(f, p->high);
         bool two = p->low_level_n > 0; /* hollow: a median of such samples is neither level */
         fprintf(f, "\"/>\n<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" data-size=\"%llu\"%s data-x=\"",
-                two ? " two-levels" : "", px, chart_axis_px(y, p->y), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
+                two ? " two-levels" : "", px, chart_axis_px(y, p->y / c->y_scale), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
         markup_number(f, p->x);
         fputs("\" data-value=\"", f);
         markup_number(f, p->y);
@@ -130,6 +140,8 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
                 p->y);
         markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
         fprintf(f, " (%s %.6g to %.6g)", p->whisker_name, p->low, p->high);
+        if (!isnan(p->best))
+            fprintf(f, "; best sample %.6g", p->best);
         if (two) {
             fprintf(f, "; its samples fell in two levels, %zu near %.4g and %zu near %.4g",
                     p->low_level_n, p->low_level_median, p->high_level_n, p->high_level_median);
@@ -176,7 +188,7 @@ static void legend(FILE *f, const line_chart *c, const char *const *run_names)
     fputs("</g>\n", f);
 }
 
-void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone)
+void svg_line_axes(const line_chart *c, chart_axis *x, chart_axis *y)
 {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = 0, high = 0;
     for (size_t i = 0; i < c->nseries; i++)
@@ -185,18 +197,24 @@ void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, 
             xmin = fmin(xmin, p->x);
             xmax = fmax(xmax, p->x);
             ymin = fmin(ymin, p->y);
-            ymax = fmax(ymax, p->y);
+            ymax = fmax(ymax, isnan(p->best) ? p->y : fmax(p->y, p->best));
             high = fmax(high, p->high);
         }
-    chart_axis x = chart_axis_fit(xmin, xmax, c->x_log2, LEFT, RIGHT);
+    *x = chart_axis_fit(xmin, xmax, c->x_log2, LEFT, RIGHT);
     /* The points decide the range; one outlying sample must not flatten them. */
-    chart_axis y = chart_axis_fit(ymin, fmax(ymax, fmin(high, 1.5 * ymax)), c->y_log2, BOTTOM, TOP);
+    *y = chart_axis_fit(ymin / c->y_scale, fmax(ymax, fmin(high, 1.5 * ymax)) / c->y_scale, c->y_log2, BOTTOM, TOP);
+}
+
+void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone)
+{
+    chart_axis x, y;
+    svg_line_axes(c, &x, &y);
     open_svg(f, c->id, WIDTH, HEIGHT, standalone);
     fputs("<desc>", f);
     markup_text(f, c->caption);
     fputs("</desc>\n", f);
     title(f, c->title, LEFT);
-    axes(f, &x, &y, c->x_log2, c->x_label, c->y_label);
+    axes(f, &x, &y, c->y_scale, c->x_log2, c->x_label, c->y_label);
     markers(f, c, &x);
     for (size_t i = 0; i < c->nseries; i++)
         series(f, c, &c->series[i], run_names[c->series[i].run], &x, &y);
