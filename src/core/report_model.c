@@ -333,6 +333,37 @@ static heat_build *find_heat(heat_build **hb, size_t *n, size_t *cap, size_t run
     return b;
 }
 
+/* --- STREAM's regular against non-temporal stores ---------------------------------- */
+
+const char *const stream_kernels[STREAM_KERNELS] = {"copy", "scale", "add", "triad"};
+
+/* The run's stream_chart, when it has both kinds of stores; false only when out of memory. */
+static bool add_stream_chart(report_model *m, size_t run)
+{
+    stream_chart c = {.run = run};
+    bool kinds[2] = {false, false};
+    for (size_t i = 0; i < m->nstream; i++) {
+        const stream_row *s = &m->stream[i];
+        if (s->run != run || !s->stores)
+            continue;
+        int nt = strcmp(s->stores, "non-temporal") == 0 ? 1 : strcmp(s->stores, "regular") == 0 ? 0 : -1;
+        for (int k = 0; nt >= 0 && k < STREAM_KERNELS; k++)
+            if (strcmp(s->rec->operation, stream_kernels[k]) == 0 &&
+                (!c.bars[k][nt] || s->rec->value > c.bars[k][nt]->value)) {
+                c.bars[k][nt] = s->rec;
+                kinds[nt] = true;
+            }
+    }
+    if (!kinds[0] || !kinds[1])
+        return true;
+    stream_chart *p = realloc(m->stream_charts, (m->nstream_charts + 1) * sizeof *p);
+    if (!p)
+        return false;
+    m->stream_charts = p;
+    p[m->nstream_charts++] = c;
+    return true;
+}
+
 /* --- the whole model ------------------------------------------------------------- */
 
 static bool build(report_model *m)
@@ -376,6 +407,8 @@ static bool build(report_model *m)
             if (on[l])
                 ok = add_markers(&m->lines[l], &marker_cap[l], lr, l == LINE_LATENCY && strcmp(lr->mode, "latency") == 0);
     }
+    for (size_t run = 0; ok && run < m->nruns; run++)
+        ok = add_stream_chart(m, run);
     for (int l = 0; l < LINE_CHARTS; l++)
         for (size_t i = 0; i < m->lines[l].nseries; i++)
             qsort(m->lines[l].series[i].points, m->lines[l].series[i].count, sizeof(chart_point), by_x);
@@ -430,5 +463,6 @@ void report_model_free(report_model *m)
     free(m->heats);
     free(m->stream);
     free(m->others);
+    free(m->stream_charts);
     memset(m, 0, sizeof *m);
 }

@@ -84,6 +84,15 @@ typedef struct {
     const loaded_record *rec;
 } other_row;
 
+/* A run's STREAM kernels with regular and with non-temporal stores: the best
+ * record of each (any configuration); drawn only when the run has both kinds. */
+enum { STREAM_KERNELS = 4 };
+extern const char *const stream_kernels[STREAM_KERNELS]; /* "copy", "scale", "add", "triad" */
+typedef struct {
+    size_t run;
+    const loaded_record *bars[STREAM_KERNELS][2]; /* [kernel][0 regular, 1 non-temporal]; NULL: none */
+} stream_chart;
+
 typedef struct {
     const loaded_run *runs;
     const char *const *names;
@@ -95,6 +104,8 @@ typedef struct {
     size_t nstream;
     other_row *others;
     size_t nothers;
+    stream_chart *stream_charts;
+    size_t nstream_charts;
 } report_model;
 
 /* Sorts the records of runs[0..n) (named names[i], shown as the run's label) into

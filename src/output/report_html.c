@@ -346,10 +346,18 @@ static void record_row_start(FILE *f, const report_model *m, size_t run, const l
 
 static void stream_table(FILE *f, const report_model *m)
 {
-    fputs("<h2>STREAM</h2>\n<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
-          "<th>stores</th><th>operation</th><th>best MB/s</th><th>% of peak</th><th>samples (min to max, n)</th></tr>\n",
-          f);
-    bool peak = false;
+    bool peak = false; /* a % of peak column only when some run states a peak */
+    for (size_t i = 0; i < m->nstream; i++)
+        peak |= m->stream[i].peak_mb_s > 0;
+    fputs("<h2>STREAM</h2>\n", f);
+    for (size_t i = 0; i < m->nstream_charts; i++) {
+        fputs("<figure class=\"stream-chart\">\n", f);
+        svg_stream_chart(f, &m->stream_charts[i], m->names[m->stream_charts[i].run], false);
+        fputs("</figure>\n", f);
+    }
+    fprintf(f, "<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
+               "<th>stores</th><th>operation</th><th>best GB/s</th>%s<th>samples, MB/s (min to max, n)</th></tr>\n",
+            peak ? "<th>% of peak</th>" : "");
     for (size_t i = 0; i < m->nstream; i++) {
         const stream_row *s = &m->stream[i];
         record_row_start(f, m, s->run, s->rec);
@@ -359,20 +367,19 @@ static void stream_table(FILE *f, const report_model *m)
         text(f, s->stores ? s->stores : "-");
         fputs("</td><td>", f);
         text(f, s->rec->operation);
-        fprintf(f, "</td><td class=\"num\">%.1f</td>", s->rec->value);
-        if (s->peak_mb_s > 0) {
+        fprintf(f, "</td><td class=\"num\">%.2f</td>", s->rec->value / 1000);
+        if (peak && s->peak_mb_s > 0)
             fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * s->rec->value / s->peak_mb_s);
-            peak = true;
-        } else {
-            fputs("<td>-</td>", f);
-        }
+        else if (peak)
+            fputs("<td>no peak stated</td>", f);
         samples_cell(f, s->rec);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    fprintf(f, "<p class=\"caption\">%s</p>\n",
-            peak ? "% of peak: the best sample against the run's stated peak (plan.peak_gbs: SMBIOS or --peak-gbs)."
-                 : "No peak: the runs state none (SMBIOS not readable; stream --peak-gbs gives one).");
+    if (peak)
+        fputs("<p class=\"caption\">% of peak: the best sample against the run's stated peak (SMBIOS or "
+              "<code>--peak-gbs</code>).</p>\n",
+              f);
 }
 
 static void other_table(FILE *f, const report_model *m)

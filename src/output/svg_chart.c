@@ -299,3 +299,70 @@ void svg_heat_chart(FILE *f, const heat_chart *h, const char *run_name, bool sta
     }
     fputs("</g>\n</svg>\n", f);
 }
+
+/* Grouped bars: per kernel, regular stores beside non-temporal ones, in GB/s from 0. */
+void svg_stream_chart(FILE *f, const stream_chart *c, const char *run_name, bool standalone)
+{
+    static const char *const kinds[2] = {"regular", "non-temporal"}, *const fills[2] = {"#1f77b4", "#ff7f0e"};
+    static const char *const titles[STREAM_KERNELS] = {"Copy", "Scale", "Add", "Triad"};
+    double max = 0;
+    for (int k = 0; k < STREAM_KERNELS; k++)
+        for (int s = 0; s < 2; s++)
+            if (c->bars[k][s])
+                max = fmax(max, c->bars[k][s]->value / 1000);
+    chart_axis y = chart_axis_fit(0, max, false, BOTTOM, TOP);
+    open_svg(f, "stream", WIDTH, HEIGHT, standalone);
+    title(f, "STREAM: regular against non-temporal stores", LEFT);
+    double ticks[16];
+    char label[32];
+    fputs("<g class=\"grid\" stroke=\"#dddddd\">\n", f);
+    size_t n = chart_axis_ticks(&y, ticks, 8);
+    for (size_t i = 0; i < n; i++) {
+        double py = chart_axis_px(&y, ticks[i]);
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", LEFT, py, RIGHT, py);
+        fprintf(f, "<text class=\"tick\" data-axis=\"y\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" stroke=\"none\" "
+                   "fill=\"#333333\">%s</text>\n",
+                LEFT - 6, py + 4, chart_tick_label(ticks[i], false, label, sizeof label));
+    }
+    fputs("</g>\n", f);
+    fprintf(f, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\" "
+               "data-y-lo=\"%.17g\" data-y-hi=\"%.17g\" data-y-log2=\"false\" data-y-scale=\"1000\"/>\n",
+            LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP, y.lo, y.hi);
+    fprintf(f, "<text class=\"axis-label\" data-axis=\"y\" x=\"18\" y=\"%d\" text-anchor=\"middle\" "
+               "transform=\"rotate(-90 18 %d)\">best bandwidth (GB/s)</text>\n",
+            (TOP + BOTTOM) / 2, (TOP + BOTTOM) / 2);
+    fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">kernel</text>\n",
+            (LEFT + RIGHT) / 2, BOTTOM + 38);
+    fputs("<g class=\"bars\" data-run=\"", f);
+    markup_text(f, run_name);
+    fputs("\">\n", f);
+    double group = (RIGHT - LEFT) / (double)STREAM_KERNELS, bar = group / 3;
+    for (int k = 0; k < STREAM_KERNELS; k++) {
+        double gx = LEFT + k * group;
+        fprintf(f, "<text class=\"tick\" data-axis=\"x\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                gx + group / 2, BOTTOM + 16, titles[k]);
+        for (int s = 0; s < 2; s++) {
+            const loaded_record *r = c->bars[k][s];
+            if (!r)
+                continue;
+            double x0 = gx + bar / 2 + s * bar, top = chart_axis_px(&y, r->value / 1000);
+            fprintf(f, "<g class=\"bar\" data-operation=\"%s\" data-stores=\"%s\" data-value=\"", stream_kernels[k],
+                    kinds[s]);
+            markup_number(f, r->value);
+            fprintf(f, "\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s stores: "
+                       "%.4g GB/s</title></rect>",
+                    x0, top, bar - 2, BOTTOM - top, fills[s], titles[k], kinds[s], r->value / 1000);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%.3g</text></g>\n",
+                    x0 + (bar - 2) / 2, top - 4, r->value / 1000);
+        }
+    }
+    fputs("</g>\n<g class=\"legend\">\n", f);
+    for (int s = 0; s < 2; s++)
+        fprintf(f, "<g class=\"legend-series\" data-series=\"%s\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" "
+                   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s stores</text></g>\n",
+                kinds[s], LEGEND_X, TOP + 6 + 18 * s, fills[s], LEGEND_X + 20, TOP + 16 + 18 * s, kinds[s]);
+    fputs("<text class=\"chart-run\" x=\"", f);
+    fprintf(f, "%d\" y=\"%d\" fill=\"#555555\">", LEGEND_X, TOP + 56);
+    markup_text(f, run_name);
+    fputs("</text>\n</g>\n</svg>\n", f);
+}

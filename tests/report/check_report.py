@@ -385,6 +385,19 @@ def check_page(title, names, root, rc, errors):
                 for t in root.find("table", cls="stream") for tr in t.find("tr", cls="result")]
         want = [(n, r["operation"], r["value"]) for n, r in stream]
         check("%s: STREAM table: one row per record" % title, sorted(rows) == sorted(want), (rows, want))
+        for n in names:
+            rs = [r for r in docs[n]["results"] if r["mode"] == "stream"]
+            best = {}
+            for r in rs:
+                k = (r["operation"], r["kernel"]["stores"])
+                best[k] = max(best.get(k, 0), r["value"])
+            both = {st for _, st in best} >= {"regular", "non-temporal"}
+            bars = sorted((b.attrs["data-operation"], b.attrs["data-stores"], float(b.attrs["data-value"]))
+                          for g in root.find("g", cls="bars", data_run=label(n)) for b in g.find("g", cls="bar"))
+            check("%s: %s: STREAM chart %s" % (title, n, "a bar per kernel and stores, the best of each" if both else
+                                              "absent (one kind of stores)"),
+                  bars == sorted((o, st, v) for (o, st), v in best.items()) if both else not bars, (bars, best))
+        check("%s: no 'No peak' text" % title, "No peak" not in root.all_text())
     for n in names:
         banners = list(root.find("div", cls="incomplete", data_run=label(n)))
         check("%s: %s: incomplete banner %s" % (title, n, "shown" if not docs[n]["complete"] else "absent"),

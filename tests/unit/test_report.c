@@ -435,3 +435,45 @@ TEST(report_draws_y_through_the_y_axis)
     report_model_free(&m);
     run_free(&run);
 }
+
+/* STREAM with both kinds of stores: a bar per kernel and kind, the best record of
+ * each, drawn from 0 in GB/s; with one kind only, no chart (the table says it all). */
+TEST(report_stream_chart_sets_regular_beside_non_temporal)
+{
+    static const char *const recs[] = {"stream|triad|bandwidth|16000000|47000", "stream|copy|bandwidth|16000000|46000",
+                                       "stream|triad|bandwidth|16000000|37000", "stream|triad|bandwidth|16000000|36000"};
+    static const char *const stores[] = {"regular", "regular", "non-temporal", "non-temporal"};
+    char *d = document("h", true, recs, 4), err[256];
+    /* each record's kernel.stores: spliced in after its "params" */
+    char *doc = malloc(strlen(d) + 400), *o = doc;
+    const char *p = d;
+    for (int i = 0; i < 4; i++) {
+        const char *at = strstr(p, "\"params\":{}");
+        memcpy(o, p, (size_t)(at - p));
+        o += at - p;
+        o += sprintf(o, "\"kernel\":{\"stores\":\"%s\"},\"params\":{}", stores[i]);
+        p = at + strlen("\"params\":{}");
+    }
+    strcpy(o, p);
+    loaded_run run;
+    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    free(d);
+    free(doc);
+    const char *names[] = {"s.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    CHECK_INT(m.nstream_charts, 1);
+    if (m.nstream_charts == 1) {
+        const stream_chart *c = &m.stream_charts[0];
+        CHECK(c->bars[3][0] && c->bars[3][0]->value == 47000);
+        CHECK(c->bars[3][1] && c->bars[3][1]->value == 37000); /* the better of the two */
+        CHECK(c->bars[0][0] && !c->bars[0][1] && !c->bars[1][0] && !c->bars[2][1]);
+    }
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "data-operation=\"triad\" data-stores=\"non-temporal\" data-value=\"37000\"");
+    CHECK_CONTAINS(html, "data-operation=\"triad\" data-stores=\"regular\" data-value=\"47000\"");
+    CHECK(!strstr(html, "No peak") && !strstr(html, "% of peak")); /* no run states a peak */
+    free(html);
+    report_model_free(&m);
+    run_free(&run);
+}
