@@ -14,12 +14,17 @@ static const option_spec specs[] = {
     {.long_name = "svg", .value_name = "DIR", .kind = OPT_TEXT, .key = "svg", .offset = F(svg_dir),
      .bad = "not a directory name",
      .help = "Also write each chart as a standalone SVG file into DIR\n(an existing directory)"},
+    {.long_name = "baseline", .value_name = "FILE", .kind = OPT_TEXT, .key = "baseline", .offset = F(baseline),
+     .bad = "not a file name",
+     .help = "Judge every run against the run in FILE as compare does:\neach figure as B/A with its interval and "
+             "verdict (faster,\nslower, no difference, cannot tell), drawn and tabled"},
     OPTION_END,
 };
 
 const option_table report_option_table = {
     "membench report",
-    "Usage: membench report RUN.json [RUN2.json ...] -o report.html [--svg DIR]\n"
+    "Usage: membench report [--baseline A.json] RUN.json [RUN2.json ...] -o report.html\n"
+    "       [--svg DIR]\n"
     "Writes one self-contained HTML page (inline SVG and CSS, no script, nothing\n"
     "fetched) from runs' JSON (--json of any measuring mode). It leads with each\n"
     "run's headline: DRAM read/write/copy (GB/s), idle latency, the LLC and its\n"
@@ -45,8 +50,15 @@ void report_options_defaults(void *opts)
 parse_result report_options_check(void *opts, char *err, size_t errlen)
 {
     const report_options *o = opts;
+    if (o->baseline && (!*o->baseline || *o->baseline == '-'))
+        return cli_fail(err, errlen, "--baseline needs a run file, not '%s' (membench report --baseline A.json B.json -o "
+                                     "report.html)", o->baseline);
+    if (o->common.operand_count < 1 && o->baseline)
+        return cli_fail(err, errlen, "--baseline %s needs at least one run to judge against it", o->baseline);
     if (o->common.operand_count < 1)
         return cli_fail(err, errlen, "needs at least one run file (membench report RUN.json -o report.html)");
+    if (o->baseline && o->common.operand_count >= REPORT_MAX_RUNS)
+        return cli_fail(err, errlen, "at most %d runs besides --baseline", REPORT_MAX_RUNS - 1);
     if (!o->output)
         return cli_fail(err, errlen, "needs -o FILE, where the report goes (membench report RUN.json -o report.html)");
     return PARSE_OK;

@@ -66,6 +66,9 @@ static const line_chart line_templates[LINE_CHARTS] = {
                       .y_log2 = true, .y_scale = 1},
     [LINE_LOADED] = {.id = "loaded-latency", .title = "Loaded latency: latency against bandwidth",
                      .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)", .y_scale = 1},
+    [LINE_RATIO] = {.id = "ratio", .title = "Against the baseline: each figure as B/A", .x_log2 = true,
+                    .x_label = "buffer size (log2 scale)", .y_label = "B/A (1: the same as the baseline)",
+                    .y_scale = 1},
 };
 
 /* The standalone SVG's description; the page says it once (report_html.c) and docs/report.md in full. */
@@ -446,8 +449,51 @@ bool report_model_build(report_model *m, const loaded_run *runs, const char *con
     return true;
 }
 
+/* A ratio point per figure in both runs with an interval: x its size, y B/A. */
+static bool add_ratio_points(report_model *m, size_t run, const compare_report *cr, size_t *cap)
+{
+    line_chart *c = &m->lines[LINE_RATIO];
+    for (size_t i = 0; i < cr->count; i++) {
+        const compare_row *row = &cr->rows[i];
+        if (!row->a || !row->b || !row->ratio.told)
+            continue;
+        if (!add_point(c, cap, run, row->b, LINE_RATIO))
+            return false;
+        chart_series *s = NULL; /* the series add_point put it in */
+        for (size_t k = 0; k < c->nseries && !s; k++)
+            if (c->series[k].run == run && strcmp(c->series[k].operation, row->b->operation) == 0)
+                s = &c->series[k];
+        chart_point *p = &s->points[s->count - 1];
+        p->y = row->ratio.ratio;
+        p->low = row->ratio.low;
+        p->high = row->ratio.high;
+        p->best = NAN;
+        p->whisker_name = "B/A interval";
+        p->verdict = compare_verdict_text(row->verdict);
+        p->low_level_n = 0; /* hollow is for one run's samples; the table says which had two levels */
+    }
+    return true;
+}
+
+bool report_model_add_baseline(report_model *m)
+{
+    size_t cap = 0;
+    bool ok = m->nruns > 1 && (m->vs_baseline = calloc(m->nruns - 1, sizeof *m->vs_baseline)) != NULL;
+    for (size_t i = 1; ok && i < m->nruns; i++)
+        ok = compare_runs(&m->runs[0], &m->runs[i], -1, true, &m->vs_baseline[i - 1]) &&
+             add_ratio_points(m, i, &m->vs_baseline[i - 1], &cap);
+    for (size_t i = 0; i < m->lines[LINE_RATIO].nseries; i++)
+        qsort(m->lines[LINE_RATIO].series[i].points, m->lines[LINE_RATIO].series[i].count, sizeof(chart_point), by_x);
+    if (!ok)
+        report_model_free(m);
+    return ok;
+}
+
 void report_model_free(report_model *m)
 {
+    for (size_t i = 1; m->vs_baseline && i < m->nruns; i++)
+        compare_report_free(&m->vs_baseline[i - 1]);
+    free(m->vs_baseline);
     for (int l = 0; l < LINE_CHARTS; l++) {
         for (size_t i = 0; i < m->lines[l].nseries; i++)
             free(m->lines[l].series[i].points);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/compare.h"
 #include "core/run_load.h"
 
 typedef struct {
@@ -25,6 +26,7 @@ typedef struct {
     double low, high;     /* the whisker: see whisker_name */
     const char *whisker_name; /* the tooltip's: "host interval" or "median interval" */
     const loaded_record *rec;
+    const char *verdict;  /* a ratio chart's: compare's verdict on B/A; else NULL */
     /* The record's samples fell in two levels (util/stats.h; 0: one level): drawn
      * hollow, the levels in the tooltip. */
     size_t low_level_n, high_level_n;
@@ -45,7 +47,8 @@ typedef struct {
     bool measured;
 } chart_marker;
 
-enum { LINE_BANDWIDTH, LINE_LATENCY, LINE_LOADED, LINE_CHARTS };
+/* LINE_RATIO: with a baseline, each other run's figures as B/A against size. */
+enum { LINE_BANDWIDTH, LINE_LATENCY, LINE_LOADED, LINE_RATIO, LINE_CHARTS };
 
 typedef struct {
     const char *id;        /* data-chart: "bandwidth", "latency", "loaded-latency" */
@@ -106,11 +109,18 @@ typedef struct {
     size_t nothers;
     stream_chart *stream_charts;
     size_t nstream_charts;
+    /* With a baseline (runs[0]): compare's figures for each other run i against it,
+     * vs_baseline[i - 1]; NULL without one. */
+    compare_report *vs_baseline;
 } report_model;
 
 /* Sorts the records of runs[0..n) (named names[i], shown as the run's label) into
  * charts and tables. False only when memory runs out (m is then freed). */
 bool report_model_build(report_model *m, const loaded_run *runs, const char *const *names, size_t n);
+/* Judges every other run against runs[0] as `membench compare` does (core/compare.c:
+ * B/A with its interval, widened by both hosts' noise, and its verdict) and draws
+ * the ratios (LINE_RATIO). False only when memory runs out (m is then freed). */
+bool report_model_add_baseline(report_model *m);
 void report_model_free(report_model *m);
 
 /* The record's params.KEY as a number / text, when it is one. */

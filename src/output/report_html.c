@@ -415,6 +415,59 @@ static void methods(FILE *f)
           f);
 }
 
+/* With a baseline: each other run's figures against it, as `membench compare` judges them. */
+static void baseline_tables(FILE *f, const report_model *m)
+{
+    fputs("<h2>Against the baseline: ", f);
+    text(f, m->names[0]);
+    fputs("</h2>\n", f);
+    char size[32];
+    for (size_t i = 1; i < m->nruns; i++) {
+        const compare_report *cr = &m->vs_baseline[i - 1];
+        fputs("<h3>", f);
+        text(f, m->names[i]);
+        fprintf(f, ": %zu faster, %zu slower, %zu no difference, %zu cannot tell, %zu in one run only</h3>\n", cr->faster,
+                cr->slower, cr->same, cr->untold, cr->only_a + cr->only_b);
+        fputs("<details><summary>every figure</summary>\n<table class=\"baseline\" data-run=\"", f);
+        text(f, m->names[i]);
+        fputs("\">\n<tr><th>figure</th><th>size</th><th>baseline median</th><th>this run's median</th><th>B/A</th>"
+              "<th>95% interval</th><th>verdict</th></tr>\n",
+              f);
+        for (size_t k = 0; k < cr->count; k++) {
+            const compare_row *row = &cr->rows[k];
+            const loaded_record *r = row->a ? row->a : row->b;
+            fputs("<tr class=\"verdict\" data-operation=\"", f);
+            text(f, r->operation);
+            fprintf(f, "\" data-size=\"%llu\" data-verdict=\"%s\" data-ratio=\"", r->size_bytes,
+                    compare_verdict_text(row->verdict));
+            markup_number(f, row->a && row->b ? row->ratio.ratio : NAN);
+            fputs("\"><td>", f);
+            text(f, r->mode);
+            fputs(" ", f);
+            text(f, r->operation);
+            fprintf(f, "</td><td class=\"num\">%s</td>", format_bytes(r->size_bytes, size, sizeof size));
+            if (row->a)
+                fprintf(f, "<td class=\"num\">%.6g</td>", row->a_median);
+            else
+                fputs("<td>-</td>", f);
+            if (row->b)
+                fprintf(f, "<td class=\"num\">%.6g</td>", row->b_median);
+            else
+                fputs("<td>-</td>", f);
+            if (row->a && row->b)
+                fprintf(f, "<td class=\"num\">%.3f</td>", row->ratio.ratio);
+            else
+                fputs("<td>-</td>", f);
+            if (row->a && row->b && row->ratio.told)
+                fprintf(f, "<td class=\"num\">%.3f to %.3f</td>", row->ratio.low, row->ratio.high);
+            else
+                fputs("<td>-</td>", f);
+            fprintf(f, "<td>%s</td></tr>\n", compare_verdict_text(row->verdict));
+        }
+        fputs("</table></details>\n", f);
+    }
+}
+
 void report_html_write(FILE *f, const report_model *m)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
@@ -443,6 +496,8 @@ void report_html_write(FILE *f, const report_model *m)
               "</figure>\n",
               f);
     }
+    if (m->vs_baseline)
+        baseline_tables(f, m);
     if (m->nstream)
         stream_table(f, m);
     if (m->nothers)

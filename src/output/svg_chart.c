@@ -128,6 +128,8 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         fprintf(f, "\"/>\n<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" data-size=\"%llu\"%s data-x=\"",
                 two ? " two-levels" : "", px, chart_axis_px(y, p->y / c->y_scale), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
         markup_number(f, p->x);
+        if (p->verdict)
+            fprintf(f, "\" data-verdict=\"%s", p->verdict);
         fputs("\" data-value=\"", f);
         markup_number(f, p->y);
         char label[32];
@@ -138,8 +140,10 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         fprintf(f, " at %s: %.6g ",
                 c->x_log2 ? chart_tick_label(p->x, true, label, sizeof label) : (snprintf(label, sizeof label, "%.6g MB/s", p->x), label),
                 p->y);
-        markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
+        markup_text(f, p->verdict ? "B/A" : p->rec->unit); /* the document's text: escaped like every other */
         fprintf(f, " (%s %.6g to %.6g)", p->whisker_name, p->low, p->high);
+        if (p->verdict)
+            fprintf(f, ": %s", p->verdict);
         if (!isnan(p->best))
             fprintf(f, "; best sample %.6g", p->best);
         if (two) {

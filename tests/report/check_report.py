@@ -60,6 +60,8 @@ CPUS = len(os.sched_getaffinity(0))
 RUNS = {
     "sweep.json": ["-o", "read", "-o", "copy", "-r", "2", "--sample-ms", "1"],
     "sweep1m.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
+    # the same again: --baseline judges it against sweep1m.json
+    "sweep1m-b.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
     "lat.json": ["latency", "--sample-ms", "1", "--min", "4K", "--max", "256K", "--points-per-octave", "2"],
     # 40 visits of 10 ms samples: a host verdict, so its latency whisker is the host interval
     "hostlat.json": ["-o", "latency", "-o", "read", "-s", "256", "-r", "20"],
@@ -580,6 +582,28 @@ else:
     check("--svg: no temporary file left beside the charts or the page",
           not [f for f in os.listdir(TMP) + files if ".tmp" in f], os.listdir(TMP))
 
+    # --baseline: each figure of the other run as B/A with compare's verdict, the same as
+    # `membench compare A B --json` says, in a table and on the ratio chart.
+    if "sweep1m.json" in docs and "sweep1m-b.json" in docs:
+        p = report(path("baseline.html"), ["sweep1m-b.json"], ["--baseline", "sweep1m.json"])
+        c = membench(["compare", "sweep1m.json", "sweep1m-b.json", "--json", "cmp.json"])
+        if check("--baseline: membench report exits 0", p.returncode == 0 and os.path.exists(path("cmp.json")),
+                 (p.stderr, c.stderr)):
+            root, rc, errors = render(path("baseline.html"))
+            check_page("baseline", ["sweep1m.json", "sweep1m-b.json"], root, rc, errors)
+            figs = json.load(open(path("cmp.json")))["figures"]
+            want = sorted((f["operation"], f["size_bytes"], f["verdict"], f["ratio"]) for f in figs)
+            rows = sorted((tr.attrs["data-operation"], int(tr.attrs["data-size"]), tr.attrs["data-verdict"],
+                           float(tr.attrs["data-ratio"]))
+                          for t in root.find("table", cls="baseline", data_run="sweep1m-b.json")
+                          for tr in t.find("tr", cls="verdict"))
+            check("--baseline: a row per figure with compare's verdict and B/A", rows == want, (rows, want))
+            pts = sorted((c.attrs["data-verdict"], float(c.attrs["data-value"]))
+                         for svg in root.find("svg", data_chart="ratio") for c in svg.find("circle", cls="point"))
+            told = sorted((f["verdict"], f["ratio"]) for f in figs if f["ratio_low"])
+            check("--baseline: the ratio chart has a point per figure with an interval, at B/A", pts == told,
+                  (pts, told))
+
     # Text from a document is data: a host name or warning holding markup is shown, not run.
     if "sweep1m.json" in docs:
         evil = json.loads(json.dumps(docs["sweep1m.json"]))
@@ -638,7 +662,11 @@ bad = [(["notjson.json", "-o", "x.html"], "notjson.json"), (["other.json", "-o",
        (["sweep1m.json"], "-o"), (["-o", "x.html"], "run file"), (["sweep1m.json", "-o", TMP], TMP),
        (["sweep1m.json", "-o", "x.html", "--svg", "nodir"], "nodir"),
        (["sweep1m.json", "-o", "x.html", "--svg", "sweep1m.json"], "sweep1m.json"),
-       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite")]
+       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite"),
+       (["sweep1m.json", "--baseline", "missing.json", "-o", "x.html"], "missing.json"),
+       (["sweep1m.json", "-o", "x.html", "--baseline"], "--baseline"),
+       (["--baseline", "-o", "x.html", "sweep1m.json"], "--baseline"),
+       (["--baseline", "sweep1m.json", "-o", "x.html"], "--baseline sweep1m.json")]
 for args, named in bad:
     if not os.path.exists(path(args[0])) and args[0].endswith(".json") and args[0] != "missing.json":
         continue

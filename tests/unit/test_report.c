@@ -477,3 +477,39 @@ TEST(report_stream_chart_sets_regular_beside_non_temporal)
     report_model_free(&m);
     run_free(&run);
 }
+
+/* A run of the same read at half the bandwidth of the baseline: B/A 0.5, "slower"
+ * (compare's own verdict), in the table and on the ratio chart. */
+TEST(report_baseline_draws_each_run_as_a_ratio_with_compare_verdicts)
+{
+    static const char head[] =
+        "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+        "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"C\",\"kernel\":\"K\"},\"warnings\":[],\"options\":{},"
+        "\"results\":[{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\","
+        "\"size_bytes\":1048576,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],";
+    char a[2048], b[2048];
+    snprintf(a, sizeof a, "%s\"value\":1010,\"samples\":[1000,1010,990,1005,995,1000,1002,998]}]}", head);
+    snprintf(b, sizeof b, "%s\"value\":505,\"samples\":[500,505,495,502,498,500,501,499]}]}", head);
+    loaded_run runs[2];
+    CHECK(load_text(&runs[0], a));
+    CHECK(load_text(&runs[1], b));
+    const char *names[] = {"a.json", "b.json"};
+    report_model m;
+    CHECK(report_model_build(&m, runs, names, 2));
+    CHECK(report_model_add_baseline(&m));
+    const line_chart *r = &m.lines[LINE_RATIO];
+    CHECK_INT(r->nseries, 1);
+    if (r->nseries == 1 && r->series[0].count == 1) {
+        CHECK_NEAR(r->series[0].points[0].y, 0.5, 0.01);
+        CHECK_STR(r->series[0].points[0].verdict, compare_verdict_text(VERDICT_SLOWER));
+        CHECK(r->series[0].points[0].low <= 0.5 && r->series[0].points[0].high >= 0.5);
+    }
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "<h3>b.json: 0 faster, 1 slower,");
+    CHECK_CONTAINS(html, "data-operation=\"read\" data-size=\"1048576\" data-verdict=\"slower\"");
+    CHECK_CONTAINS(html, "data-chart=\"ratio\"");
+    free(html);
+    report_model_free(&m);
+    run_free(&runs[0]);
+    run_free(&runs[1]);
+}
