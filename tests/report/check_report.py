@@ -253,7 +253,12 @@ def expected(names):
     return lines, heats, stream
 
 
+def names_of(labels, names):
+    return [n for n in names if label(n) in labels]
+
+
 def check_page(title, names, root, rc, errors):
+    names_all = list(names)
     check("%s: Chromium rendered it (exit 0), no console errors" % title, rc == 0 and not errors, errors)
     check("%s: no script, no external resource (one link: the installed docs)" % title,
           not list(root.find("script")) and not any(
@@ -348,6 +353,15 @@ def check_page(title, names, root, rc, errors):
                                                                                        sorted(measured)),
                   {v for v, m in marks if m == "false"} >= {v for v in reported if lo <= v <= hi} and
                   {v for v, m in marks if m == "true"} == {v for v in measured if inside(v)}, marks)
+            # each reported cache's line names where its size came from, as the run's JSON says
+            src_names = {"default": "default", "sysfs": "sysfs", "cpuid_leaf4": "CPUID leaf 4",
+                     "cpuid_8000001d": "CPUID 0x8000001D", "cpuid_amd_legacy": "CPUID 0x80000005/6",
+                     "device_tree": "device tree", "cpuinfo": "/proc/cpuinfo", "measured": "measured"}
+            sources = {lv: src_names[c["source"]] for n in names_of(runs_here, names_all) for lv, c in
+                       docs[n]["topology"].get("levels_used", {}).items()}
+            labels_ = [g.all_text().strip() for g in svg.find("g", cls="cache-marker") if g.attrs["data-measured"] == "false"]
+            check("%s: %s chart: each cache line labelled with its source %s" % (title, kind, sorted(set(sources.values()))),
+                  bool(labels_) and all(l.endswith("(%s)" % sources.get(l.split()[0], "?")) for l in labels_), labels_)
         ticks = [t for t in svg.find("text", cls="tick")]
         check("%s: %s chart: tick labels on both axes" % (title, kind),
               {t.attrs.get("data-axis") for t in ticks} == {"x", "y"})
