@@ -35,13 +35,14 @@ static void title(FILE *f, const char *text, int x)
     fputs("</text>\n", f);
 }
 
+/* The grid, ticks, plot frame and axis labels; x NULL: no x ticks. */
 static void axes(FILE *f, const chart_axis *x, const chart_axis *y, double y_scale, bool x_bytes, const char *x_label,
                  const char *y_label)
 {
     double ticks[16];
     char label[32];
     fputs("<g class=\"grid\" stroke=\"#dddddd\">\n", f);
-    size_t n = chart_axis_ticks(x, ticks, 12);
+    size_t n = x ? chart_axis_ticks(x, ticks, 12) : 0; /* no x: categories, ticked by the caller */
     for (size_t i = 0; i < n; i++) {
         double px = chart_axis_px(x, ticks[i]);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", px, TOP, px, BOTTOM);
@@ -317,26 +318,7 @@ void svg_stream_chart(FILE *f, const stream_chart *c, const char *run_name, bool
     chart_axis y = chart_axis_fit(0, max, false, BOTTOM, TOP);
     open_svg(f, "stream", WIDTH, HEIGHT, standalone);
     title(f, "STREAM: regular against non-temporal stores", LEFT);
-    double ticks[16];
-    char label[32];
-    fputs("<g class=\"grid\" stroke=\"#dddddd\">\n", f);
-    size_t n = chart_axis_ticks(&y, ticks, 8);
-    for (size_t i = 0; i < n; i++) {
-        double py = chart_axis_px(&y, ticks[i]);
-        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", LEFT, py, RIGHT, py);
-        fprintf(f, "<text class=\"tick\" data-axis=\"y\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" stroke=\"none\" "
-                   "fill=\"#333333\">%s</text>\n",
-                LEFT - 6, py + 4, chart_tick_label(ticks[i], false, label, sizeof label));
-    }
-    fputs("</g>\n", f);
-    fprintf(f, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\" "
-               "data-y-lo=\"%.17g\" data-y-hi=\"%.17g\" data-y-log2=\"false\" data-y-scale=\"1000\"/>\n",
-            LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP, y.lo, y.hi);
-    fprintf(f, "<text class=\"axis-label\" data-axis=\"y\" x=\"18\" y=\"%d\" text-anchor=\"middle\" "
-               "transform=\"rotate(-90 18 %d)\">best bandwidth (GB/s)</text>\n",
-            (TOP + BOTTOM) / 2, (TOP + BOTTOM) / 2);
-    fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">kernel</text>\n",
-            (LEFT + RIGHT) / 2, BOTTOM + 38);
+    axes(f, NULL, &y, 1000, false, "kernel", "best bandwidth (GB/s)");
     fputs("<g class=\"bars\" data-run=\"", f);
     markup_text(f, run_name);
     fputs("\">\n", f);
