@@ -173,8 +173,11 @@ def console_errors(stderr):
 
 def render(html_path):
     """The DOM after Chromium ran the page, and any console error lines."""
-    p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
     parser = DomParser()
+    try:
+        p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:  # a page whose script opened a dialog (markup let through) never ends
+        return parser.root, -1, ["Chromium timed out on the page (a script it ran waiting on a dialog?)"]
     parser.feed(p.stdout)
     return parser.root, p.returncode, console_errors(p.stderr)
 
