@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Options of `membench report RUN.json [RUN2.json ...] -o report.html [--svg DIR]`,
+/* Options of `membench report [--baseline A.json] RUN.json [RUN2.json ...] -o report.html [--svg DIR]`,
  * as one declarative table. */
 #ifndef MEMBENCH_REPORT_OPTIONS_H
 #define MEMBENCH_REPORT_OPTIONS_H
@@ -13,6 +13,7 @@ typedef struct {
     common_options common; /* -h, the run files */
     const char *output;    /* -o FILE */
     const char *svg_dir;   /* --svg DIR; NULL: none */
+    const char *baseline;  /* --baseline FILE: the run the others are judged against; NULL: none */
 } report_options;
 
 extern const option_table report_option_table;

@@ -59,23 +59,22 @@ static bool grow(void *items, size_t *cap, size_t count, size_t size)
 
 static const line_chart line_templates[LINE_CHARTS] = {
     [LINE_BANDWIDTH] = {.id = "bandwidth", .title = "Bandwidth against buffer size", .x_log2 = true,
-                        .x_label = "buffer size per thread (log2 scale)", .y_label = "bandwidth (MB/s, all threads)"},
+                        .x_label = "buffer size per thread (log2 scale)", .y_label = "bandwidth (GB/s, all threads)",
+                        .y_scale = 1000},
     [LINE_LATENCY] = {.id = "latency", .title = "Latency against buffer size", .x_log2 = true,
                       .x_label = "buffer size (log2 scale)", .y_label = "latency (ns per load, log2 scale)",
-                      .y_log2 = true},
+                      .y_log2 = true, .y_scale = 1},
     [LINE_LOADED] = {.id = "loaded-latency", .title = "Loaded latency: latency against bandwidth",
-                     .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)"},
+                     .x_label = "traffic bandwidth (MB/s)", .y_label = "latency (ns per load)", .y_scale = 1},
+    [LINE_RATIO] = {.id = "ratio", .title = "Against the baseline: each figure as B/A", .x_log2 = true,
+                    .x_label = "buffer size (log2 scale)", .y_label = "B/A (1: the same as the baseline)",
+                    .y_scale = 1},
 };
 
+/* The standalone SVG's description; the page says it once (report_html.c) and docs/report.md in full. */
 static const char whisker_caption[] =
-    "Each point is the run's reported value. Bandwidth (the best sample): its whisker runs from the smallest to "
-    "the largest raw sample. Latency (the median): its whisker is the run's distribution-free interval of the "
-    "median, from the order statistics of the medians of time batches of its samples (one per round, at most 10; "
-    "the smallest to the largest of them when there are under 6), widened on each side by how much the host "
-    "varied during the run when the run has that verdict (where this host's median is likely). A whisker "
-    "far beyond the points is cut at the chart's edge; the point's tooltip and data-low/data-high hold it whole. "
-    "A hollow point's samples fell in two levels (summary.two_levels: sorted, they jump by 1.5x or more): a "
-    "median of them is neither level, and its tooltip gives both.";
+    "Each point: the median of its samples; its whisker: the interval of that median (host interval when the run "
+    "has a noise verdict); a dash: the best sample. Hollow: the samples fell in two levels.";
 
 /* The line chart a record belongs on, or -1. */
 static int line_of(const loaded_record *r)
@@ -121,16 +120,21 @@ static bool add_point(line_chart *c, size_t *cap, size_t run, const loaded_recor
         return false;
     s->points = p;
     p = &p[s->count++];
-    /* a median gets the interval of a median; a best sample the range it was the best of */
-    const char *whisker_name = "samples";
-    chart_whisker w = strcmp(r->metric, "latency") == 0 ? record_median_interval(r, &whisker_name)
-                                                         : chart_whisker_of(r->samples, r->nsamples);
+    /* Every point is a median with the interval of a median, so its whisker is
+     * about the point drawn; a bandwidth's reported best sample is marked apart. */
+    const char *whisker_name = "median interval";
+    chart_whisker w = record_median_interval(r, &whisker_name);
     double x = (double)r->size_bytes;
     if (kind == LINE_LOADED && !record_param_number(r, "bandwidth_mb_s", &x))
         x = 0;
     sample_stats st = stats_compute(r->samples, r->nsamples); /* as the run's summary.two_levels */
+    bool latency = strcmp(r->metric, "latency") == 0;
+    double median = r->value;
+    if (!latency && !json_get_number(json_get_object(r->json, "summary"), "median", &median))
+        median = r->nsamples ? st.median : r->value;
     *p = (chart_point){.x = x,
-                       .y = r->value,
+                       .y = median,
+                       .best = latency ? NAN : r->value,
                        .low = w.low,
                        .high = w.high,
                        .whisker_name = whisker_name,
@@ -332,6 +336,37 @@ static heat_build *find_heat(heat_build **hb, size_t *n, size_t *cap, size_t run
     return b;
 }
 
+/* --- STREAM's regular against non-temporal stores ---------------------------------- */
+
+const char *const stream_kernels[STREAM_KERNELS] = {"copy", "scale", "add", "triad"};
+
+/* The run's stream_chart, when it has both kinds of stores; false only when out of memory. */
+static bool add_stream_chart(report_model *m, size_t run)
+{
+    stream_chart c = {.run = run};
+    bool kinds[2] = {false, false};
+    for (size_t i = 0; i < m->nstream; i++) {
+        const stream_row *s = &m->stream[i];
+        if (s->run != run || !s->stores)
+            continue;
+        int nt = strcmp(s->stores, "non-temporal") == 0 ? 1 : strcmp(s->stores, "regular") == 0 ? 0 : -1;
+        for (int k = 0; nt >= 0 && k < STREAM_KERNELS; k++)
+            if (strcmp(s->rec->operation, stream_kernels[k]) == 0 &&
+                (!c.bars[k][nt] || s->rec->value > c.bars[k][nt]->value)) {
+                c.bars[k][nt] = s->rec;
+                kinds[nt] = true;
+            }
+    }
+    if (!kinds[0] || !kinds[1])
+        return true;
+    stream_chart *p = realloc(m->stream_charts, (m->nstream_charts + 1) * sizeof *p);
+    if (!p)
+        return false;
+    m->stream_charts = p;
+    p[m->nstream_charts++] = c;
+    return true;
+}
+
 /* --- the whole model ------------------------------------------------------------- */
 
 static bool build(report_model *m)
@@ -375,6 +410,8 @@ static bool build(report_model *m)
             if (on[l])
                 ok = add_markers(&m->lines[l], &marker_cap[l], lr, l == LINE_LATENCY && strcmp(lr->mode, "latency") == 0);
     }
+    for (size_t run = 0; ok && run < m->nruns; run++)
+        ok = add_stream_chart(m, run);
     for (int l = 0; l < LINE_CHARTS; l++)
         for (size_t i = 0; i < m->lines[l].nseries; i++)
             qsort(m->lines[l].series[i].points, m->lines[l].series[i].count, sizeof(chart_point), by_x);
@@ -412,8 +449,51 @@ bool report_model_build(report_model *m, const loaded_run *runs, const char *con
     return true;
 }
 
+/* A ratio point per figure in both runs with an interval: x its size, y B/A. */
+static bool add_ratio_points(report_model *m, size_t run, const compare_report *cr, size_t *cap)
+{
+    line_chart *c = &m->lines[LINE_RATIO];
+    for (size_t i = 0; i < cr->count; i++) {
+        const compare_row *row = &cr->rows[i];
+        if (!row->a || !row->b || !row->ratio.told)
+            continue;
+        if (!add_point(c, cap, run, row->b, LINE_RATIO))
+            return false;
+        chart_series *s = NULL; /* the series add_point put it in */
+        for (size_t k = 0; k < c->nseries && !s; k++)
+            if (c->series[k].run == run && strcmp(c->series[k].operation, row->b->operation) == 0)
+                s = &c->series[k];
+        chart_point *p = &s->points[s->count - 1];
+        p->y = row->ratio.ratio;
+        p->low = row->ratio.low;
+        p->high = row->ratio.high;
+        p->best = NAN;
+        p->whisker_name = "B/A interval";
+        p->verdict = compare_verdict_text(row->verdict);
+        p->low_level_n = 0; /* hollow is for one run's samples; the table says which had two levels */
+    }
+    return true;
+}
+
+bool report_model_add_baseline(report_model *m)
+{
+    size_t cap = 0;
+    bool ok = m->nruns > 1 && (m->vs_baseline = calloc(m->nruns - 1, sizeof *m->vs_baseline)) != NULL;
+    for (size_t i = 1; ok && i < m->nruns; i++)
+        ok = compare_runs(&m->runs[0], &m->runs[i], -1, true, &m->vs_baseline[i - 1]) &&
+             add_ratio_points(m, i, &m->vs_baseline[i - 1], &cap);
+    for (size_t i = 0; i < m->lines[LINE_RATIO].nseries; i++)
+        qsort(m->lines[LINE_RATIO].series[i].points, m->lines[LINE_RATIO].series[i].count, sizeof(chart_point), by_x);
+    if (!ok)
+        report_model_free(m);
+    return ok;
+}
+
 void report_model_free(report_model *m)
 {
+    for (size_t i = 1; m->vs_baseline && i < m->nruns; i++)
+        compare_report_free(&m->vs_baseline[i - 1]);
+    free(m->vs_baseline);
     for (int l = 0; l < LINE_CHARTS; l++) {
         for (size_t i = 0; i < m->lines[l].nseries; i++)
             free(m->lines[l].series[i].points);
@@ -429,5 +509,6 @@ void report_model_free(report_model *m)
     free(m->heats);
     free(m->stream);
     free(m->others);
+    free(m->stream_charts);
     memset(m, 0, sizeof *m);
 }

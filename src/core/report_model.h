@@ -17,14 +17,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/compare.h"
 #include "core/run_load.h"
 
 typedef struct {
-    double x, y;          /* y: the record's value */
+    double x, y;          /* y: the median of the record's samples (its value, for a latency) */
+    double best;          /* the best sample, marked apart (a bandwidth's reported value); NaN: none */
     double low, high;     /* the whisker: see whisker_name */
-    const char *whisker_name; /* the tooltip's: "samples" (smallest to largest, for a best
-                               * sample), "host interval" or "median interval" (for a median) */
+    const char *whisker_name; /* the tooltip's: "host interval" or "median interval" */
     const loaded_record *rec;
+    const char *verdict;  /* a ratio chart's: compare's verdict on B/A; else NULL */
     /* The record's samples fell in two levels (util/stats.h; 0: one level): drawn
      * hollow, the levels in the tooltip. */
     size_t low_level_n, high_level_n;
@@ -45,12 +47,14 @@ typedef struct {
     bool measured;
 } chart_marker;
 
-enum { LINE_BANDWIDTH, LINE_LATENCY, LINE_LOADED, LINE_CHARTS };
+/* LINE_RATIO: with a baseline, each other run's figures as B/A against size. */
+enum { LINE_BANDWIDTH, LINE_LATENCY, LINE_LOADED, LINE_RATIO, LINE_CHARTS };
 
 typedef struct {
     const char *id;        /* data-chart: "bandwidth", "latency", "loaded-latency" */
     const char *title, *x_label, *y_label, *caption;
     bool x_log2, y_log2;
+    double y_scale;        /* drawn as y / y_scale: MB/s as GB/s (1000); data-* keep the JSON's */
     chart_series *series;
     size_t nseries;
     chart_marker *markers;
@@ -83,6 +87,15 @@ typedef struct {
     const loaded_record *rec;
 } other_row;
 
+/* A run's STREAM kernels with regular and with non-temporal stores: the best
+ * record of each (any configuration); drawn only when the run has both kinds. */
+enum { STREAM_KERNELS = 4 };
+extern const char *const stream_kernels[STREAM_KERNELS]; /* "copy", "scale", "add", "triad" */
+typedef struct {
+    size_t run;
+    const loaded_record *bars[STREAM_KERNELS][2]; /* [kernel][0 regular, 1 non-temporal]; NULL: none */
+} stream_chart;
+
 typedef struct {
     const loaded_run *runs;
     const char *const *names;
@@ -94,11 +107,20 @@ typedef struct {
     size_t nstream;
     other_row *others;
     size_t nothers;
+    stream_chart *stream_charts;
+    size_t nstream_charts;
+    /* With a baseline (runs[0]): compare's figures for each other run i against it,
+     * vs_baseline[i - 1]; NULL without one. */
+    compare_report *vs_baseline;
 } report_model;
 
 /* Sorts the records of runs[0..n) (named names[i], shown as the run's label) into
  * charts and tables. False only when memory runs out (m is then freed). */
 bool report_model_build(report_model *m, const loaded_run *runs, const char *const *names, size_t n);
+/* Judges every other run against runs[0] as `membench compare` does (core/compare.c:
+ * B/A with its interval, widened by both hosts' noise, and its verdict) and draws
+ * the ratios (LINE_RATIO). False only when memory runs out (m is then freed). */
+bool report_model_add_baseline(report_model *m);
 void report_model_free(report_model *m);
 
 /* The record's params.KEY as a number / text, when it is one. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `membench report RUN.json ... -o report.html [--svg DIR]`: reads runs back
+/* `membench report [--baseline A.json] RUN.json ... -o report.html [--svg DIR]`: reads runs back
  * (core/run_load.c, the same refusals as compare), sorts their records into
  * charts and tables (core/report_model.c) and hands them to the HTML and SVG
  * writers (output/report_files.c). It measures nothing: a standalone mode. */
@@ -12,40 +12,49 @@
 #include "core/report_model.h"
 #include "output/report_files.h"
 
-/* A run's label is its file name, or the path as given when two runs share one. */
-static void run_names(const report_options *o, const char **names)
+/* The run files in report order: --baseline's first, then the operands. */
+static int run_paths(const report_options *o, const char **paths)
 {
-    for (int i = 0; i < o->common.operand_count; i++) {
-        const char *slash = strrchr(o->common.operands[i], '/');
-        names[i] = slash && slash[1] ? slash + 1 : o->common.operands[i];
-    }
-    for (int i = 0; i < o->common.operand_count; i++)
-        for (int j = 0; j < o->common.operand_count; j++)
-            if (i != j && strcmp(names[i], names[j]) == 0)
-                names[i] = o->common.operands[i];
+    int n = 0;
+    if (o->baseline)
+        paths[n++] = o->baseline;
+    for (int i = 0; i < o->common.operand_count && n < REPORT_MAX_RUNS; i++)
+        paths[n++] = o->common.operands[i];
+    return n;
 }
 
-static int report(session *s, loaded_run *runs)
+/* A run's label is its file name, or the path as given when two runs share one. */
+static void run_names(const char *const *paths, int n, const char **names)
+{
+    for (int i = 0; i < n; i++) {
+        const char *slash = strrchr(paths[i], '/');
+        names[i] = slash && slash[1] ? slash + 1 : paths[i];
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j && strcmp(names[i], names[j]) == 0)
+                names[i] = paths[i];
+}
+
+static int report(session *s, loaded_run *runs, const char *const *paths, int n)
 {
     const report_options *o = s->opts;
-    int n = o->common.operand_count;
     char err[512];
     for (int i = 0; i < n; i++)
-        if (!run_load(o->common.operands[i], RUN_LOAD_MAX_BYTES, &runs[i], err, sizeof err))
-            return session_bad_input(s, "%s: %s", o->common.operands[i], err);
+        if (!run_load(paths[i], RUN_LOAD_MAX_BYTES, &runs[i], err, sizeof err))
+            return session_bad_input(s, "%s%s: %s", o->baseline && i == 0 ? "--baseline " : "", paths[i], err);
     const char *names[REPORT_MAX_RUNS];
-    run_names(o, names);
+    run_names(paths, n, names);
     for (int i = 0; i < n; i++)
         if (!runs[i].complete)
             session_say(s, "warning", "%s: the run was stopped before the end: the report shows what it got to, "
-                                      "marked incomplete", o->common.operands[i]);
+                                      "marked incomplete", paths[i]);
     report_model m;
-    if (!report_model_build(&m, runs, names, (size_t)n)) {
+    if (!report_model_build(&m, runs, names, (size_t)n) || (o->baseline && !report_model_add_baseline(&m))) {
         session_say(s, "error", "out of memory");
         return 1;
     }
-    if (o->svg_dir &&
-        !report_check_svgs(o->svg_dir, &m, o->output, o->common.operands, (size_t)n, err, sizeof err)) {
+    if (o->svg_dir && !report_check_svgs(o->svg_dir, &m, o->output, paths, (size_t)n, err, sizeof err)) {
         report_model_free(&m);
         return session_bad_input(s, "%s", err);
     }
@@ -64,13 +73,15 @@ static void run(session *s)
 {
     const report_options *o = s->opts;
     char err[512];
-    if (!report_check_html_path(o->output, o->common.operands, (size_t)o->common.operand_count, err, sizeof err) ||
+    const char *paths[REPORT_MAX_RUNS];
+    int n = run_paths(o, paths);
+    if (!report_check_html_path(o->output, paths, (size_t)n, err, sizeof err) ||
         (o->svg_dir && !report_check_svg_dir(o->svg_dir, err, sizeof err))) {
         s->status = session_bad_input(s, "%s", err);
         return;
     }
     loaded_run runs[REPORT_MAX_RUNS] = {0};
-    s->status = report(s, runs);
+    s->status = report(s, runs, paths, n);
     for (int i = 0; i < REPORT_MAX_RUNS; i++)
         run_free(&runs[i]);
 }

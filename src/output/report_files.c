@@ -10,7 +10,7 @@
 #include "output/report_html.h"
 #include "output/svg_chart.h"
 
-bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen)
+bool report_check_html_path(const char *path, const char *const *runs, size_t n, char *err, size_t errlen)
 {
     for (size_t i = 0; i < n; i++)
         if (file_target_same_file(path, runs[i])) {
@@ -87,7 +87,7 @@ static bool svg_at(const char *dir, const report_model *m, size_t k, char *path,
     return true;
 }
 
-bool report_check_svgs(const char *dir, const report_model *m, const char *html, char *const *runs, size_t n,
+bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *const *runs, size_t n,
                        char *err, size_t errlen)
 {
     char path[4096];

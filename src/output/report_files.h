@@ -13,12 +13,12 @@
 /* Checked before any run is read: false with "-o PATH: cannot write (why)" /
  * "--svg DIR: not a directory ..." in err; -o naming one of the runs[0..n) is
  * refused too (the report would overwrite what it reads). */
-bool report_check_html_path(const char *path, char *const *runs, size_t n, char *err, size_t errlen);
+bool report_check_html_path(const char *path, const char *const *runs, size_t n, char *err, size_t errlen);
 bool report_check_svg_dir(const char *dir, char *err, size_t errlen);
 /* After the runs are read (a heatmap's file name depends on them): false when a
  * chart's file in dir would be the page html or one of runs[0..n), or cannot be
  * written, with "--svg DIR: ..." in err. Checked before anything is written. */
-bool report_check_svgs(const char *dir, const report_model *m, const char *html, char *const *runs, size_t n,
+bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *const *runs, size_t n,
                        char *err, size_t errlen);
 /* False with the one-line reason in err. */
 bool report_write_html(const char *path, const report_model *m, char *err, size_t errlen);

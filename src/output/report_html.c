@@ -4,10 +4,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/report_headline.h"
 #include "output/markup.h"
 #include "output/svg_chart.h"
 #include "topology/cache_source.h"
 #include "util/format_bytes.h"
+
+/* The installed docs (debian/membench.docs): the page's one link, to read offline. */
+#define REPORT_DOCS_URL "file:///usr/share/doc/membench/docs/report.md"
 
 static const char style[] =
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1000px;color:#222;padding:0 1em}"
@@ -18,7 +22,14 @@ static const char style[] =
     ".banner{background:#fff3cd;border:2px solid #d39e00;padding:.6em 1em;font-weight:bold;margin:.5em 0}"
     "ul.warnings li{color:#8a5a00}ul.errors li{color:#b00020}"
     "figure{margin:1em 0}figcaption{font-size:.9em;color:#555}svg.chart{max-width:100%;height:auto}"
-    "code{background:#f4f4f4;padding:0 .2em}";
+    "code{background:#f4f4f4;padding:0 .2em}"
+    ".headlines{display:flex;flex-wrap:wrap;gap:1em;margin:.5em 0 1em}"
+    ".headline{border:1px solid #ccc;border-radius:6px;padding:.5em 1em;flex:1 1 280px}"
+    ".headline h2{margin:.1em 0 .4em;border:0;font-size:1.1em}.headline dl{display:grid;grid-template-columns:auto 1fr;"
+    "gap:.15em .8em;margin:0}.headline dt{color:#555}.headline dd{margin:0}"
+    ".headline .big{font-size:1.35em;font-weight:bold;font-variant-numeric:tabular-nums}"
+    ".headline .why{color:#666;font-size:.85em}.headline .missing{color:#888}.noisy{color:#b00020}"
+    "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}";
 
 static void text(FILE *f, const char *s)
 {
@@ -185,8 +196,32 @@ static void banners(FILE *f, const report_model *m)
     }
 }
 
+/* A warning's kind, so that 26 lines of one kind read as one count. */
+static const struct {
+    const char *needle, *kind;
+} warning_kinds[] = {
+    {"fell in two levels", "points whose samples fell in two levels"},
+    {"may still fit a cache", "buffers that may still fit a cache"},
+    {"may include cache hits", "buffers that may still fit a cache"},
+    {"the host varied", "host noise"},
+    {"hypervisor took", "hypervisor steal"},
+    {"did not converge", "points that did not converge"},
+};
+#define NKINDS (sizeof warning_kinds / sizeof warning_kinds[0])
+
+static size_t warning_kind(const json_value *w)
+{
+    for (size_t k = 0; w->type == JV_STRING && k < NKINDS; k++)
+        if (strstr(w->text, warning_kinds[k].needle))
+            return k;
+    return NKINDS; /* other */
+}
+
+/* Each run's warnings, collapsed per kind with a count: "5 points whose samples
+ * fell in two levels"; errors stay open, one a line. */
 static void warnings(FILE *f, const report_model *m)
 {
+    fputs("<h2>Warnings</h2>\n", f);
     for (size_t i = 0; i < m->nruns; i++) {
         const json_value *w = json_get_array(&m->runs[i].doc, "warnings"), *e = json_get_array(&m->runs[i].doc, "errors");
         fputs("<section class=\"run\" data-run=\"", f);
@@ -197,10 +232,74 @@ static void warnings(FILE *f, const report_model *m)
         if (e && e->count)
             fprintf(f, ", %zu error%s", e->count, e->count == 1 ? "" : "s");
         fputs("</h3>\n", f);
-        string_list(f, w, "warnings");
+        for (size_t k = 0; w && k <= NKINDS; k++) {
+            size_t n = 0;
+            for (size_t j = 0; j < w->count; j++)
+                n += warning_kind(&w->items[j]) == k;
+            if (!n)
+                continue;
+            fprintf(f, "<details class=\"warning-kind\" data-count=\"%zu\"><summary>%zu %s</summary>\n<ul class=\"warnings\">\n",
+                    n, n, k < NKINDS ? warning_kinds[k].kind : n == 1 ? "other warning" : "other warnings");
+            for (size_t j = 0; j < w->count; j++) {
+                if (warning_kind(&w->items[j]) != k)
+                    continue;
+                fputs("<li class=\"warning\">", f);
+                scalar(f, &w->items[j]);
+                fputs("</li>\n", f);
+            }
+            fputs("</ul></details>\n", f);
+        }
         string_list(f, e, "errors");
         fputs("</section>\n", f);
     }
+}
+
+/* One figure of the headline: the number big, what it is small; or why it is missing. */
+static void headline_figure_dd(FILE *f, const char *key, const char *name, const headline_figure *g, double scale,
+                               const char *unit)
+{
+    fprintf(f, "<dt>%s</dt><dd class=\"figure%s\" data-figure=\"%s\"", name, g->rec ? "" : " missing", key);
+    if (g->rec) {
+        fputs(" data-value=\"", f);
+        markup_number(f, g->rec->value);
+        fprintf(f, "\" data-size=\"%llu\"><span class=\"big\">%.3g %s</span> <span class=\"why\">", g->rec->size_bytes,
+                g->rec->value / scale, unit);
+    } else {
+        fputs("><span class=\"why\">", f);
+    }
+    text(f, g->why);
+    fputs("</span></dd>\n", f);
+}
+
+static void headlines(FILE *f, const report_model *m)
+{
+    static const char *const names[HEAD_FIGURES] = {"DRAM read", "DRAM write", "DRAM copy", "idle latency",
+                                                    "STREAM Triad"};
+    fputs("<div class=\"headlines\">\n", f);
+    for (size_t i = 0; i < m->nruns; i++) {
+        run_headline h;
+        report_headline_of(&m->runs[i], &h);
+        fputs("<section class=\"headline\" data-run=\"", f);
+        text(f, m->names[i]);
+        fputs("\"><h2>", f);
+        text(f, m->names[i]);
+        fputs(" <span class=\"why\">(", f);
+        text(f, m->runs[i].mode);
+        fputs(")</span></h2>\n<dl>\n", f);
+        for (int k = 0; k < HEAD_FIGURES; k++) {
+            bool ns = k == HEAD_LATENCY;
+            if (k == HEAD_TRIAD && !h.fig[k].rec && strcmp(m->runs[i].mode, "stream") != 0)
+                continue; /* STREAM Triad only when the run has it */
+            headline_figure_dd(f, headline_keys[k], names[k], &h.fig[k], ns ? 1 : 1000, ns ? "ns" : "GB/s");
+        }
+        fprintf(f, "<dt>LLC</dt><dd class=\"figure%s\" data-figure=\"llc\">", h.llc_known ? "" : " missing");
+        text(f, h.llc);
+        fprintf(f, "</dd>\n<dt>noise</dt><dd class=\"figure%s\" data-figure=\"noise\" data-noisy=\"%d\">",
+                h.noisy > 0 ? " noisy" : "", h.noisy);
+        text(f, h.noise);
+        fputs("</dd>\n</dl>\n</section>\n", f);
+    }
+    fputs("</div>\n", f);
 }
 
 static void options(FILE *f, const report_model *m)
@@ -247,10 +346,18 @@ static void record_row_start(FILE *f, const report_model *m, size_t run, const l
 
 static void stream_table(FILE *f, const report_model *m)
 {
-    fputs("<h2>STREAM</h2>\n<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
-          "<th>stores</th><th>operation</th><th>best MB/s</th><th>% of peak</th><th>samples (min to max, n)</th></tr>\n",
-          f);
-    bool peak = false;
+    bool peak = false; /* a % of peak column only when some run states a peak */
+    for (size_t i = 0; i < m->nstream; i++)
+        peak |= m->stream[i].peak_mb_s > 0;
+    fputs("<h2>STREAM</h2>\n", f);
+    for (size_t i = 0; i < m->nstream_charts; i++) {
+        fputs("<figure class=\"stream-chart\">\n", f);
+        svg_stream_chart(f, &m->stream_charts[i], m->names[m->stream_charts[i].run], false);
+        fputs("</figure>\n", f);
+    }
+    fprintf(f, "<table class=\"stream\" data-chart=\"stream\">\n<tr><th>run</th><th>configuration</th>"
+               "<th>stores</th><th>operation</th><th>best GB/s</th>%s<th>samples, MB/s (min to max, n)</th></tr>\n",
+            peak ? "<th>% of peak</th>" : "");
     for (size_t i = 0; i < m->nstream; i++) {
         const stream_row *s = &m->stream[i];
         record_row_start(f, m, s->run, s->rec);
@@ -260,20 +367,19 @@ static void stream_table(FILE *f, const report_model *m)
         text(f, s->stores ? s->stores : "-");
         fputs("</td><td>", f);
         text(f, s->rec->operation);
-        fprintf(f, "</td><td class=\"num\">%.1f</td>", s->rec->value);
-        if (s->peak_mb_s > 0) {
+        fprintf(f, "</td><td class=\"num\">%.2f</td>", s->rec->value / 1000);
+        if (peak && s->peak_mb_s > 0)
             fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * s->rec->value / s->peak_mb_s);
-            peak = true;
-        } else {
-            fputs("<td>-</td>", f);
-        }
+        else if (peak)
+            fputs("<td>no peak stated</td>", f);
         samples_cell(f, s->rec);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    fprintf(f, "<p class=\"caption\">%s</p>\n",
-            peak ? "% of peak: the best sample against the run's stated peak (plan.peak_gbs: SMBIOS or --peak-gbs)."
-                 : "No peak: the runs state none (SMBIOS not readable; stream --peak-gbs gives one).");
+    if (peak)
+        fputs("<p class=\"caption\">% of peak: the best sample against the run's stated peak (SMBIOS or "
+              "<code>--peak-gbs</code>).</p>\n",
+              f);
 }
 
 static void other_table(FILE *f, const report_model *m)
@@ -299,6 +405,69 @@ static void other_table(FILE *f, const report_model *m)
     fputs("</table>\n", f);
 }
 
+/* How to read the charts, once for all of them; the whole of it is in docs/report.md. */
+static void methods(FILE *f)
+{
+    fputs("<p class=\"methods\">How to read the charts: each point is the median of its samples, its whisker the "
+          "interval of that median (widened by the host's noise when the run has a verdict); a small dash marks the "
+          "best sample. Hollow: the samples fell in two levels. Grey lines: cache sizes, labelled with their source. "
+          "More in <a href=\"" REPORT_DOCS_URL "\">report.md</a> (installed in /usr/share/doc/membench/docs/).</p>\n",
+          f);
+}
+
+/* With a baseline: each other run's figures against it, as `membench compare` judges them. */
+static void baseline_tables(FILE *f, const report_model *m)
+{
+    fputs("<h2>Against the baseline: ", f);
+    text(f, m->names[0]);
+    fputs("</h2>\n", f);
+    char size[32];
+    for (size_t i = 1; i < m->nruns; i++) {
+        const compare_report *cr = &m->vs_baseline[i - 1];
+        fputs("<h3>", f);
+        text(f, m->names[i]);
+        fprintf(f, ": %zu faster, %zu slower, %zu no difference, %zu cannot tell, %zu in one run only</h3>\n", cr->faster,
+                cr->slower, cr->same, cr->untold, cr->only_a + cr->only_b);
+        fputs("<details><summary>every figure</summary>\n<table class=\"baseline\" data-run=\"", f);
+        text(f, m->names[i]);
+        fputs("\">\n<tr><th>figure</th><th>size</th><th>baseline median</th><th>this run's median</th><th>B/A</th>"
+              "<th>95% interval</th><th>verdict</th></tr>\n",
+              f);
+        for (size_t k = 0; k < cr->count; k++) {
+            const compare_row *row = &cr->rows[k];
+            const loaded_record *r = row->a ? row->a : row->b;
+            fputs("<tr class=\"verdict\" data-operation=\"", f);
+            text(f, r->operation);
+            fprintf(f, "\" data-size=\"%llu\" data-verdict=\"%s\" data-ratio=\"", r->size_bytes,
+                    compare_verdict_text(row->verdict));
+            markup_number(f, row->a && row->b ? row->ratio.ratio : NAN);
+            fputs("\"><td>", f);
+            text(f, r->mode);
+            fputs(" ", f);
+            text(f, r->operation);
+            fprintf(f, "</td><td class=\"num\">%s</td>", format_bytes(r->size_bytes, size, sizeof size));
+            if (row->a)
+                fprintf(f, "<td class=\"num\">%.6g</td>", row->a_median);
+            else
+                fputs("<td>-</td>", f);
+            if (row->b)
+                fprintf(f, "<td class=\"num\">%.6g</td>", row->b_median);
+            else
+                fputs("<td>-</td>", f);
+            if (row->a && row->b)
+                fprintf(f, "<td class=\"num\">%.3f</td>", row->ratio.ratio);
+            else
+                fputs("<td>-</td>", f);
+            if (row->a && row->b && row->ratio.told)
+                fprintf(f, "<td class=\"num\">%.3f to %.3f</td>", row->ratio.low, row->ratio.high);
+            else
+                fputs("<td>-</td>", f);
+            fprintf(f, "<td>%s</td></tr>\n", compare_verdict_text(row->verdict));
+        }
+        fputs("</table></details>\n", f);
+    }
+}
+
 void report_html_write(FILE *f, const report_model *m)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
@@ -310,22 +479,15 @@ void report_html_write(FILE *f, const report_model *m)
     fprintf(f, "<p>%zu run%s, written by membench %s from the runs' JSON.</p>\n", m->nruns, m->nruns == 1 ? "" : "s",
             MEMBENCH_VERSION);
     banners(f, m);
-    runs_table(f, m);
-    warnings(f, m);
+    headlines(f, m);
+    methods(f);
     for (int l = 0; l < LINE_CHARTS; l++) {
         const line_chart *c = &m->lines[l];
         if (!c->nseries)
             continue;
         fprintf(f, "<figure class=\"line-chart\" id=\"chart-%s\">\n", c->id);
         svg_line_chart(f, c, m->names, false);
-        fputs("<figcaption>", f);
-        text(f, c->caption);
-        if (c->nmarkers)
-            fputs(" Vertical lines: the cache sizes the runs planned with, each labelled with its source (sysfs, CPUID, "
-                  "device tree, measured or default; grey) and, for a latency run, the "
-                  "sizes its curve measured (gold).",
-                  f);
-        fputs("</figcaption>\n</figure>\n", f);
+        fputs("</figure>\n", f);
     }
     for (size_t i = 0; i < m->nheats; i++) {
         fputs("<figure class=\"heat-chart\">\n", f);
@@ -334,10 +496,14 @@ void report_html_write(FILE *f, const report_model *m)
               "</figure>\n",
               f);
     }
+    if (m->vs_baseline)
+        baseline_tables(f, m);
     if (m->nstream)
         stream_table(f, m);
     if (m->nothers)
         other_table(f, m);
+    runs_table(f, m);
+    warnings(f, m);
     options(f, m);
     fputs("</body>\n</html>\n", f);
 }

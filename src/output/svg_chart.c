@@ -35,13 +35,14 @@ static void title(FILE *f, const char *text, int x)
     fputs("</text>\n", f);
 }
 
-static void axes(FILE *f, const chart_axis *x, const chart_axis *y, bool x_bytes, const char *x_label,
+/* The grid, ticks, plot frame and axis labels; x NULL: no x ticks. */
+static void axes(FILE *f, const chart_axis *x, const chart_axis *y, double y_scale, bool x_bytes, const char *x_label,
                  const char *y_label)
 {
     double ticks[16];
     char label[32];
     fputs("<g class=\"grid\" stroke=\"#dddddd\">\n", f);
-    size_t n = chart_axis_ticks(x, ticks, 12);
+    size_t n = x ? chart_axis_ticks(x, ticks, 12) : 0; /* no x: categories, ticked by the caller */
     for (size_t i = 0; i < n; i++) {
         double px = chart_axis_px(x, ticks[i]);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", px, TOP, px, BOTTOM);
@@ -58,8 +59,10 @@ static void axes(FILE *f, const chart_axis *x, const chart_axis *y, bool x_bytes
                 LEFT - 6, py + 4, chart_tick_label(ticks[i], false, label, sizeof label));
     }
     fputs("</g>\n", f);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\"/>\n", LEFT, TOP,
-            RIGHT - LEFT, BOTTOM - TOP);
+    /* the y axis as data, so a test can map a value to the pixel it must be drawn at */
+    fprintf(f, "<rect class=\"plot-area\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#555555\" "
+               "data-y-lo=\"%.17g\" data-y-hi=\"%.17g\" data-y-log2=\"%s\" data-y-scale=\"%.17g\"/>\n",
+            LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP, y->lo, y->hi, y->log2 ? "true" : "false", y_scale);
     fprintf(f, "<text class=\"axis-label\" data-axis=\"x\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (LEFT + RIGHT) / 2,
             BOTTOM + 38);
     markup_text(f, x_label);
@@ -104,20 +107,30 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
     fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"",
             color, color, dashes[s->run % NDASHES]);
     for (size_t i = 0; i < s->count; i++)
-        fprintf(f, "%s%.1f,%.1f", i ? " " : "", chart_axis_px(x, s->points[i].x), chart_axis_px(y, s->points[i].y));
+        fprintf(f, "%s%.1f,%.1f", i ? " " : "", chart_axis_px(x, s->points[i].x),
+                chart_axis_px(y, s->points[i].y / c->y_scale));
     fputs("\"/>\n", f);
     for (size_t i = 0; i < s->count; i++) {
         const chart_point *p = &s->points[i];
         double px = chart_axis_px(x, p->x);
+        if (!isnan(p->best)) { /* a short dash, apart from the whisker */
+            fprintf(f, "<line class=\"best\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\" "
+                       "data-best=\"",
+                    px - 5, chart_axis_px(y, p->best / c->y_scale), px + 5, chart_axis_px(y, p->best / c->y_scale));
+            markup_number(f, p->best);
+            fputs("\"/>\n", f);
+        }
         fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke-width=\"1.5\" data-low=\"",
-                px, chart_axis_px(y, p->low), px, chart_axis_px(y, p->high));
+                px, chart_axis_px(y, p->low / c->y_scale), px, chart_axis_px(y, p->high / c->y_scale));
         markup_number(f, p->low);
         fputs("\" data-high=\"", f);
         markup_number(f, p->high);
         bool two = p->low_level_n > 0; /* hollow: a median of such samples is neither level */
         fprintf(f, "\"/>\n<circle class=\"point%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" data-size=\"%llu\"%s data-x=\"",
-                two ? " two-levels" : "", px, chart_axis_px(y, p->y), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
+                two ? " two-levels" : "", px, chart_axis_px(y, p->y / c->y_scale), p->rec->size_bytes, two ? " fill=\"#fff\"" : "");
         markup_number(f, p->x);
+        if (p->verdict)
+            fprintf(f, "\" data-verdict=\"%s", p->verdict);
         fputs("\" data-value=\"", f);
         markup_number(f, p->y);
         char label[32];
@@ -128,8 +141,12 @@ static void series(FILE *f, const line_chart *c, const chart_series *s, const ch
         fprintf(f, " at %s: %.6g ",
                 c->x_log2 ? chart_tick_label(p->x, true, label, sizeof label) : (snprintf(label, sizeof label, "%.6g MB/s", p->x), label),
                 p->y);
-        markup_text(f, p->rec->unit); /* the document's text: escaped like every other */
+        markup_text(f, p->verdict ? "B/A" : p->rec->unit); /* the document's text: escaped like every other */
         fprintf(f, " (%s %.6g to %.6g)", p->whisker_name, p->low, p->high);
+        if (p->verdict)
+            fprintf(f, ": %s", p->verdict);
+        if (!isnan(p->best))
+            fprintf(f, "; best sample %.6g", p->best);
         if (two) {
             fprintf(f, "; its samples fell in two levels, %zu near %.4g and %zu near %.4g",
                     p->low_level_n, p->low_level_median, p->high_level_n, p->high_level_median);
@@ -176,7 +193,7 @@ static void legend(FILE *f, const line_chart *c, const char *const *run_names)
     fputs("</g>\n", f);
 }
 
-void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone)
+void svg_line_axes(const line_chart *c, chart_axis *x, chart_axis *y)
 {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = 0, high = 0;
     for (size_t i = 0; i < c->nseries; i++)
@@ -185,18 +202,24 @@ void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, 
             xmin = fmin(xmin, p->x);
             xmax = fmax(xmax, p->x);
             ymin = fmin(ymin, p->y);
-            ymax = fmax(ymax, p->y);
+            ymax = fmax(ymax, isnan(p->best) ? p->y : fmax(p->y, p->best));
             high = fmax(high, p->high);
         }
-    chart_axis x = chart_axis_fit(xmin, xmax, c->x_log2, LEFT, RIGHT);
+    *x = chart_axis_fit(xmin, xmax, c->x_log2, LEFT, RIGHT);
     /* The points decide the range; one outlying sample must not flatten them. */
-    chart_axis y = chart_axis_fit(ymin, fmax(ymax, fmin(high, 1.5 * ymax)), c->y_log2, BOTTOM, TOP);
+    *y = chart_axis_fit(ymin / c->y_scale, fmax(ymax, fmin(high, 1.5 * ymax)) / c->y_scale, c->y_log2, BOTTOM, TOP);
+}
+
+void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone)
+{
+    chart_axis x, y;
+    svg_line_axes(c, &x, &y);
     open_svg(f, c->id, WIDTH, HEIGHT, standalone);
     fputs("<desc>", f);
     markup_text(f, c->caption);
     fputs("</desc>\n", f);
     title(f, c->title, LEFT);
-    axes(f, &x, &y, c->x_log2, c->x_label, c->y_label);
+    axes(f, &x, &y, c->y_scale, c->x_log2, c->x_label, c->y_label);
     markers(f, c, &x);
     for (size_t i = 0; i < c->nseries; i++)
         series(f, c, &c->series[i], run_names[c->series[i].run], &x, &y);
@@ -280,4 +303,52 @@ void svg_heat_chart(FILE *f, const heat_chart *h, const char *run_name, bool sta
         }
     }
     fputs("</g>\n</svg>\n", f);
+}
+
+/* Grouped bars: per kernel, regular stores beside non-temporal ones, in GB/s from 0. */
+void svg_stream_chart(FILE *f, const stream_chart *c, const char *run_name, bool standalone)
+{
+    static const char *const kinds[2] = {"regular", "non-temporal"}, *const fills[2] = {"#1f77b4", "#ff7f0e"};
+    static const char *const titles[STREAM_KERNELS] = {"Copy", "Scale", "Add", "Triad"};
+    double max = 0;
+    for (int k = 0; k < STREAM_KERNELS; k++)
+        for (int s = 0; s < 2; s++)
+            if (c->bars[k][s])
+                max = fmax(max, c->bars[k][s]->value / 1000);
+    chart_axis y = chart_axis_fit(0, max, false, BOTTOM, TOP);
+    open_svg(f, "stream", WIDTH, HEIGHT, standalone);
+    title(f, "STREAM: regular against non-temporal stores", LEFT);
+    axes(f, NULL, &y, 1000, false, "kernel", "best bandwidth (GB/s)");
+    fputs("<g class=\"bars\" data-run=\"", f);
+    markup_text(f, run_name);
+    fputs("\">\n", f);
+    double group = (RIGHT - LEFT) / (double)STREAM_KERNELS, bar = group / 3;
+    for (int k = 0; k < STREAM_KERNELS; k++) {
+        double gx = LEFT + k * group;
+        fprintf(f, "<text class=\"tick\" data-axis=\"x\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                gx + group / 2, BOTTOM + 16, titles[k]);
+        for (int s = 0; s < 2; s++) {
+            const loaded_record *r = c->bars[k][s];
+            if (!r)
+                continue;
+            double x0 = gx + bar / 2 + s * bar, top = chart_axis_px(&y, r->value / 1000);
+            fprintf(f, "<g class=\"bar\" data-operation=\"%s\" data-stores=\"%s\" data-value=\"", stream_kernels[k],
+                    kinds[s]);
+            markup_number(f, r->value);
+            fprintf(f, "\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s stores: "
+                       "%.4g GB/s</title></rect>",
+                    x0, top, bar - 2, BOTTOM - top, fills[s], titles[k], kinds[s], r->value / 1000);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%.3g</text></g>\n",
+                    x0 + (bar - 2) / 2, top - 4, r->value / 1000);
+        }
+    }
+    fputs("</g>\n<g class=\"legend\">\n", f);
+    for (int s = 0; s < 2; s++)
+        fprintf(f, "<g class=\"legend-series\" data-series=\"%s\"><rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" "
+                   "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s stores</text></g>\n",
+                kinds[s], LEGEND_X, TOP + 6 + 18 * s, fills[s], LEGEND_X + 20, TOP + 16 + 18 * s, kinds[s]);
+    fputs("<text class=\"chart-run\" x=\"", f);
+    fprintf(f, "%d\" y=\"%d\" fill=\"#555555\">", LEGEND_X, TOP + 56);
+    markup_text(f, run_name);
+    fputs("</text>\n</g>\n</svg>\n", f);
 }

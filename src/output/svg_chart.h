@@ -11,9 +11,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/chart_axis.h"
 #include "core/report_model.h"
 
+/* The axes svg_line_chart draws c with (y in c's units over y_scale): a test maps
+ * a value through them to the pixel it must be drawn at. */
+void svg_line_axes(const line_chart *c, chart_axis *x, chart_axis *y);
 void svg_line_chart(FILE *f, const line_chart *c, const char *const *run_names, bool standalone);
+void svg_stream_chart(FILE *f, const stream_chart *c, const char *run_name, bool standalone);
 void svg_heat_chart(FILE *f, const heat_chart *h, const char *run_name, bool standalone);
 
 #endif

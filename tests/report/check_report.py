@@ -60,6 +60,8 @@ CPUS = len(os.sched_getaffinity(0))
 RUNS = {
     "sweep.json": ["-o", "read", "-o", "copy", "-r", "2", "--sample-ms", "1"],
     "sweep1m.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
+    # the same again: --baseline judges it against sweep1m.json
+    "sweep1m-b.json": ["-o", "read", "-o", "copy", "-s", "1024", "-r", "3", "--sample-ms", "1"],
     "lat.json": ["latency", "--sample-ms", "1", "--min", "4K", "--max", "256K", "--points-per-octave", "2"],
     # 40 visits of 10 ms samples: a host verdict, so its latency whisker is the host interval
     "hostlat.json": ["-o", "latency", "-o", "read", "-s", "256", "-r", "20"],
@@ -171,8 +173,11 @@ def console_errors(stderr):
 
 def render(html_path):
     """The DOM after Chromium ran the page, and any console error lines."""
-    p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
     parser = DomParser()
+    try:
+        p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:  # a page whose script opened a dialog (markup let through) never ends
+        return parser.root, -1, ["Chromium timed out on the page (a script it ran waiting on a dialog?)"]
     parser.feed(p.stdout)
     return parser.root, p.returncode, console_errors(p.stderr)
 
@@ -191,17 +196,21 @@ def label(name):
 samples = {}  # (run, operation, size, value) -> the record (its raw samples and summary)
 
 
+def shown(kind, r):
+    """The point drawn: the median of the samples (a latency's value; a bandwidth's
+    summary.median, its value being the best sample, marked apart)."""
+    return r["summary"]["median"] if kind in ("bandwidth",) else r["value"]
+
+
 def whisker(kind, r):
-    """What the page promises: bandwidth (best sample) min to max of the samples;
-    latency (median) the record's summary.host_interval, else its summary.median_interval
+    """What the page promises: every point is a median, and its whisker is
+    the record's summary.host_interval, else its summary.median_interval
     (both checked against its samples' time batches and the run's host verdict by
     tests/cli/check_schema.py), or without either the distribution-free
     95% interval of the samples, x(j)..x(n+1-j) with the largest j such that
     P(Binomial(n, 1/2) < j) <= 2.5% (at least 1). Returned with the name the point's
     tooltip gives it."""
     xs = sorted(r["samples"])
-    if kind == "bandwidth":
-        return (xs[0], xs[-1]), "samples"
     for key in ("host_interval", "median_interval"):
         mi = r.get("summary", {}).get(key)
         if mi:
@@ -238,8 +247,8 @@ def expected(names):
             kind = LINE_OF.get((r["mode"], r["metric"]))
             if kind:
                 lines.setdefault(kind, {}).setdefault((label(n), r["operation"]), []).append(
-                    (r["size_bytes"], r["value"]))
-                samples[(label(n), r["operation"], r["size_bytes"], r["value"])] = r
+                    (r["size_bytes"], shown(kind, r)))
+                samples[(label(n), r["operation"], r["size_bytes"], shown(kind, r))] = r
             elif r["mode"] in HEAT:
                 heats.append((label(n), r))
             elif r["mode"] == "stream":
@@ -247,11 +256,16 @@ def expected(names):
     return lines, heats, stream
 
 
+def names_of(labels, names):
+    return [n for n in names if label(n) in labels]
+
+
 def check_page(title, names, root, rc, errors):
+    names_all = list(names)
     check("%s: Chromium rendered it (exit 0), no console errors" % title, rc == 0 and not errors, errors)
-    check("%s: no script, no external resource" % title,
+    check("%s: no script, no external resource (one link: the installed docs)" % title,
           not list(root.find("script")) and not any(
-              k in ("src", "href") or (isinstance(v, str) and v.startswith(("http:", "https:")) and k != "xmlns")
+              (k in ("src", "href") and not (e.tag == "a" and v.startswith("file:///usr/share/doc/membench/"))) or (isinstance(v, str) and v.startswith(("http:", "https:")) and k != "xmlns")
               for e in root.walk() for k, v in e.attrs.items()))
     lines, heats, stream = expected(names)
     for kind, series in sorted(lines.items()):
@@ -267,9 +281,31 @@ def check_page(title, names, root, rc, errors):
             if g is None:
                 continue
             circles = [(int(c.attrs["data-size"]), float(c.attrs["data-value"])) for c in g.find("circle", cls="point")]
-            check("%s: %s chart, %s %s: one point per record (%d), by size and value" % (title, kind, key[0], key[1],
-                                                                                      len(points)),
+            check("%s: %s chart, %s %s: one point per record (%d), by size and median" % (title, kind, key[0], key[1],
+                                                                                       len(points)),
                   sorted(circles) == sorted(points), (sorted(circles), sorted(points)))
+            bests = sorted(float(b.attrs["data-best"]) for b in g.find("line", cls="best"))
+            want_best = sorted(samples[(key[0], key[1], size, v)]["value"] for size, v in points) \
+                if kind == "bandwidth" else []
+            check("%s: %s chart, %s %s: the best sample (the record's value) marked apart: %s" % (
+                  title, kind, key[0], key[1], "one per point" if want_best else "none (the value is the median)"),
+                  bests == want_best, (bests, want_best))
+            area = next(svg.find("rect", cls="plot-area"))
+            lo, hi, scale = (float(area.attrs[k]) for k in ("data-y-lo", "data-y-hi", "data-y-scale"))
+            top, bottom = float(area.attrs["y"]), float(area.attrs["y"]) + float(area.attrs["height"])
+
+            def py(v):
+                v /= scale
+                f = (math.log2(v) - math.log2(lo)) / (math.log2(hi) - math.log2(lo)) \
+                    if area.attrs["data-y-log2"] == "true" else (v - lo) / (hi - lo)
+                return bottom + min(max(f, 0), 1) * (top - bottom)
+            drawn_y = [(float(c.attrs["cy"]), py(float(c.attrs["data-value"]))) for c in g.find("circle", cls="point")]
+            check("%s: %s chart, %s %s: each point drawn at its value through the y axis (%s)" % (
+                  title, kind, key[0], key[1], "GB/s" if scale == 1000 else "its unit"),
+                  all(abs(a - b) <= 0.051 for a, b in drawn_y) and
+                  (kind != "bandwidth" or (scale == 1000 and "GB/s" in "".join(
+                      t.all_text() for t in svg.find("text", cls="axis-label") if t.attrs.get("data-axis") == "y"))),
+                  drawn_y)
             hollow = [("two-levels" in c.classes(), c.all_text()) for c in g.find("circle", cls="point")]
             want_two = [two_levels(samples[(key[0], key[1], size, value)]["samples"]) for size, value in circles]
             check("%s: %s chart, %s %s: hollow, with both levels in the tooltip, exactly the points whose samples "
@@ -281,11 +317,14 @@ def check_page(title, names, root, rc, errors):
             want = [whisker(kind, samples[(key[0], key[1], size, value)]) for size, value in circles]
             check("%s: %s chart, %s %s: a whisker per point: %s" % (
                   title, kind, key[0], key[1], "the record's host (else median) interval" if kind != "bandwidth"
-                  else "smallest to largest sample"), whiskers == [w for w, _ in want], (whiskers, want))
+                  else "the record's host (else median) interval"), whiskers == [w for w, _ in want], (whiskers, want))
             tips = [t for _, t in hollow]
             check("%s: %s chart, %s %s: each tooltip names its whisker (%s)" % (
                   title, kind, key[0], key[1], sorted({n for _, n in want})),
                   all(" (%s %.6g to %.6g)" % (n, w[0], w[1]) in t for t, (w, n) in zip(tips, want)), (tips, want))
+            check("%s: %s chart, %s %s: the tooltip gives the best sample when it is marked" % (title, kind, key[0], key[1]),
+                  kind != "bandwidth" or all("; best sample %.6g" % samples[(key[0], key[1], size, v)]["value"] in t
+                                             for t, (size, v) in zip(tips, circles)), tips)
         labels = {t.attrs.get("data-axis"): t.all_text().strip() for t in svg.find("text", cls="axis-label")}
         check("%s: %s chart: x and y axis labels" % (title, kind), bool(labels.get("x")) and bool(labels.get("y")),
               labels)
@@ -317,6 +356,15 @@ def check_page(title, names, root, rc, errors):
                                                                                        sorted(measured)),
                   {v for v, m in marks if m == "false"} >= {v for v in reported if lo <= v <= hi} and
                   {v for v, m in marks if m == "true"} == {v for v in measured if inside(v)}, marks)
+            # each reported cache's line names where its size came from, as the run's JSON says
+            src_names = {"default": "default", "sysfs": "sysfs", "cpuid_leaf4": "CPUID leaf 4",
+                     "cpuid_8000001d": "CPUID 0x8000001D", "cpuid_amd_legacy": "CPUID 0x80000005/6",
+                     "device_tree": "device tree", "cpuinfo": "/proc/cpuinfo", "measured": "measured"}
+            sources = {lv: src_names[c["source"]] for n in names_of(runs_here, names_all) for lv, c in
+                       docs[n]["topology"].get("levels_used", {}).items()}
+            labels_ = [g.all_text().strip() for g in svg.find("g", cls="cache-marker") if g.attrs["data-measured"] == "false"]
+            check("%s: %s chart: each cache line labelled with its source %s" % (title, kind, sorted(set(sources.values()))),
+                  bool(labels_) and all(l.endswith("(%s)" % sources.get(l.split()[0], "?")) for l in labels_), labels_)
         ticks = [t for t in svg.find("text", cls="tick")]
         check("%s: %s chart: tick labels on both axes" % (title, kind),
               {t.attrs.get("data-axis") for t in ticks} == {"x", "y"})
@@ -356,6 +404,19 @@ def check_page(title, names, root, rc, errors):
                 for t in root.find("table", cls="stream") for tr in t.find("tr", cls="result")]
         want = [(n, r["operation"], r["value"]) for n, r in stream]
         check("%s: STREAM table: one row per record" % title, sorted(rows) == sorted(want), (rows, want))
+        for n in names:
+            rs = [r for r in docs[n]["results"] if r["mode"] == "stream"]
+            best = {}
+            for r in rs:
+                k = (r["operation"], r["kernel"]["stores"])
+                best[k] = max(best.get(k, 0), r["value"])
+            both = {st for _, st in best} >= {"regular", "non-temporal"}
+            bars = sorted((b.attrs["data-operation"], b.attrs["data-stores"], float(b.attrs["data-value"]))
+                          for g in root.find("g", cls="bars", data_run=label(n)) for b in g.find("g", cls="bar"))
+            check("%s: %s: STREAM chart %s" % (title, n, "a bar per kernel and stores, the best of each" if both else
+                                              "absent (one kind of stores)"),
+                  bars == sorted((o, st, v) for (o, st), v in best.items()) if both else not bars, (bars, best))
+        check("%s: no 'No peak' text" % title, "No peak" not in root.all_text())
     for n in names:
         banners = list(root.find("div", cls="incomplete", data_run=label(n)))
         check("%s: %s: incomplete banner %s" % (title, n, "shown" if not docs[n]["complete"] else "absent"),
@@ -368,7 +429,64 @@ def check_page(title, names, root, rc, errors):
         sec = list(root.find("section", cls="run", data_run=label(n)))
         warned = [li.all_text() for s in sec for li in s.find("li", cls="warning")]
         check("%s: %s: every warning of the run (%d)" % (title, n, len(docs[n]["warnings"])),
-              warned == docs[n]["warnings"], (warned, docs[n]["warnings"]))
+              sorted(warned) == sorted(docs[n]["warnings"]), (warned, docs[n]["warnings"]))
+        kinds = [(int(d.attrs["data-count"]), d.all_text()) for s in sec for d in s.find("details", cls="warning-kind")]
+        check("%s: %s: warnings collapsed by kind, each count its lines" % (title, n),
+              sum(c for c, _ in kinds) == len(docs[n]["warnings"]) and
+              all(len(list(d.find("li", cls="warning"))) == int(d.attrs["data-count"]) and
+                  next(d.find("summary")).all_text().startswith(d.attrs["data-count"] + " ")
+                  for s in sec for d in s.find("details", cls="warning-kind")), kinds)
+        check_headline(title, n, root)
+    text = root.all_text()
+    check("%s: the methods said once, not under every chart" % title, text.count("How to read the charts") == 1)
+
+
+def want_headline(d):
+    """docs/report.md, "First screen": what the headline must give for a run, from its JSON."""
+    levels = {k: v for k, v in d["topology"].get("levels_used", {}).items() if v.get("size_bytes")}
+    llc = max(levels) if levels else None
+    dram_from = 0
+    if llc:
+        share = d["plan"].get(llc + "_share_bytes")
+        dram_from = share if share and share < levels[llc]["size_bytes"] else levels[llc]["size_bytes"]
+    want = {}
+    for key, metric, op in (("dram-read", "bandwidth", "read"), ("dram-write", "bandwidth", "write"),
+                            ("dram-copy", "bandwidth", "copy"), ("idle-latency", "latency", None)):
+        rs = [r for r in d["results"] if r["metric"] == metric and (op is None or r["operation"] == op) and
+              (r["mode"] == "sweep" or (metric == "latency" and r["mode"] == "latency"))]
+        big = max(rs, key=lambda r: r["size_bytes"]) if rs else None
+        limit = dram_from if d["mode"] == "sweep" or not llc else levels[llc]["size_bytes"]
+        want[key] = big["value"] if big and not (limit and big["size_bytes"] <= limit) else None
+    triads = [r["value"] for r in d["results"] if r["mode"] == "stream" and r["operation"] == "triad"]
+    if triads or d["mode"] == "stream":
+        want["stream-triad"] = max(triads) if triads else None
+    return want, llc and levels[llc]
+
+
+def check_headline(title, n, root):
+    heads = list(root.find("section", cls="headline", data_run=label(n)))
+    if not check("%s: %s: a headline block" % (title, n), len(heads) == 1, len(heads)):
+        return
+    want, llc = want_headline(docs[n])
+    got = {dd.attrs["data-figure"]: (float(dd.attrs["data-value"]) if "data-value" in dd.attrs else None,
+                                     dd.all_text()) for dd in heads[0].find("dd", cls="figure")}
+    check("%s: %s: headline figures are the JSON's, a missing one says so %s" % (title, n, want),
+          all(k in got and got[k][0] == v and (v is not None or "not measured" in got[k][1]) for k, v in want.items())
+          and not ("stream-triad" in got and "stream-triad" not in want), got)
+    shown_gbs = [(got[k][1], v) for k, v in want.items() if v is not None and k != "idle-latency"]
+    check("%s: %s: headline bandwidths in GB/s" % (title, n),
+          all(("%.3g GB/s" % (v / 1000)) in t for t, v in shown_gbs), shown_gbs)
+    source = {"sysfs": "sysfs", "measured": "measured", "cpuid_leaf4": "CPUID"}.get(llc["source"], "") if llc else ""
+    check("%s: %s: the LLC with its source (%s)" % (title, n, llc and llc["source"]),
+          "llc" in got and (not llc or (source in got["llc"][1] and "%d MiB" % (llc["size_bytes"] >> 20) in got["llc"][1]
+                                        if llc["size_bytes"] >= 1 << 20 else True)), got.get("llc"))
+    hn = docs[n].get("host_noise")
+    verdict = "no verdict" if not hn or hn.get("varied_pct") is None else "noisy" if hn["flagged"] else "quiet"
+    check("%s: %s: the noise verdict (%s)" % (title, n, verdict), "noise" in got and got["noise"][1].startswith(verdict),
+          got.get("noise"))
+    first = root.all_text()
+    check("%s: %s: the headline before the charts and the run table" % (title, n),
+          first.find("DRAM read") < first.find("Runs") and first.find("DRAM read") >= 0)
 
 
 def report(out, names, extra=()):
@@ -481,12 +599,36 @@ else:
     check("--svg: no temporary file left beside the charts or the page",
           not [f for f in os.listdir(TMP) + files if ".tmp" in f], os.listdir(TMP))
 
+    # --baseline: each figure of the other run as B/A with compare's verdict, the same as
+    # `membench compare A B --json` says, in a table and on the ratio chart.
+    if "sweep1m.json" in docs and "sweep1m-b.json" in docs:
+        p = report(path("baseline.html"), ["sweep1m-b.json"], ["--baseline", "sweep1m.json"])
+        c = membench(["compare", "sweep1m.json", "sweep1m-b.json", "--json", "cmp.json"])
+        if check("--baseline: membench report exits 0", p.returncode == 0 and os.path.exists(path("cmp.json")),
+                 (p.stderr, c.stderr)):
+            root, rc, errors = render(path("baseline.html"))
+            check_page("baseline", ["sweep1m.json", "sweep1m-b.json"], root, rc, errors)
+            figs = json.load(open(path("cmp.json")))["figures"]
+            want = sorted((f["operation"], f["size_bytes"], f["verdict"], f["ratio"]) for f in figs)
+            rows = sorted((tr.attrs["data-operation"], int(tr.attrs["data-size"]), tr.attrs["data-verdict"],
+                           float(tr.attrs["data-ratio"]))
+                          for t in root.find("table", cls="baseline", data_run="sweep1m-b.json")
+                          for tr in t.find("tr", cls="verdict"))
+            check("--baseline: a row per figure with compare's verdict and B/A", rows == want, (rows, want))
+            pts = sorted((c.attrs["data-verdict"], float(c.attrs["data-value"]))
+                         for svg in root.find("svg", data_chart="ratio") for c in svg.find("circle", cls="point"))
+            told = sorted((f["verdict"], f["ratio"]) for f in figs if f["ratio_low"])
+            check("--baseline: the ratio chart has a point per figure with an interval, at B/A", pts == told,
+                  (pts, told))
+
     # Text from a document is data: a host name or warning holding markup is shown, not run.
     if "sweep1m.json" in docs:
         evil = json.loads(json.dumps(docs["sweep1m.json"]))
         evil["host"]["hostname"] = "<script>alert(1)</script>"
         evil["warnings"] = ["<img src=x onerror=alert(2)> & \"quoted\""]
         evil["results"][0]["operation"] = "re\"ad<b>"
+        evil["topology"]["thp_mode"] = "<script>alert(3)</script> & co"
+        evil["topology"]["cpus_usable"] = "0-1<i>"
         json.dump(evil, open(path("evil.json"), "w"))
         p = report(path("evil.html"), [path("evil.json")])
         page = open(path("evil.html")).read() if p.returncode == 0 else ""
@@ -496,6 +638,10 @@ else:
               not list(root.find("script")) and not list(root.find("img")) and not list(root.find("b")) and
               "<script>alert(1)</script>" in "".join(e.all_text() for e in root.find("tr", cls="fact-host")) and
               any(g.attrs.get("data-series") == "re\"ad<b>" for g in root.find("g", cls="series")), p.stderr)
+        topo = "".join(e.all_text() for e in root.find("tr", cls="fact-topology"))
+        check("topology fields holding markup (THP mode, usable CPUs) are escaped, shown as text",
+              "<script>alert(3)</script> & co" in topo and "(0-1<i>)" in topo and "0-1<i>" not in page and
+              "&lt;script&gt;alert(3)&lt;/script&gt; &amp; co" in page, topo)
 
     # A latency point whose samples fell in two levels is drawn hollow (checked on every
     # point by check_page; this run makes sure there is one).
@@ -533,7 +679,11 @@ bad = [(["notjson.json", "-o", "x.html"], "notjson.json"), (["other.json", "-o",
        (["sweep1m.json"], "-o"), (["-o", "x.html"], "run file"), (["sweep1m.json", "-o", TMP], TMP),
        (["sweep1m.json", "-o", "x.html", "--svg", "nodir"], "nodir"),
        (["sweep1m.json", "-o", "x.html", "--svg", "sweep1m.json"], "sweep1m.json"),
-       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite")]
+       (["sweep.json", "sweep1m.json", "-o", "sweep1m.json"], "overwrite"),
+       (["sweep1m.json", "--baseline", "missing.json", "-o", "x.html"], "missing.json"),
+       (["sweep1m.json", "-o", "x.html", "--baseline"], "--baseline"),
+       (["--baseline", "-o", "x.html", "sweep1m.json"], "--baseline"),
+       (["--baseline", "sweep1m.json", "-o", "x.html"], "--baseline sweep1m.json")]
 for args, named in bad:
     if not os.path.exists(path(args[0])) and args[0].endswith(".json") and args[0] != "missing.json":
         continue

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/chart_axis.h"
+#include "core/report_headline.h"
 #include "core/report_model.h"
 #include "core/run_load.h"
 #include "output/report_html.h"
@@ -151,7 +152,9 @@ static char *page(const report_model *m)
     FILE *f = open_memstream(&buf, &len);
     report_html_write(f, m);
     fclose(f);
-    return buf;
+    char *html = strdup(buf); /* not buf itself: gcc takes pointers into it for pointers to buf */
+    free(buf);
+    return html;
 }
 
 /* The standalone SVG of chart a, followed by b's when b is not NULL. */
@@ -198,7 +201,8 @@ TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
     CHECK_STR(bw->series[0].operation, "read");
     CHECK_INT(bw->series[0].count, 2);
     CHECK_NEAR(bw->series[0].points[0].x, 1024, 0); /* ascending size */
-    CHECK_NEAR(bw->series[0].points[0].y, 300, 0);
+    CHECK_NEAR(bw->series[0].points[0].y, 285, 1e-9); /* the median of 270 and 300 */
+    CHECK_NEAR(bw->series[0].points[0].best, 300, 0); /* the reported best, marked apart */
     CHECK_NEAR(bw->series[0].points[0].low, 270, 1e-9);
     CHECK_NEAR(m.lines[LINE_LATENCY].series[0].points[0].low, 2.7, 1e-9); /* two samples: the whole range */
     CHECK_INT(bw->series[2].run, 1);
@@ -218,7 +222,8 @@ TEST(report_sorts_records_into_charts_one_series_per_run_and_operation)
     CHECK_NEAR(m.heats[0].values[1], 120, 0);
     char *html = page(&m);
     CHECK_CONTAINS(html, "data-series=\"read\" data-run=\"b.json\"");
-    CHECK_CONTAINS(html, "data-size=\"1024\" data-x=\"1024\" data-value=\"300\"");
+    CHECK_CONTAINS(html, "data-size=\"1024\" data-x=\"1024\" data-value=\"285\"");
+    CHECK_CONTAINS(html, "class=\"best\"");
     CHECK_CONTAINS(html, "class=\"banner incomplete\" data-run=\"b.json\"");
     CHECK(!strstr(html, "class=\"banner incomplete\" data-run=\"a.json\""));
     CHECK_CONTAINS(html, "class=\"axis-label\" data-axis=\"x\"");
@@ -318,11 +323,193 @@ TEST(report_tooltip_names_each_whisker)
     report_model m;
     CHECK(report_model_build(&m, &run, names, 1));
     char *svg = svg_of(&m.lines[LINE_BANDWIDTH], &m.lines[LINE_LATENCY], names);
-    CHECK_CONTAINS(svg, "30 MB/s (samples 10 to 30)</title>");
+    CHECK_CONTAINS(svg, "20 MB/s (median interval 11 to 29); best sample 30</title>");
     CHECK_CONTAINS(svg, "150 ns (host interval 120 to 180)</title>");
     CHECK_CONTAINS(svg, "5 ns (median interval 4.5 to 5.5)</title>");
-    CHECK(!strstr(svg, "(samples 4 to 6)") && !strstr(svg, "(samples 140 to 160)"));
+    CHECK(!strstr(svg, "(samples"));
     free(svg);
     report_model_free(&m);
     run_free(&run);
+}
+
+/* A sweep whose records reach past the L3's per-thread share, a latency record
+ * inside it, no STREAM: the headline gives the DRAM bandwidths (the largest size)
+ * and says the rest is missing, with why. */
+static const char headline_doc[] =
+    "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+    "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"C\",\"kernel\":\"K\"},"
+    "\"warnings\":[\"latency 40 KiB: its 15 samples fell in two levels\",\"latency 1 MiB: its 9 samples fell in two levels\","
+    "\"the host varied \u00b16% during this run\",\"odd <thing>\"],\"options\":{},"
+    "\"plan\":{\"L3_share_bytes\":4194304},"
+    "\"host_noise\":{\"varied_pct\":6,\"meaningful_difference_pct\":12,\"flagged\":true,\"probes\":25},"
+    "\"topology\":{\"thp_mode\":\"<script>&amp\",\"cpus_usable\":\"0-1<b>\",\"numa_nodes\":[{\"id\":0,\"cpus\":\"0&1\","
+    "\"memory_bytes\":1048576}],\"levels_used\":{\"L1\":{\"size_bytes\":32768,\"source\":\"sysfs\"},"
+    "\"L3\":{\"size_bytes\":8388608,\"source\":\"cpuid_leaf4\"}}},\"results\":["
+    "{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"value\":300000,"
+    "\"size_bytes\":65536,\"threads\":2,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],\"samples\":[300000,200000,250000]},"
+    "{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"value\":27000,"
+    "\"size_bytes\":1073741824,\"threads\":2,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],\"samples\":[27000,20000,25000]},"
+    "{\"mode\":\"sweep\",\"operation\":\"write\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\",\"value\":15000,"
+    "\"size_bytes\":2097152,\"threads\":2,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],\"samples\":[15000,14000]},"
+    "{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":9,"
+    "\"size_bytes\":1048576,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],\"samples\":[9,9.5,8.5]}]}";
+
+TEST(report_headline_gives_what_the_run_has_and_says_what_is_missing)
+{
+    loaded_run run;
+    CHECK(load_text(&run, headline_doc));
+    run_headline h;
+    report_headline_of(&run, &h);
+    CHECK(h.fig[HEAD_READ].rec && h.fig[HEAD_READ].rec->value == 27000); /* the largest size, past 4 MiB */
+    CHECK(!h.fig[HEAD_WRITE].rec); /* 2 MiB fits the L3's share */
+    CHECK_STR(h.fig[HEAD_WRITE].why, "not measured: the largest buffer, 2 MiB, fits the L3");
+    CHECK(!h.fig[HEAD_COPY].rec);
+    CHECK_STR(h.fig[HEAD_COPY].why, "not measured");
+    CHECK(!h.fig[HEAD_LATENCY].rec);
+    CHECK(!h.fig[HEAD_TRIAD].rec);
+    CHECK_STR(h.llc, "L3 8 MiB (CPUID leaf 4)");
+    CHECK_INT(h.noisy, 1);
+    CHECK_CONTAINS(h.noise, "noisy");
+    const char *names[] = {"a.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "data-figure=\"dram-read\" data-value=\"27000\" data-size=\"1073741824\"><span class=\"big\">27 GB/s");
+    CHECK_CONTAINS(html, "class=\"figure missing\" data-figure=\"dram-write\"");
+    CHECK(!strstr(html, "stream-triad")); /* a sweep: no STREAM line at all */
+    /* the headline comes first, the run table after the charts */
+    CHECK(strstr(html, "class=\"headline\"") && strstr(html, "class=\"runs\"") &&
+          strstr(html, "class=\"headline\"") < strstr(html, "data-chart=\"bandwidth\"") &&
+          strstr(html, "data-chart=\"bandwidth\"") < strstr(html, "class=\"runs\""));
+    /* warnings by kind, collapsed, with a count */
+    CHECK_CONTAINS(html, "<details class=\"warning-kind\" data-count=\"2\"><summary>2 points whose samples fell in two "
+                         "levels</summary>");
+    CHECK_CONTAINS(html, "<summary>1 other warning</summary>");
+    /* the methods once, with the docs */
+    const char *methods = strstr(html, "How to read the charts");
+    CHECK(methods && !strstr(methods + 1, "How to read the charts"));
+    CHECK_CONTAINS(html, "href=\"file:///usr/share/doc/membench/docs/report.md\"");
+    /* the topology's text from the document is escaped, every field of it */
+    CHECK(!strstr(html, "<script") && !strstr(html, "0-1<b>") && !strstr(html, "0&1"));
+    CHECK_CONTAINS(html, "THP &lt;script&gt;&amp;amp");
+    CHECK_CONTAINS(html, "(0-1&lt;b&gt;)");
+    CHECK_CONTAINS(html, "CPUs 0&amp;1");
+    free(html);
+    report_model_free(&m);
+    run_free(&run);
+}
+
+/* Each point, its best-sample dash and its whisker are drawn through the y axis
+ * (GB/s from MB/s), not the x axis: the pixels read back against svg_line_axes. */
+TEST(report_draws_y_through_the_y_axis)
+{
+    loaded_run run;
+    CHECK(load_text(&run, headline_doc));
+    const char *names[] = {"a.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    const line_chart *bw = &m.lines[LINE_BANDWIDTH];
+    chart_axis x, y;
+    svg_line_axes(bw, &x, &y);
+    CHECK_NEAR(y.hi, 300, 0); /* GB/s */
+    char *svg = svg_of(bw, NULL, names);
+    size_t seen = 0;
+    for (const char *c = strstr(svg, "<circle class=\"point"); c; c = strstr(c + 1, "<circle class=\"point")) {
+        double cy = -1, value = -1;
+        const char *a = strstr(c, " cy=\""), *v = strstr(c, " data-value=\"");
+        if (a && v) {
+            cy = strtod(a + 5, NULL);
+            value = strtod(v + 13, NULL);
+        }
+        CHECK_NEAR(cy, chart_axis_px(&y, value / 1000), 0.051);
+        seen++;
+    }
+    CHECK_INT(seen, 3);
+    const char *best = strstr(svg, "class=\"best\"");
+    CHECK(best != NULL);
+    if (best) {
+        const char *y1 = strstr(best, " y1=\""), *v = strstr(best, " data-best=\"");
+        CHECK(y1 && v && fabs(strtod(y1 + 5, NULL) - chart_axis_px(&y, strtod(v + 12, NULL) / 1000)) < 0.051);
+    }
+    free(svg);
+    report_model_free(&m);
+    run_free(&run);
+}
+
+/* STREAM with both kinds of stores: a bar per kernel and kind, the best record of
+ * each, drawn from 0 in GB/s; with one kind only, no chart (the table says it all). */
+TEST(report_stream_chart_sets_regular_beside_non_temporal)
+{
+    static const char *const recs[] = {"stream|triad|bandwidth|16000000|47000", "stream|copy|bandwidth|16000000|46000",
+                                       "stream|triad|bandwidth|16000000|37000", "stream|triad|bandwidth|16000000|36000"};
+    static const char *const stores[] = {"regular", "regular", "non-temporal", "non-temporal"};
+    char *d = document("h", true, recs, 4), err[256];
+    /* each record's kernel.stores: spliced in after its "params" */
+    char *doc = malloc(strlen(d) + 400), *o = doc;
+    const char *p = d;
+    for (int i = 0; i < 4; i++) {
+        const char *at = strstr(p, "\"params\":{}");
+        memcpy(o, p, (size_t)(at - p));
+        o += at - p;
+        o += sprintf(o, "\"kernel\":{\"stores\":\"%s\"},\"params\":{}", stores[i]);
+        p = at + strlen("\"params\":{}");
+    }
+    strcpy(o, p);
+    loaded_run run;
+    CHECK(run_load_text(doc, strlen(doc), &run, err, sizeof err));
+    free(d);
+    free(doc);
+    const char *names[] = {"s.json"};
+    report_model m;
+    CHECK(report_model_build(&m, &run, names, 1));
+    CHECK_INT(m.nstream_charts, 1);
+    if (m.nstream_charts == 1) {
+        const stream_chart *c = &m.stream_charts[0];
+        CHECK(c->bars[3][0] && c->bars[3][0]->value == 47000);
+        CHECK(c->bars[3][1] && c->bars[3][1]->value == 37000); /* the better of the two */
+        CHECK(c->bars[0][0] && !c->bars[0][1] && !c->bars[1][0] && !c->bars[2][1]);
+    }
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "data-operation=\"triad\" data-stores=\"non-temporal\" data-value=\"37000\"");
+    CHECK_CONTAINS(html, "data-operation=\"triad\" data-stores=\"regular\" data-value=\"47000\"");
+    CHECK(!strstr(html, "No peak") && !strstr(html, "% of peak")); /* no run states a peak */
+    free(html);
+    report_model_free(&m);
+    run_free(&run);
+}
+
+/* A run of the same read at half the bandwidth of the baseline: B/A 0.5, "slower"
+ * (compare's own verdict), in the table and on the ratio chart. */
+TEST(report_baseline_draws_each_run_as_a_ratio_with_compare_verdicts)
+{
+    static const char head[] =
+        "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+        "\"host\":{\"hostname\":\"h\",\"cpu_model\":\"C\",\"kernel\":\"K\"},\"warnings\":[],\"options\":{},"
+        "\"results\":[{\"mode\":\"sweep\",\"operation\":\"read\",\"metric\":\"bandwidth\",\"unit\":\"MB/s\","
+        "\"size_bytes\":1048576,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],";
+    char a[2048], b[2048];
+    snprintf(a, sizeof a, "%s\"value\":1010,\"samples\":[1000,1010,990,1005,995,1000,1002,998]}]}", head);
+    snprintf(b, sizeof b, "%s\"value\":505,\"samples\":[500,505,495,502,498,500,501,499]}]}", head);
+    loaded_run runs[2];
+    CHECK(load_text(&runs[0], a));
+    CHECK(load_text(&runs[1], b));
+    const char *names[] = {"a.json", "b.json"};
+    report_model m;
+    CHECK(report_model_build(&m, runs, names, 2));
+    CHECK(report_model_add_baseline(&m));
+    const line_chart *r = &m.lines[LINE_RATIO];
+    CHECK_INT(r->nseries, 1);
+    if (r->nseries == 1 && r->series[0].count == 1) {
+        CHECK_NEAR(r->series[0].points[0].y, 0.5, 0.01);
+        CHECK_STR(r->series[0].points[0].verdict, compare_verdict_text(VERDICT_SLOWER));
+        CHECK(r->series[0].points[0].low <= 0.5 && r->series[0].points[0].high >= 0.5);
+    }
+    char *html = page(&m);
+    CHECK_CONTAINS(html, "<h3>b.json: 0 faster, 1 slower,");
+    CHECK_CONTAINS(html, "data-operation=\"read\" data-size=\"1048576\" data-verdict=\"slower\"");
+    CHECK_CONTAINS(html, "data-chart=\"ratio\"");
+    free(html);
+    report_model_free(&m);
+    run_free(&runs[0]);
+    run_free(&runs[1]);
 }

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+#include "core/report_headline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "topology/cache_source.h"
+#include "util/format_bytes.h"
+
+const char *const headline_keys[HEAD_FIGURES] = {"dram-read", "dram-write", "dram-copy", "idle-latency",
+                                                 "stream-triad"};
+
+/* The last level the run used (the largest key, L3 over L2), its size and the
+ * size a record must pass to be DRAM's: a sweep's per-thread share when planned. */
+static const json_value *last_level(const loaded_run *run, double *bytes, double *dram_from)
+{
+    const json_value *levels = json_get_object(json_get_object(&run->doc, "topology"), "levels_used"), *last = NULL;
+    for (size_t i = 0; levels && i < levels->count; i++) {
+        double b;
+        if (json_get_number(&levels->items[i], "size_bytes", &b) && b > 0 && b < 0x1p62 &&
+            (!last || strcmp(levels->items[i].key, last->key) > 0)) {
+            last = &levels->items[i];
+            *bytes = b;
+        }
+    }
+    *dram_from = last ? *bytes : 0;
+    if (last) {
+        char key[40];
+        double share;
+        snprintf(key, sizeof key, "%.8s_share_bytes", last->key);
+        if (json_get_number(json_get_object(&run->doc, "plan"), key, &share) && share > 0 && share < *bytes)
+            *dram_from = share;
+    }
+    return last;
+}
+
+/* The record of this mode(s), metric and operation at the largest size, if that is DRAM's. */
+static void dram_figure(const loaded_run *run, const char *metric, const char *operation, double dram_from,
+                        const char *level, headline_figure *f)
+{
+    const loaded_record *best = NULL;
+    for (size_t i = 0; i < run->count; i++) {
+        const loaded_record *r = &run->records[i];
+        bool mode = strcmp(r->mode, "sweep") == 0 || (strcmp(metric, "latency") == 0 && strcmp(r->mode, "latency") == 0);
+        if (mode && strcmp(r->metric, metric) == 0 && (!operation || strcmp(r->operation, operation) == 0) &&
+            (!best || r->size_bytes >= best->size_bytes))
+            best = r;
+    }
+    char size[32];
+    if (!best) {
+        snprintf(f->why, sizeof f->why, "not measured");
+        return;
+    }
+    format_bytes(best->size_bytes, size, sizeof size);
+    if (dram_from > 0 && (double)best->size_bytes <= dram_from) {
+        snprintf(f->why, sizeof f->why, "not measured: the largest buffer, %s, fits the %s", size, level);
+        return;
+    }
+    f->rec = best;
+    snprintf(f->why, sizeof f->why, "%s of %zu samples at %s%s", strcmp(metric, "latency") == 0 ? "median" : "best",
+             best->nsamples, size, dram_from > 0 ? "" : " (no cache size known to tell DRAM)");
+}
+
+static void triad(const loaded_run *run, headline_figure *f)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        const loaded_record *r = &run->records[i];
+        if (strcmp(r->mode, "stream") == 0 && strcmp(r->operation, "triad") == 0 && (!f->rec || r->value > f->rec->value))
+            f->rec = r;
+    }
+    const char *stores = f->rec ? json_get_text(json_get_object(f->rec->json, "kernel"), "stores") : NULL;
+    if (!f->rec)
+        snprintf(f->why, sizeof f->why, "not measured");
+    else
+        snprintf(f->why, sizeof f->why, "best%s%.40s%s", stores ? " (" : "", stores ? stores : "", stores ? " stores)" : "");
+}
+
+static void noise(const loaded_run *run, run_headline *h)
+{
+    const json_value *n = json_get(&run->doc, "host_noise"), *flagged = json_get(n, "flagged");
+    double varied, meaningful;
+    long long probes = 0;
+    json_get_integer(n, "probes", 0, 1 << 30, &probes);
+    h->noisy = -1;
+    if (!n || n->type != JV_OBJECT)
+        snprintf(h->noise, sizeof h->noise, "no verdict: the run did not reach its end");
+    else if (!json_get_number(n, "varied_pct", &varied))
+        snprintf(h->noise, sizeof h->noise, "no verdict: %lld probe%s of the host, 5 needed", probes,
+                 probes == 1 ? "" : "s");
+    else {
+        h->noisy = flagged && flagged->type == JV_BOOL && flagged->boolean;
+        if (!json_get_number(n, "meaningful_difference_pct", &meaningful))
+            meaningful = 2 * varied;
+        snprintf(h->noise, sizeof h->noise, "%s: the host varied \u00b1%.2g%%; differences below %.2g%% are not meaningful",
+                 h->noisy ? "noisy" : "quiet", varied, meaningful);
+    }
+}
+
+void report_headline_of(const loaded_run *run, run_headline *h)
+{
+    memset(h, 0, sizeof *h);
+    double bytes = 0, dram_from = 0;
+    const json_value *llc = last_level(run, &bytes, &dram_from);
+    char size[32], level[16];
+    snprintf(level, sizeof level, "%.8s", llc ? llc->key : "last-level cache");
+    static const char *const ops[3] = {"read", "write", "copy"};
+    for (int i = HEAD_READ; i <= HEAD_COPY; i++)
+        dram_figure(run, "bandwidth", ops[i], dram_from, level, &h->fig[i]);
+    /* a latency run's sizes are the whole buffer: its threshold is the whole cache */
+    dram_figure(run, "latency", NULL, strcmp(run->mode, "sweep") == 0 ? dram_from : llc ? bytes : 0, level,
+                &h->fig[HEAD_LATENCY]);
+    triad(run, &h->fig[HEAD_TRIAD]);
+    if (llc) {
+        const char *source = cache_source_name_of_key(json_get_text(llc, "source"));
+        h->llc_known = true;
+        snprintf(h->llc, sizeof h->llc, "%s %s (%s)", level, format_bytes((unsigned long long)bytes, size, sizeof size),
+                 source ? source : "source not recorded");
+    } else {
+        snprintf(h->llc, sizeof h->llc, "not in the run");
+    }
+    noise(run, h);
+}

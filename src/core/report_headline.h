@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The figures a report leads with, one block per run: DRAM read, write and copy
+ * bandwidth, idle latency, the last-level cache and where its size came from,
+ * STREAM Triad and the host-noise verdict. Only what the run's JSON holds: a
+ * figure it lacks is marked missing with why ("not measured", or "the largest
+ * buffer fits the L3"), never made up. A size counts as DRAM when it is larger
+ * than the last-level cache (a sweep's per-thread share of it). */
+#ifndef MEMBENCH_REPORT_HEADLINE_H
+#define MEMBENCH_REPORT_HEADLINE_H
+
+#include <stdbool.h>
+
+#include "core/run_load.h"
+
+typedef struct {
+    const loaded_record *rec; /* NULL: missing, see why */
+    char why[96];             /* missing: "not measured"; else what the figure is ("best of 6 samples at 1 GiB") */
+} headline_figure;
+
+enum { HEAD_READ, HEAD_WRITE, HEAD_COPY, HEAD_LATENCY, HEAD_TRIAD, HEAD_FIGURES };
+
+typedef struct {
+    headline_figure fig[HEAD_FIGURES];
+    char llc[80];      /* "L3 300 MiB (sysfs)", or "not in the run" */
+    bool llc_known;
+    char noise[160];   /* the verdict in words */
+    int noisy;         /* 1 flagged, 0 quiet, -1 no verdict */
+} run_headline;
+
+/* The key each figure has in the page (data-figure): "dram-read", ..., "stream-triad". */
+extern const char *const headline_keys[HEAD_FIGURES];
+void report_headline_of(const loaded_run *run, run_headline *h);
+
+#endif
