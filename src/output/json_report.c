@@ -140,8 +140,9 @@ static void write_host_noise(json_writer *j, const run_host_noise *n)
     }
     json_object_begin(j, "host_noise");
     json_string(j, "method",
-                "a fixed CPU probe (2^20 dependent multiply-adds) timed at the start, between visits and after "
-                "results, at most every 0.1 s");
+                "a fixed CPU probe (2^20 dependent multiply-adds) and a memory probe (a read of the next quarter of "
+                "its buffer) timed at the start, between visits and after results, at most every 0.1 s; "
+                "varied_pct the larger of the two variations");
     json_int(j, "probes", (long long)n->probes);
     json_array_begin(j, "probe_times_s");
     for (size_t i = 0; n->probe_times_s && i < n->probes; i++)
@@ -151,7 +152,15 @@ static void write_host_noise(json_writer *j, const run_host_noise *n)
     for (size_t i = 0; n->probe_at_s && i < n->probes; i++)
         json_number(j, NULL, n->probe_at_s[i]);
     json_array_end(j);
-    number_or_null(j, "probe_median_s", n->probe_median_s, n->known);
+    number_or_null(j, "probe_median_s", n->probe_median_s, n->cpu_known);
+    number_or_null(j, "cpu_varied_pct", n->cpu_varied_pct, n->cpu_known);
+    json_int(j, "memory_probe_bytes", (long long)n->memory_probe_bytes);
+    json_array_begin(j, "memory_probe_times_s");
+    for (size_t i = 0; n->memory_probe_times_s && i < n->memory_probes; i++)
+        json_number(j, NULL, n->memory_probe_times_s[i]);
+    json_array_end(j);
+    number_or_null(j, "memory_probe_median_s", n->memory_probe_median_s, n->memory_known);
+    number_or_null(j, "memory_varied_pct", n->memory_varied_pct, n->memory_known);
     number_or_null(j, "varied_pct", n->varied_pct, n->known);
     number_or_null(j, "meaningful_difference_pct", n->meaningful_pct, n->known);
     json_bool(j, "flagged", n->flagged);
