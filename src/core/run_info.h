@@ -42,6 +42,7 @@ typedef struct {
     const double *memory_probe_times_s; /* each time it took (the session's) */
     size_t memory_probe_bytes; /* its buffer (a quarter read each time) */
     bool memory_known;
+    bool memory_counted; /* its buffer outgrows the last level: its verdict is in varied_pct */
     double memory_probe_median_s, memory_varied_pct;
     double varied_pct;       /* the host varied ± this: the larger of the two verdicts */
     double meaningful_pct;   /* differences below this are not meaningful */

@@ -24,12 +24,19 @@ double noise_probe_run(void)
     return t1 - t0;
 }
 
-size_t noise_mem_probe_bytes(uint64_t llc_bytes)
+size_t noise_mem_probe_bytes(uint64_t llc_bytes, uint64_t budget)
 {
     uint64_t b = 2 * llc_bytes;
     if (b < NOISE_MEM_MIN_BYTES)
-        return NOISE_MEM_MIN_BYTES;
-    return b > NOISE_MEM_MAX_BYTES ? NOISE_MEM_MAX_BYTES : (size_t)b;
+        b = NOISE_MEM_MIN_BYTES;
+    if (b > NOISE_MEM_MAX_BYTES)
+        b = NOISE_MEM_MAX_BYTES;
+    return b <= budget / NOISE_MEM_BUDGET_SHARE ? (size_t)b : 0;
+}
+
+bool noise_mem_probe_counts(size_t bytes, uint64_t llc_bytes)
+{
+    return llc_bytes > 0 && bytes >= 2 * llc_bytes;
 }
 
 bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes)

@@ -38,8 +38,16 @@ typedef struct {
     size_t next; /* the part read next */
 } noise_mem_probe;
 
-/* The buffer's size for a last level of llc_bytes (0: unknown). */
-size_t noise_mem_probe_bytes(uint64_t llc_bytes);
+/* The buffer's size for a last level of llc_bytes (0: unknown), and at most a
+ * NOISE_MEM_BUDGET_SHARE-th of the memory budget (0: unknown); 0, no memory probe,
+ * when that is below NOISE_MEM_MIN_BYTES (a 64 MiB cgroup runs without it). */
+#define NOISE_MEM_BUDGET_SHARE 16
+size_t noise_mem_probe_bytes(uint64_t llc_bytes, uint64_t budget);
+/* Whether the probe's times say how memory moved: only when its buffer is at least
+ * twice the last level (known), so a part has left it by its next read. On a larger
+ * cache (a 300 MiB L3: BENCHMARKS.md "Calibration") a part is cached or not by what
+ * the run did since, and the times alternate with the run's own work. */
+bool noise_mem_probe_counts(size_t bytes, uint64_t llc_bytes);
 /* Allocates and touches the buffer; false (and p closed) when it cannot. */
 bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes);
 /* Seconds the read of the next part took. */

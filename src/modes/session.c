@@ -182,7 +182,12 @@ static void probe_host(session *s)
     if (!s->mem_probe_tried) {
         s->mem_probe_tried = true;
         uint64_t llc = s->have_topo ? topology_cache_level(&s->topo, topology_last_level(&s->topo)).size : 0;
-        noise_mem_probe_open(&s->mem_probe, noise_mem_probe_bytes(llc));
+        uint64_t budget = 0;
+        char why[256];
+        if (!s->env.memory_budget || !s->env.memory_budget(&budget, why, sizeof why))
+            budget = 0; /* unknown: no memory probe */
+        size_t bytes = noise_mem_probe_bytes(llc, budget);
+        s->mem_probe_counts = noise_mem_probe_open(&s->mem_probe, bytes) && noise_mem_probe_counts(bytes, llc);
         now = clock_now(); /* after the buffer's first touch */
     }
     s->probe_at[s->nprobes] = now - s->start;
@@ -233,7 +238,7 @@ static void judge_host(session *s)
     host_load_delta d = host_load_between(&s->load_start, &end);
     noise_verdict cpu = noise_judge(s->probes, s->nprobes);
     noise_verdict mem = noise_judge(s->mem_probes, s->nmem_probes);
-    noise_verdict v = noise_combine(cpu, mem);
+    noise_verdict v = s->mem_probe_counts ? noise_combine(cpu, mem) : cpu;
     run_host_noise *n = &s->info.noise;
     *n = (run_host_noise){.measured = true,
                           .probes = v.probes,
@@ -247,6 +252,7 @@ static void judge_host(session *s)
                           .memory_probe_times_s = s->mem_probes,
                           .memory_probe_bytes = s->mem_probe.words * sizeof(uint64_t),
                           .memory_known = mem.known,
+                          .memory_counted = s->mem_probe_counts,
                           .memory_probe_median_s = mem.median_s,
                           .memory_varied_pct = mem.varied_pct,
                           .varied_pct = v.varied_pct,

@@ -80,6 +80,7 @@ struct session {
     size_t nprobes, probes_cap;
     noise_mem_probe mem_probe; /* opened at the first probe (mem_probe_tried) */
     bool mem_probe_tried;
+    bool mem_probe_counts; /* noise_mem_probe_counts: its verdict is the run's too */
     double *mem_probes; /* the memory probe's times, taken right after the CPU probe's */
     size_t nmem_probes;
     double last_probe_at;

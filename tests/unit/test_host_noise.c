@@ -138,10 +138,18 @@ TEST(noise_verdict_memory_probe_counts_too)
 /* Twice the last level, within the bounds a run may spend; a part read each time. */
 TEST(noise_memory_probe_size_and_reads)
 {
-    CHECK_INT(noise_mem_probe_bytes(0), NOISE_MEM_MIN_BYTES);          /* unknown */
-    CHECK_INT(noise_mem_probe_bytes(4u << 20), NOISE_MEM_MIN_BYTES);   /* 8 MiB: below the floor */
-    CHECK_INT(noise_mem_probe_bytes(16u << 20), 32u << 20);
-    CHECK_INT(noise_mem_probe_bytes(300ull << 20), NOISE_MEM_MAX_BYTES); /* a 300 MiB L3: bounded */
+    uint64_t gib = 1ull << 30;
+    CHECK_INT(noise_mem_probe_bytes(0, gib), NOISE_MEM_MIN_BYTES);          /* unknown */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, gib), NOISE_MEM_MIN_BYTES);   /* 8 MiB: below the floor */
+    CHECK_INT(noise_mem_probe_bytes(16u << 20, gib), 32u << 20);
+    CHECK_INT(noise_mem_probe_bytes(300ull << 20, gib), NOISE_MEM_MAX_BYTES); /* a 300 MiB L3: bounded */
+    CHECK_INT(noise_mem_probe_bytes(16u << 20, 256u << 20), 0); /* 32 MiB of a 256 MiB budget: none */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, 256u << 20), NOISE_MEM_MIN_BYTES); /* a 16th: allowed */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, 0), 0);           /* budget unknown: none */
+    CHECK(noise_mem_probe_counts(64u << 20, 32u << 20));            /* Zen 4's 32 MiB L3: twice it */
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MAX_BYTES, 300ull << 20)); /* fits the cache: not counted */
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MAX_BYTES, 33u << 20));
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MIN_BYTES, 0));             /* unknown: not counted */
     noise_mem_probe p;
     CHECK(noise_mem_probe_open(&p, 1 << 16));
     CHECK_INT(p.words, (1 << 16) / 8);
