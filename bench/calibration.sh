@@ -100,21 +100,14 @@ for round in $(seq 1 "$ROUNDS_TO_RUN"); do
     done
 done
 python3 - "$OUT" "$ROUNDS" <<'PY'
-import glob, json, os, statistics, sys
+import json, os, statistics, sys
+sys.path.insert(0, 'bench')
+from calib_reference import load, points, pooled_reference
 out, rounds = sys.argv[1], int(sys.argv[2])
 
-def points(doc):
-    return {(r['operation'], r['size_kb']): r for r in doc['results']}
-
-def load(kind, i):
-    return json.load(open(os.path.join(out, '%s-%d.json' % (kind, i))))
-
-default_docs = [load('default', i) for i in range(1, rounds + 1)]
+default_docs = [load(out, 'default', i) for i in range(1, rounds + 1)]
 defaults = [points(doc) for doc in default_docs]
-pooled = {}
-for i in range(1, rounds + 1):
-    for key, r in points(load('reference', i)).items():
-        pooled.setdefault(key, []).extend(r['samples'])
+pooled = pooled_reference(out, rounds)
 
 def largest(op):
     """The (operation, size_kb) key of op's largest size, or None."""

@@ -35,9 +35,17 @@ typedef struct {
     size_t probes;           /* times the fixed CPU probe ran */
     const double *probe_times_s; /* each time it took (the session's, valid while it lives) */
     const double *probe_at_s;    /* when each began, seconds since the run's start (the same) */
-    bool known;              /* enough probes for a verdict */
-    double probe_median_s;
-    double varied_pct;       /* the host varied ± this */
+    bool known;              /* enough probes for a verdict (either probe's) */
+    bool cpu_known;          /* enough CPU probes for theirs */
+    double probe_median_s;   /* the CPU probe's */
+    double cpu_varied_pct;   /* the CPU probe's verdict */
+    size_t memory_probes;    /* times the memory probe ran (0: it could not) */
+    const double *memory_probe_times_s; /* each time it took (the session's) */
+    size_t memory_probe_bytes; /* its buffer (a quarter read each time) */
+    bool memory_known;
+    bool memory_counted; /* its buffer outgrows the last level: its verdict is in varied_pct */
+    double memory_probe_median_s, memory_varied_pct;
+    double varied_pct;       /* the host varied ± this: the larger of the two verdicts */
     double meaningful_pct;   /* differences below this are not meaningful */
     bool flagged;            /* varied_pct above the threshold */
     double steal_pct, cpu_pressure_pct, memory_pressure_pct; /* over the run; -1 unknown */

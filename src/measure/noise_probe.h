@@ -4,12 +4,15 @@
  * start and after each result, at most every PROBE_EVERY_S. Its spread over the
  * run says how much the CPU the run got changed: clock drift, time slices lost
  * to neighbours, throttling. It does not see memory contention from other guests
- * that leaves the CPU alone; each result's own interval shows that. */
+ * that leaves the CPU alone: a second probe, timed right after it, reads a slice
+ * of a buffer twice the last-level cache (16-64 MiB), and the run's verdict is the
+ * larger of the two variations (docs/uncertainty.md "Host noise"). */
 #ifndef MEMBENCH_NOISE_PROBE_H
 #define MEMBENCH_NOISE_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define NOISE_PROBE_EVERY_S 0.1
 #define NOISE_PROBE_MIN 5        /* fewer probes: no verdict */
@@ -18,6 +21,38 @@
 
 /* Seconds the fixed work took this time. */
 double noise_probe_run(void);
+
+/* The memory probe's buffer: twice the last level, at least NOISE_MEM_MIN_BYTES
+ * (a read that leaves caches smaller than that) and at most NOISE_MEM_MAX_BYTES
+ * (what a run may spend on it). Each probe reads the next quarter, so the quarter
+ * read was last read three probes ago: out of a cache smaller than the buffer,
+ * and on a larger one (this bound) out of the neighbours' share of it. A quarter
+ * of 64 MiB is about 1 ms at 16 GB/s. */
+#define NOISE_MEM_MIN_BYTES ((size_t)16 << 20)
+#define NOISE_MEM_MAX_BYTES ((size_t)64 << 20)
+#define NOISE_MEM_PARTS 4
+
+typedef struct {
+    uint64_t *buf; /* NULL: not open (no memory probe; the CPU probe alone) */
+    size_t words;
+    size_t next; /* the part read next */
+} noise_mem_probe;
+
+/* The buffer's size for a last level of llc_bytes (0: unknown), and at most a
+ * NOISE_MEM_BUDGET_SHARE-th of the memory budget (0: unknown); 0, no memory probe,
+ * when that is below NOISE_MEM_MIN_BYTES (a 64 MiB cgroup runs without it). */
+#define NOISE_MEM_BUDGET_SHARE 16
+size_t noise_mem_probe_bytes(uint64_t llc_bytes, uint64_t budget);
+/* Whether the probe's times say how memory moved: only when its buffer is at least
+ * twice the last level (known), so a part has left it by its next read. On a larger
+ * cache (a 300 MiB L3: BENCHMARKS.md "Calibration") a part is cached or not by what
+ * the run did since, and the times alternate with the run's own work. */
+bool noise_mem_probe_counts(size_t bytes, uint64_t llc_bytes);
+/* Allocates and touches the buffer; false (and p closed) when it cannot. */
+bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes);
+/* Seconds the read of the next part took. */
+double noise_mem_probe_run(noise_mem_probe *p);
+void noise_mem_probe_close(noise_mem_probe *p);
 
 typedef struct {
     size_t probes;
@@ -30,5 +65,9 @@ typedef struct {
 
 /* From the probe times of one run (not modified). */
 noise_verdict noise_judge(const double *times_s, size_t n);
+/* The run's verdict from the CPU probe's and the memory probe's: the larger
+ * variation of those known (either probe alone sees a host moving), the rest the
+ * CPU probe's (probes, median_s). */
+noise_verdict noise_combine(noise_verdict cpu, noise_verdict memory);
 
 #endif

@@ -175,13 +175,29 @@ static void probe_host(session *s)
         if (p)
             s->probes = p;
         double *at = p ? realloc(s->probe_at, cap * sizeof *at) : NULL;
-        if (!at)
+        if (at)
+            s->probe_at = at;
+        double *m = at ? realloc(s->mem_probes, cap * sizeof *m) : NULL;
+        if (!m)
             return; /* a verdict from the probes so far */
-        s->probe_at = at;
+        s->mem_probes = m;
         s->probes_cap = cap;
+    }
+    if (!s->mem_probe_tried) {
+        s->mem_probe_tried = true;
+        uint64_t llc = s->have_topo ? topology_cache_level(&s->topo, topology_last_level(&s->topo)).size : 0;
+        uint64_t budget = 0;
+        char why[256];
+        if (!s->env.memory_budget || !s->env.memory_budget(&budget, why, sizeof why))
+            budget = 0; /* unknown: no memory probe */
+        size_t bytes = noise_mem_probe_bytes(llc, budget);
+        s->mem_probe_counts = noise_mem_probe_open(&s->mem_probe, bytes) && noise_mem_probe_counts(bytes, llc);
+        now = clock_now(); /* after the buffer's first touch */
     }
     s->probe_at[s->nprobes] = now - s->start;
     s->probes[s->nprobes++] = noise_probe_run();
+    if (s->mem_probe.buf)
+        s->mem_probes[s->nmem_probes++] = noise_mem_probe_run(&s->mem_probe);
     s->last_probe_at = clock_now();
 }
 
@@ -224,14 +240,25 @@ static void judge_host(session *s)
 {
     host_load end = host_load_read();
     host_load_delta d = host_load_between(&s->load_start, &end);
-    noise_verdict v = noise_judge(s->probes, s->nprobes);
+    noise_verdict cpu = noise_judge(s->probes, s->nprobes);
+    noise_verdict mem = noise_judge(s->mem_probes, s->nmem_probes);
+    noise_verdict v = s->mem_probe_counts ? noise_combine(cpu, mem) : cpu;
     run_host_noise *n = &s->info.noise;
     *n = (run_host_noise){.measured = true,
                           .probes = v.probes,
                           .probe_times_s = s->probes,
                           .probe_at_s = s->probe_at,
                           .known = v.known,
-                          .probe_median_s = v.median_s,
+                          .cpu_known = cpu.known,
+                          .probe_median_s = cpu.median_s,
+                          .cpu_varied_pct = cpu.varied_pct,
+                          .memory_probes = s->nmem_probes,
+                          .memory_probe_times_s = s->mem_probes,
+                          .memory_probe_bytes = s->mem_probe.words * sizeof(uint64_t),
+                          .memory_known = mem.known,
+                          .memory_counted = s->mem_probe_counts,
+                          .memory_probe_median_s = mem.median_s,
+                          .memory_varied_pct = mem.varied_pct,
                           .varied_pct = v.varied_pct,
                           .meaningful_pct = v.meaningful_pct,
                           .flagged = v.flagged,
@@ -240,7 +267,7 @@ static void judge_host(session *s)
                           .memory_pressure_pct = d.memory_pressure_pct};
     if (v.flagged)
         session_warn(s, WARN_HOST_NOISE,
-                     "the host varied \xc2\xb1%.0f%% during this run (a fixed CPU probe timed %zu times); "
+                     "the host varied \xc2\xb1%.0f%% during this run (fixed CPU and memory probes timed %zu times); "
                      "differences below %.0f%% are not meaningful",
                      v.varied_pct, v.probes, v.meaningful_pct);
     if (d.steal_pct > 0)
@@ -732,6 +759,8 @@ void session_close(session *s)
     result_list_free(&s->results);
     free(s->probes);
     free(s->probe_at);
+    free(s->mem_probes);
+    noise_mem_probe_close(&s->mem_probe);
     run_info_free(&s->info);
     if (s->have_topo)
         topology_free(&s->topo);

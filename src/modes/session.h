@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "core/run_info.h"
 #include "measure/host_load.h"
+#include "measure/noise_probe.h"
 #include "modes/mode.h"
 #include "output/sink.h"
 #include "platform/cpuid_dump.h"
@@ -76,6 +77,11 @@ struct session {
     double *probes;   /* each probe's time */
     double *probe_at; /* when it began, seconds since the run's start */
     size_t nprobes, probes_cap;
+    noise_mem_probe mem_probe; /* opened at the first probe (mem_probe_tried) */
+    bool mem_probe_tried;
+    bool mem_probe_counts; /* noise_mem_probe_counts: its verdict is the run's too */
+    double *mem_probes; /* the memory probe's times, taken right after the CPU probe's */
+    size_t nmem_probes;
     double last_probe_at;
 };
 

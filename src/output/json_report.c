@@ -131,6 +131,15 @@ static void write_summary(json_writer *j, const sample_stats *s, const run_host_
     json_object_end(j);
 }
 
+/* An array of numbers (empty when xs is NULL). */
+static void number_array(json_writer *j, const char *key, const double *xs, size_t n)
+{
+    json_array_begin(j, key);
+    for (size_t i = 0; xs && i < n; i++)
+        json_number(j, NULL, xs[i]);
+    json_array_end(j);
+}
+
 /* null until the run ends (a document rewritten during the run has no verdict yet). */
 static void write_host_noise(json_writer *j, const run_host_noise *n)
 {
@@ -140,18 +149,19 @@ static void write_host_noise(json_writer *j, const run_host_noise *n)
     }
     json_object_begin(j, "host_noise");
     json_string(j, "method",
-                "a fixed CPU probe (2^20 dependent multiply-adds) timed at the start, between visits and after "
-                "results, at most every 0.1 s");
+                "a fixed CPU probe (2^20 dependent multiply-adds) and a memory probe (a read of the next quarter of "
+                "its buffer) timed at the start, between visits and after results, at most every 0.1 s; "
+                "varied_pct the larger of the two variations (the CPU probe's when memory_counted is false)");
     json_int(j, "probes", (long long)n->probes);
-    json_array_begin(j, "probe_times_s");
-    for (size_t i = 0; n->probe_times_s && i < n->probes; i++)
-        json_number(j, NULL, n->probe_times_s[i]);
-    json_array_end(j);
-    json_array_begin(j, "probe_at_s");
-    for (size_t i = 0; n->probe_at_s && i < n->probes; i++)
-        json_number(j, NULL, n->probe_at_s[i]);
-    json_array_end(j);
-    number_or_null(j, "probe_median_s", n->probe_median_s, n->known);
+    number_array(j, "probe_times_s", n->probe_times_s, n->probes);
+    number_array(j, "probe_at_s", n->probe_at_s, n->probes);
+    number_or_null(j, "probe_median_s", n->probe_median_s, n->cpu_known);
+    number_or_null(j, "cpu_varied_pct", n->cpu_varied_pct, n->cpu_known);
+    json_int(j, "memory_probe_bytes", (long long)n->memory_probe_bytes);
+    number_array(j, "memory_probe_times_s", n->memory_probe_times_s, n->memory_probes);
+    number_or_null(j, "memory_probe_median_s", n->memory_probe_median_s, n->memory_known);
+    number_or_null(j, "memory_varied_pct", n->memory_varied_pct, n->memory_known);
+    json_bool(j, "memory_counted", n->memory_counted);
     number_or_null(j, "varied_pct", n->varied_pct, n->known);
     number_or_null(j, "meaningful_difference_pct", n->meaningful_pct, n->known);
     json_bool(j, "flagged", n->flagged);

@@ -126,7 +126,7 @@ void table_write_host_noise(FILE *f, const run_host_noise *n)
         return;
     fprintf(f, "HOST DURING THIS RUN:\n");
     if (n->known) {
-        fprintf(f, "  varied \xc2\xb1%.1f%% (a fixed CPU probe timed %zu times); differences below %.0f%% are not "
+        fprintf(f, "  varied \xc2\xb1%.1f%% (fixed CPU and memory probes timed %zu times); differences below %.0f%% are not "
                    "meaningful%s\n",
                 n->varied_pct, n->probes, n->meaningful_pct, n->flagged ? "  << NOISY" : "");
         /* README "Uncertainty": what a run's own interval cannot see */

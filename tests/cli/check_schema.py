@@ -74,27 +74,50 @@ def quantile7(xs, q):
     return xs[i] + (pos - i) * (xs[i + 1] - xs[i]) if i + 1 < len(xs) else xs[-1]
 
 
+def probe_verdict(times):
+    """(median, varied_pct) of one probe's times, as noise_judge gives them; (None, None) under 5."""
+    t = sorted(times)
+    if len(t) < 5:
+        return None, None
+    med = quantile7(t, 0.5)
+    return med, 100 * (quantile7(t, 0.9) - quantile7(t, 0.1)) / (2 * med)
+
+
 def noise_problems(n, elapsed_s):
-    """host_noise's verdict, recomputed from its raw probe times; each probe began
-    within the run (seconds since its start), in the order taken."""
+    """host_noise's verdicts, recomputed from its raw probe times: the CPU probe's,
+    the memory probe's, and the run's (the larger); each probe began within the run
+    (seconds since its start), in the order taken."""
     if n is None:
         return []
-    t = sorted(n["probe_times_s"])
+    t = n["probe_times_s"]
     if n["probes"] != len(t):
         return ["host_noise: %d probes but %d times" % (n["probes"], len(t))]
     at = n["probe_at_s"]
     if len(at) != len(t) or at != sorted(at) or any(not 0 <= a <= elapsed_s for a in at):
         return ["host_noise: %d probe start times for %d probes, not in the order taken or not within the run's "
                 "%g s" % (len(at), len(t), elapsed_s)]
-    if len(t) < 5:
-        return [] if n["varied_pct"] is None and not n["flagged"] else ["host_noise: a verdict from %d probes" % len(t)]
-    med = quantile7(t, 0.5)
-    varied = 100 * (quantile7(t, 0.9) - quantile7(t, 0.1)) / (2 * med)
-    if n["varied_pct"] is None or not close(n["varied_pct"], varied) or not close(n["probe_median_s"], med):
-        return ["host_noise: varied_pct %s, its probes say %g" % (n["varied_pct"], varied)]
-    if not close(n["meaningful_difference_pct"], 2 * varied) or n["flagged"] != (varied > 5):
-        return ["host_noise: meaningful difference or flag not from varied_pct %g" % varied]
-    return []
+    m = n["memory_probe_times_s"]
+    if len(m) > len(t) or (n["memory_probe_bytes"] == 0) != (len(m) == 0):
+        return ["host_noise: %d memory probe times for %d probes and a %d-byte buffer" % (
+            len(m), len(t), n["memory_probe_bytes"])]
+    bad = []
+    cpu_med, cpu = probe_verdict(t)
+    mem_med, mem = probe_verdict(m)
+    for key, got, want in (("probe_median_s", n["probe_median_s"], cpu_med), ("cpu_varied_pct", n["cpu_varied_pct"], cpu),
+                           ("memory_probe_median_s", n["memory_probe_median_s"], mem_med),
+                           ("memory_varied_pct", n["memory_varied_pct"], mem)):
+        if (got is None) != (want is None) or (want is not None and not close(got, want)):
+            bad.append("host_noise: %s %s, its probes say %s" % (key, got, want))
+    known = [v for v in (cpu, mem if n["memory_counted"] else None) if v is not None]
+    varied = max(known) if known else None
+    if (n["varied_pct"] is None) != (varied is None) or (varied is not None and not close(n["varied_pct"], varied)):
+        bad.append("host_noise: varied_pct %s, the larger of its probes' %s" % (n["varied_pct"], varied))
+    elif varied is None:
+        if n["flagged"] or n["meaningful_difference_pct"] is not None:
+            bad.append("host_noise: flagged or a meaningful difference without a verdict")
+    elif not close(n["meaningful_difference_pct"], 2 * varied) or n["flagged"] != (varied > 5):
+        bad.append("host_noise: meaningful difference or flag not from varied_pct %g" % varied)
+    return bad
 
 
 def batches_of(r):
@@ -252,8 +275,20 @@ def self_test(validator, doc):
                                 "level": 0.95, "method": "order statistics of batch medians", "batches": 3}),
         "host noise not from its probes": lambda d: d["host_noise"].update(
             probe_times_s=[0.001, 0.001, 0.001, 0.001, 0.002], probe_at_s=[0.0] * 5, probes=5,
-            varied_pct=1.0, probe_median_s=0.001,
+            varied_pct=1.0, probe_median_s=0.001, cpu_varied_pct=1.0, memory_probe_times_s=[],
+            memory_probe_bytes=0, memory_probe_median_s=None, memory_varied_pct=None,
             meaningful_difference_pct=2.0, flagged=False),
+        "host noise without the memory probe's variation": lambda d: d["host_noise"].update(
+            probe_times_s=[0.001] * 5, probe_at_s=[0.0] * 5, probes=5, probe_median_s=0.001, cpu_varied_pct=0.0,
+            memory_probe_times_s=[0.002, 0.002, 0.002, 0.002, 0.003], memory_probe_bytes=1 << 24,
+            memory_probe_median_s=0.002, memory_varied_pct=20.0, memory_counted=True,
+            varied_pct=0.0, meaningful_difference_pct=0.0, flagged=False),
+        "memory probe times without a buffer": lambda d: d["host_noise"].update(memory_probe_bytes=0),
+        "host noise: the memory probe's variation counted on a cache it fits": lambda d: d["host_noise"].update(
+            probe_times_s=[0.001] * 5, probe_at_s=[0.0] * 5, probes=5, probe_median_s=0.001, cpu_varied_pct=0.0,
+            memory_probe_times_s=[0.002, 0.002, 0.002, 0.002, 0.003], memory_probe_bytes=1 << 24,
+            memory_probe_median_s=0.002, memory_varied_pct=20.0, memory_counted=False,
+            varied_pct=20.0, meaningful_difference_pct=40.0, flagged=True),
         "host interval not widened by the host's variation": lambda d: [r["summary"].__setitem__(
             "host_interval", r["summary"]["median_interval"] and dict(
                 low=r["summary"]["median_interval"]["low"], high=r["summary"]["median_interval"]["high"],
@@ -263,7 +298,8 @@ def self_test(validator, doc):
         "host noise probes miscounted": lambda d: d["host_noise"].__setitem__("probes", d["host_noise"]["probes"] + 1),
         "host noise probe start times out of order": lambda d: d["host_noise"].update(
             probe_times_s=[0.001, 0.001], probe_at_s=[0.3, 0.1], probes=2, varied_pct=None, probe_median_s=None,
-            meaningful_difference_pct=None, flagged=False),
+            cpu_varied_pct=None, memory_probe_times_s=[0.002, 0.002], memory_probe_median_s=None,
+            memory_varied_pct=None, meaningful_difference_pct=None, flagged=False),
     }
     missed = []
     for name, plant in plants.items():

@@ -173,7 +173,7 @@ check "-R scores" bash -c "grep -q 'Bandwidth Score:' '$TMP/r.err' && grep -q 'L
 check "-R comparability warning for -s" grep -q -- '- Single buffer size (-s 64 KB) instead of full sweep' "$TMP/r.err"
 check "-R shows the largest size's bandwidth" grep -q 'Largest size (64 KB per thread): read' "$TMP/r.err"
 check "-R says how the host moved: a verdict or too short to judge, then steal and pressure" \
-    bash -c "grep -A2 '^HOST DURING THIS RUN:$' '$TMP/r.err' | grep -qE '^  (varied ±[0-9.]+% \(a fixed CPU probe timed [0-9]+ times\)|too short to judge)' && grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$' '$TMP/r.err'"
+    bash -c "grep -A2 '^HOST DURING THIS RUN:$' '$TMP/r.err' | grep -qE '^  (varied ±[0-9.]+% \(fixed CPU and memory probes timed [0-9]+ times\)|too short to judge)' && grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$' '$TMP/r.err'"
 
 # --- JSON --------------------------------------------------------------------
 "$BIN" -s 128 -o read -o latency "${QUICK[@]}" --json "$TMP/run.json" >"$TMP/j.csv" 2>"$TMP/j.err"
@@ -553,7 +553,7 @@ check "latency exits 0 and prints a row per size" bash -c "[ $rc -eq 0 ] && [ \$
 check "latency reports steps and reported-vs-measured sizes" \
     bash -c "grep -q '^Latency steps' '$TMP/lat.txt' && grep -q '^Cache sizes, reported vs measured' '$TMP/lat.txt'"
 check "latency ends with how the host moved (as -R): a verdict or too short to judge, then steal and pressure" \
-    bash -c "tail -5 '$TMP/lat.txt' | grep -A3 '^HOST DURING THIS RUN:$' | grep -qE '^  (varied ±[0-9.]+% \(a fixed CPU probe timed [0-9]+ times\)|too short to judge)' && tail -2 '$TMP/lat.txt' | grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$'"
+    bash -c "tail -5 '$TMP/lat.txt' | grep -A3 '^HOST DURING THIS RUN:$' | grep -qE '^  (varied ±[0-9.]+% \(fixed CPU and memory probes timed [0-9]+ times\)|too short to judge)' && tail -2 '$TMP/lat.txt' | grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$'"
 "$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>"$TMP/lat.err"
 check "latency --csv header and rows" \
     bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"

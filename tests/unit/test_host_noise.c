@@ -105,3 +105,57 @@ TEST(noise_verdict_from_probe_percentiles)
     CHECK(!v.known && !v.flagged);
     CHECK_INT(v.probes, 4);
 }
+
+/* The memory probe's times are judged as the CPU probe's are; the run's verdict is
+ * the larger variation: a host whose memory moves and CPU does not is noisy. */
+TEST(noise_verdict_memory_probe_counts_too)
+{
+    double cpu_t[] = {1.00, 1.01, 1.02, 1.00, 1.01};         /* about ±0.8% */
+    double mem_t[] = {2.0, 2.0, 2.4, 2.0, 2.0, 2.0, 2.6, 2.0, 2.0, 2.0, 2.0}; /* 10th 2.0, median 2.0, 90th 2.4 */
+    noise_verdict cpu = noise_judge(cpu_t, 5), mem = noise_judge(mem_t, 11);
+    CHECK(mem.known);
+    CHECK_NEAR(mem.median_s, 2.0, 0);
+    CHECK_NEAR(mem.varied_pct, 10, 1e-9); /* (2.4 - 2.0) / 2 / 2.0 */
+    noise_verdict v = noise_combine(cpu, mem);
+    CHECK(v.known && v.flagged);
+    CHECK_NEAR(v.varied_pct, 10, 1e-9);
+    CHECK_NEAR(v.meaningful_pct, 20, 1e-9);
+    CHECK_NEAR(v.median_s, 1.01, 1e-12); /* the CPU probe's */
+    CHECK_INT(v.probes, 5);
+    v = noise_combine(mem, cpu); /* the larger wins either way round */
+    CHECK_NEAR(v.varied_pct, 10, 1e-9);
+    noise_verdict none = noise_judge(mem_t, 3); /* too few memory probes: the CPU's verdict */
+    v = noise_combine(cpu, none);
+    CHECK(v.known && !v.flagged);
+    CHECK_NEAR(v.varied_pct, cpu.varied_pct, 0);
+    v = noise_combine(noise_judge(cpu_t, 2), mem); /* the memory probe's alone */
+    CHECK(v.known && v.flagged);
+    CHECK_NEAR(v.varied_pct, 10, 1e-9);
+    v = noise_combine(noise_judge(cpu_t, 2), none);
+    CHECK(!v.known && !v.flagged);
+}
+
+/* Twice the last level, within the bounds a run may spend; a part read each time. */
+TEST(noise_memory_probe_size_and_reads)
+{
+    uint64_t gib = 1ull << 30;
+    CHECK_INT(noise_mem_probe_bytes(0, gib), NOISE_MEM_MIN_BYTES);          /* unknown */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, gib), NOISE_MEM_MIN_BYTES);   /* 8 MiB: below the floor */
+    CHECK_INT(noise_mem_probe_bytes(16u << 20, gib), 32u << 20);
+    CHECK_INT(noise_mem_probe_bytes(300ull << 20, gib), NOISE_MEM_MAX_BYTES); /* a 300 MiB L3: bounded */
+    CHECK_INT(noise_mem_probe_bytes(16u << 20, 256u << 20), 0); /* 32 MiB of a 256 MiB budget: none */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, 256u << 20), NOISE_MEM_MIN_BYTES); /* a 16th: allowed */
+    CHECK_INT(noise_mem_probe_bytes(4u << 20, 0), 0);           /* budget unknown: none */
+    CHECK(noise_mem_probe_counts(64u << 20, 32u << 20));            /* Zen 4's 32 MiB L3: twice it */
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MAX_BYTES, 300ull << 20)); /* fits the cache: not counted */
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MAX_BYTES, 33u << 20));
+    CHECK(!noise_mem_probe_counts(NOISE_MEM_MIN_BYTES, 0));             /* unknown: not counted */
+    noise_mem_probe p;
+    CHECK(noise_mem_probe_open(&p, 1 << 16));
+    CHECK_INT(p.words, (1 << 16) / 8);
+    for (int i = 0; i < NOISE_MEM_PARTS + 1; i++)
+        CHECK(noise_mem_probe_run(&p) >= 0);
+    CHECK_INT(p.next, 1); /* round the parts and on */
+    noise_mem_probe_close(&p);
+    CHECK(p.buf == NULL);
+}

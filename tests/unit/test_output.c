@@ -160,7 +160,7 @@ TEST(host_noise_footer_says_the_widening)
                         .steal_pct = 0, .cpu_pressure_pct = 1.5, .memory_pressure_pct = -1};
     char *text = NULL;
     CAPTURE(text, table_write_host_noise(f, &n));
-    CHECK_CONTAINS(text, "  varied \xc2\xb1" "3.3% (a fixed CPU probe timed 58 times); differences below 7% are not "
+    CHECK_CONTAINS(text, "  varied \xc2\xb1" "3.3% (fixed CPU and memory probes timed 58 times); differences below 7% are not "
                          "meaningful\n");
     CHECK_CONTAINS(text, "  each \xc2\xb1 is this run's alone; widened by 3.3% it is where this host's median is likely "
                          "(JSON summary.host_interval)\n");
