@@ -57,7 +57,7 @@ const option_table c2c_option_table = {
     "Usage: membench c2c [options]\n"
     "Cache-to-cache transfer latency: a writer CPU brings fresh lines into its cache,\n"
     "modified (HITM) or clean (HIT), then a reader CPU chases them in random order.\n"
-    "Default: a local pair (two cores of one node), HITM and HIT; with several nodes,\n"
+    "Default: a local pair (two cores of one node), HIT then HITM; with several nodes,\n"
     "writer node x reader node matrices with memory homed on each side.\n"
     "\n",
     NULL,
