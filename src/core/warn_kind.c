@@ -4,8 +4,9 @@
 #include <stddef.h>
 
 static const warn_kind_info kinds[WARN_KIND_COUNT] = {
-    [WARN_TOPOLOGY] = {"topology", true, "what sysfs, CPUID and the cache probe say about this machine's caches "
-                                         "is missing or disagrees (membench topology shows it)", "docs/topology.md"},
+    [WARN_TOPOLOGY] = {"topology", true, "what sysfs, CPUID and the cache probe say about this machine (its "
+                                         "caches, NUMA nodes, pages) is missing or disagrees (membench topology "
+                                         "shows it)", "docs/topology.md"},
     [WARN_MEMORY_BUDGET] = {"memory_budget", false, "the memory budget was clamped", NULL},
     [WARN_SIZES_LEFT_OUT] = {"sizes_left_out", true, "sizes left out or scaled down to fit the memory budget", NULL},
     [WARN_MAY_FIT_CACHE] = {"may_fit_cache", true, "buffers meant for DRAM may still fit a cache", "docs/cache-sizes.md"},
