@@ -94,6 +94,15 @@ check("numa-mem -v: each warning on its own line, as in the JSON, and no grouped
       dv and all(("warning: " + w) in pv.stderr for w in dv["warnings"] if w not in dv["topology"]["warnings"]) and
       len(individual(dv, "option_ignored")) == 2 and " x2: " not in pv.stderr, pv.stderr)
 
+# -v says a warning the measurement gives (not the plan) as it comes: --target-ci of
+# 0.01% is not met in 0.3 s, and the rounds say so while the run is measuring.
+pt, dt = run(["-s", "64", "-o", "read", "-r", "2", "--target-ci", "0.01", "--max-time", "0.3", "-v"] + QUICK,
+             "wk-tci-v")
+tci = individual(dt, "target_ci") if dt else []
+check("-v: a warning given while measuring (--target-ci not met) is on stderr as itself, as in the JSON",
+      tci and all(("warning: " + w) in pt.stderr for w in tci) and " x1: " not in pt.stderr,
+      (tci, pt.stderr[-400:]))
+
 # --- a kind said once is its warning itself; the run's end says it -----------------
 p, d = run(["-s", "64", "-o", "read", "-r", "1"] + QUICK, "wk-unpinned", {"OMP_PROC_BIND": "false"})
 pl = individual(d, "placement") if d else []
