@@ -12,16 +12,10 @@ import statistics
 import subprocess
 import sys
 
+from round_records import check, results
+
 BIN, TMP = sys.argv[1:3]
 QUICK = ["-b", "4M", "--window-ms", "5", "--samples", "2"]
-results = []
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:300])
 
 
 def run(args, name, env=None):
