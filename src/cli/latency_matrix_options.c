@@ -55,10 +55,15 @@ static const option_spec specs[] = {
     OPTION_COMMON("pages"),
     {.long_name = "stride", .value_name = "BYTES", .kind = OPT_UINT, .key = "stride", .offset = F(stride), .min = 8,
      .max = 1 << 20, .bad = "must be a multiple of 8 bytes from 8 to 1048576",
-     .help = "Bytes between chased nodes, visited in random order\n(default: the cache line)"},
+     .help = "Bytes between chased nodes, visited in random order\n(default: the cache line, one line of every 256 bytes\n"
+             "a pass)"},
+    {.long_name = "full-random", .kind = OPT_FLAG, .key = "full_random", .offset = F(full_random),
+     .help = "Random over the whole buffer, page walks included\n(default: multichase's order, random within 256 KiB\n"
+             "groups, the groups in random order: no page walks)"},
     {.long_name = "chase-range", .value_name = "BYTES", .kind = OPT_UINT, .key = "chase_range",
      .offset = F(chase_range), .min = 8, .max = 1 << 30, .bad = "must be a number of bytes from 8 to 1073741824",
-     .help = "Random order within each BYTES-long range of the buffer,\nthe ranges in random order (MLC's -D; default: the whole\nbuffer at once)"},
+     .help = "Random order within each BYTES-long range of the buffer,\nthe ranges in random order (MLC's -D; default: 256 KiB\ngroups, "
+             "as multichase)"},
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random order (default 1)"},
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
@@ -106,5 +111,8 @@ parse_result latency_matrix_options_check(void *opts, char *err, size_t errlen)
     if (o->cpu_given && (o->every_cpu || o->ncpu_of > 0))
         return cli_fail(err, errlen, "--cpu %d conflicts with %s: --cpu measures one CPU", o->cpu,
                         o->every_cpu ? "--every-cpu" : "--cpu-of");
+    if (o->full_random && o->chase_range)
+        return cli_fail(err, errlen, "--full-random and --chase-range %llu conflict: choose one order",
+                        (unsigned long long)o->chase_range);
     return PARSE_OK;
 }

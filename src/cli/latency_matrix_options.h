@@ -24,6 +24,7 @@ typedef struct {
     node_cpu_choice cpu_of[LATENCY_MATRIX_MAX_CPU_OF];
     size_t ncpu_of;
     uint64_t stride;         /* bytes between chased nodes; 0 = the line size */
+    bool full_random;        /* --full-random: random over the whole buffer (page walks included) */
     uint64_t chase_range;    /* --chase-range: bytes visited in random order before the next range; 0 = whole buffer */
     uint64_t seed;
     double sample_ms;

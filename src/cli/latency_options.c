@@ -39,6 +39,10 @@ static const option_spec specs[] = {
      .help = "lmbench-style fixed stride instead of random order"},
     {.long_name = "page-local", .kind = OPT_FLAG, .key = "page_local", .offset = F(page_local),
      .help = "Random within each page, pages in random order\n(separates TLB misses from cache misses)"},
+    {.long_name = "full-random", .kind = OPT_FLAG, .key = "full_random", .offset = F(full_random),
+     .help = "Every size chased in random order over the whole\nbuffer, page walks included (default: multichase's\n"
+             "order, random within 256 KiB groups, one line of\nevery 256 bytes a pass; the largest size is chased\n"
+             "fully random too, as the Random column)"},
     OPTION_COMMON("pages"),
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random order (default 1)"},
@@ -86,7 +90,7 @@ void latency_options_defaults(void *opts)
     latency_options *o = opts;
     o->min_bytes = 4096;
     o->points_per_octave = 4;
-    o->order = CHASE_RANDOM;
+    o->order = CHASE_TLB_LOCAL;
     o->seed = 1;
     o->sample_ms = 20;
     o->cpu = -1;
@@ -97,10 +101,15 @@ void latency_options_defaults(void *opts)
 parse_result latency_options_check(void *opts, char *err, size_t errlen)
 {
     latency_options *o = opts;
-    if (o->page_local && o->order == CHASE_STRIDED)
-        return cli_fail(err, errlen, "--page-local and --stride conflict: choose one order");
+    if (o->page_local + o->full_random + (o->order == CHASE_STRIDED) > 1)
+        return cli_fail(err, errlen, "%s: choose one order",
+                        o->order != CHASE_STRIDED ? "--page-local and --full-random conflict"
+                        : o->page_local       ? "--page-local and --stride conflict"
+                                              : "--full-random and --stride conflict");
     if (o->page_local)
         o->order = CHASE_PAGE_LOCAL;
+    if (o->full_random)
+        o->order = CHASE_RANDOM;
     if (o->max_bytes && o->max_bytes < o->min_bytes)
         return cli_fail(err, errlen, "--max (%llu KiB) is smaller than --min (%llu KiB)",
                         (unsigned long long)(o->max_bytes >> 10), (unsigned long long)(o->min_bytes >> 10));

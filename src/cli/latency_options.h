@@ -21,6 +21,7 @@ typedef struct {
     chase_order order;
     uint64_t stride;     /* --stride: node size of the strided order */
     bool page_local;
+    bool full_random; /* --full-random: the curve chased as CHASE_RANDOM */
     uint64_t seed;
     double sample_ms;
     int cpu;             /* -1 = first usable CPU */

@@ -96,6 +96,27 @@ static void noise(const loaded_run *run, run_headline *h)
     }
 }
 
+/* The latency figure's chase order, and the full random chase measured beside it. */
+static void random_latency(run_headline *h)
+{
+    headline_figure *f = &h->fig[HEAD_LATENCY];
+    if (!f->rec)
+        return;
+    const char *order = json_get_text(json_get_object(f->rec->json, "params"), "chase_order");
+    size_t used = strlen(f->why);
+    if (order && strcmp(order, "tlb-local") == 0)
+        snprintf(f->why + used, sizeof f->why - used, ", TLB-local as multichase");
+    else if (order)
+        snprintf(f->why + used, sizeof f->why - used, ", %.16s chase", order);
+    const json_value *rc = json_get_object(f->rec->json, "random_chase");
+    const char *state = json_get_text(rc, "state");
+    double v;
+    if (state && strcmp(state, "measured") == 0 && json_get_number(rc, "value", &v) && v > 0) {
+        h->random_ns = v;
+        snprintf(h->random_why, sizeof h->random_why, "median, random over the whole buffer: page walks included");
+    }
+}
+
 void report_headline_of(const loaded_run *run, run_headline *h)
 {
     memset(h, 0, sizeof *h);
@@ -109,6 +130,7 @@ void report_headline_of(const loaded_run *run, run_headline *h)
     /* a latency run's sizes are the whole buffer: its threshold is the whole cache */
     dram_figure(run, "latency", NULL, strcmp(run->mode, "sweep") == 0 ? dram_from : llc ? bytes : 0, level,
                 &h->fig[HEAD_LATENCY]);
+    random_latency(h);
     triad(run, &h->fig[HEAD_TRIAD]);
     if (llc) {
         const char *source = cache_source_name_of_key(json_get_text(llc, "source"));

@@ -25,6 +25,8 @@ typedef struct {
     bool llc_known;
     char noise[160];   /* the verdict in words */
     int noisy;         /* 1 flagged, 0 quiet, -1 no verdict */
+    double random_ns;  /* the idle latency record's full random chase (page walks included), 0 when absent */
+    char random_why[96];
 } run_headline;
 
 /* The key each figure has in the page (data-figure): "dram-read", ..., "stream-triad". */

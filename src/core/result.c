@@ -91,6 +91,42 @@ bool result_set_samples(result_record *r, const double *samples, int n)
     return true;
 }
 
+bool result_set_random(result_record *r, const double *samples, const int *rounds, int n)
+{
+    free(r->random_samples);
+    r->random_samples = NULL;
+    r->random_nsamples = 0;
+    memset(&r->random_summary, 0, sizeof r->random_summary);
+    r->random_chase = RANDOM_CHASE_MEASURED;
+    if (n <= 0)
+        return true;
+    r->random_samples = malloc(sizeof *r->random_samples * (size_t)n);
+    if (!r->random_samples)
+        return false;
+    memcpy(r->random_samples, samples, sizeof *r->random_samples * (size_t)n);
+    r->random_nsamples = n;
+    r->random_summary = stats_compute(samples, (size_t)n);
+    size_t ends[STATS_MAX_BATCHES];
+    size_t k = stats_time_batches((size_t)n, rounds, STATS_MAX_BATCHES, ends);
+    if (k > 0)
+        stats_batch_interval(r->random_samples, ends, k, &r->random_summary);
+    return true;
+}
+
+const char *random_chase_name(random_chase_state s)
+{
+    switch (s) {
+    case RANDOM_CHASE_SAME:
+        return "same";
+    case RANDOM_CHASE_MEASURED:
+        return "measured";
+    case RANDOM_CHASE_FAILED:
+        return "failed";
+    default:
+        return NULL;
+    }
+}
+
 bool result_set_placement(result_record *r, const result_thread *threads, int n)
 {
     free(r->placement);
@@ -183,6 +219,7 @@ bool result_set_sample_rounds(result_record *r, const int *rounds, const double 
 void result_free(result_record *r)
 {
     free(r->samples);
+    free(r->random_samples);
     free(r->sample_rounds);
     free(r->sample_times);
     free(r->placement);
@@ -195,6 +232,8 @@ bool result_copy(result_record *dst, const result_record *src)
 {
     *dst = *src;
     dst->samples = NULL;
+    dst->random_samples = NULL;
+    dst->random_nsamples = 0;
     dst->sample_rounds = NULL;
     dst->sample_times = NULL;
     dst->placement = NULL;
@@ -214,6 +253,10 @@ bool result_copy(result_record *dst, const result_record *src)
     }
     if (ok && src->sample_rounds)
         ok = result_set_sample_rounds(dst, src->sample_rounds, src->sample_times, 0, src->nsamples);
+    if (ok && src->random_nsamples > 0) {
+        ok = result_set_random(dst, src->random_samples, NULL, src->random_nsamples);
+        dst->random_summary = src->random_summary; /* its interval came from rounds not copied */
+    }
     params_copy(&dst->params, &src->params);
     if (ok && dst->params.n == src->params.n)
         return true;

@@ -38,6 +38,15 @@ typedef struct {
     double mem_share; /* lowest share of a buffer's sampled pages on its node, -1 unknown */
 } result_observed;
 
+/* Latency: the full random chase, page walks included, beside a headline chased
+ * TLB-locally (kernels/chase.h: CHASE_TLB_LOCAL). */
+typedef enum {
+    RANDOM_CHASE_NONE,     /* not asked for (cache-sized points, other chase orders) */
+    RANDOM_CHASE_SAME,     /* the buffer is one TLB group: the headline's chase is random over all of it */
+    RANDOM_CHASE_MEASURED, /* random_* hold it */
+    RANDOM_CHASE_FAILED    /* asked for, but its chain could not be allocated */
+} random_chase_state;
+
 /* The buffers of a result that got the same kind of pages. */
 #define RESULT_PAGE_GROUPS 4
 typedef struct {
@@ -90,6 +99,11 @@ typedef struct {
                                  not the best */
     bool complete;            /* false when a stop cut the samples short */
 
+    random_chase_state random_chase;
+    double *random_samples;       /* RANDOM_CHASE_MEASURED: its samples, ns; owned */
+    int random_nsamples;
+    sample_stats random_summary;  /* over random_samples, the interval over its rounds */
+
     param_list params;        /* mode-specific: owned */
 } result_record;
 
@@ -106,6 +120,11 @@ bool result_set_samples(result_record *r, const double *samples, int n);
 /* Copies the round of each of the n samples (the sweep's rounds) and when each
  * ended (clock_now seconds, less origin). False when out of memory. */
 bool result_set_sample_rounds(result_record *r, const int *rounds, const double *ends, double origin, int n);
+/* Copies the full random chase's n samples (taken in rounds[], or NULL) and marks
+ * it measured. False when out of memory. */
+bool result_set_random(result_record *r, const double *samples, const int *rounds, int n);
+/* "same", "measured", "failed", or NULL for RANDOM_CHASE_NONE: the JSON word. */
+const char *random_chase_name(random_chase_state s);
 /* Copies the placement of n threads. */
 bool result_set_placement(result_record *r, const result_thread *threads, int n);
 /* Copies what n threads were observed doing. */

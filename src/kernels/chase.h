@@ -8,6 +8,18 @@
  *                    (TLB misses included unless the buffer is in huge pages);
  *   CHASE_PAGE_LOCAL every node of a page, in random order, before the next page,
  *                    pages in random order: separates TLB cost from cache cost;
+ *   CHASE_TLB_LOCAL  multichase's default pattern, the headline DRAM latency:
+ *                    groups of page_bytes (256 KiB: 64 pages of 4 KiB, few enough
+ *                    for any TLB) in random order, within a group one node of
+ *                    every `spread` nodes (256 B) in random order, so no
+ *                    prefetcher helps and the page walks stay out of the time.
+ *                    Unlike multichase, which leaves 3 of every 4 lines unused, the
+ *                    chain then goes round again `spread` times, one offset per
+ *                    pass, in bit-reversed order (offsets 0, 2, 1, 3), so every
+ *                    node is visited once a traversal, as in CHASE_RANDOM: a cache
+ *                    holds the chain exactly when it holds the buffer, and a
+ *                    line's 128-byte buddy, which the adjacent-line prefetcher
+ *                    fetches with it, comes two passes later;
  *   CHASE_STRIDED    node i -> node i+1, lmbench's fixed stride (prefetchable).
  * Random orders come from a keyed Feistel permutation seeded with splitmix64
  * (util/splitmix64.h, --seed), so a run can be repeated exactly. Links are
@@ -19,14 +31,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { CHASE_RANDOM, CHASE_PAGE_LOCAL, CHASE_STRIDED } chase_order;
+typedef enum { CHASE_RANDOM, CHASE_PAGE_LOCAL, CHASE_STRIDED, CHASE_TLB_LOCAL } chase_order;
+
+/* CHASE_TLB_LOCAL's shape, multichase's defaults: 64 pages of 4 KiB a group, one
+ * 64-byte line of every 256 bytes in a pass. */
+#define CHASE_TLB_GROUP_BYTES (256u * 1024)
+#define CHASE_TLB_SPREAD 4
+#define CHASE_MAX_SPREAD 16
 
 typedef struct {
     chase_order order;
     size_t node_bytes; /* >= sizeof(void *); divides the buffer size */
-    size_t page_bytes; /* CHASE_PAGE_LOCAL: multiple of node_bytes, divides the buffer size */
+    size_t page_bytes; /* CHASE_PAGE_LOCAL: multiple of node_bytes, divides the buffer size;
+                          CHASE_TLB_LOCAL: the group, a multiple of node_bytes * spread,
+                          divides the buffer size */
     uint64_t seed;
+    unsigned spread; /* CHASE_TLB_LOCAL: nodes per visited node in a pass, a power of two
+                        up to CHASE_MAX_SPREAD (0 or 1: every node in one pass) */
 } chase_layout;
+
+/* The order's name in records: "random", "page-local", "strided", "tlb-local". */
+const char *chase_order_key(chase_order order);
 
 /* Links buf (bytes long) into one cycle; returns the start, or NULL when the
  * layout does not fit the buffer or a stop was requested while linking (a

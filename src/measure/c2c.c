@@ -116,7 +116,7 @@ static void writer(c2c_ctx *c)
     }
     c->have_buffer = true;
     for (int k = 0; k < nwin; k++) {
-        chase_layout layout = {CHASE_RANDOM, rq->line, 0, rq->seed + (uint64_t)k};
+        chase_layout layout = {CHASE_RANDOM, rq->line, 0, rq->seed + (uint64_t)k, 0};
         c->starts[k] = chase_build(window(c, k), rq->window, &layout);
         if (!c->starts[k]) {
             fail(c, C2C_STOPPED, "writer", HANDOFF_STOPPED);

@@ -34,6 +34,8 @@ struct chase_point {
     int nsamples, cap;
     int visits;
     int builds; /* times the chain was linked */
+    chase_point *random; /* with_random: the full random chase beside this one */
+    bool random_failed;  /* its chain could not be allocated */
     /* the job's arguments and answer */
     int want;
     int round;
@@ -158,9 +160,15 @@ bool chase_samples_want_more(const latency_request *rq, const double *ns, const 
     return stats_compute(ns, (size_t)n).cv >= rq->cv_target && !chase_last_round_shifted(ns, rounds, n);
 }
 
-bool chase_point_wants_more(const chase_point *p)
+/* The CV rule on this chase's own samples (a visit's loop: never the random one's). */
+static bool own_wants_more(const chase_point *p)
 {
     return chase_samples_want_more(&p->rq, p->ns, p->rounds, p->nsamples);
+}
+
+bool chase_point_wants_more(const chase_point *p)
+{
+    return own_wants_more(p) || (p->random && !p->random_failed && own_wants_more(p->random));
 }
 
 uint64_t chase_warmup_steps(uint64_t steps, uint64_t nodes, uint64_t pages, bool first_visit)
@@ -238,7 +246,7 @@ static void visit_job(team *t, int tid, void *arg)
      * in a visit's first sample, 37 after), and that is not the latency asked for. */
     chase_settle(timed_chase(&p->pos, warm), quarter_chase, p);
     int got = 0;
-    while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || chase_point_wants_more(p))) {
+    while (!stop_requested() && (p->want > 0 ? got < p->want : got == 0 || own_wants_more(p))) {
         double ns = timed_chase(&p->pos, p->steps);
         if (!add_sample(p, ns, p->round)) {
             p->status = MEASURE_NO_MEMORY;
@@ -252,15 +260,34 @@ static void visit_job(team *t, int tid, void *arg)
     p->elapsed_s += clock_now() - start;
 }
 
+/* Whether the request asks for the random chase and it differs from the headline's. */
+static bool random_differs(const latency_request *rq)
+{
+    return rq->with_random && rq->layout.order == CHASE_TLB_LOCAL && rq->bytes > rq->layout.page_bytes;
+}
+
 chase_point *chase_point_create(const latency_request *rq)
 {
     chase_point *p = calloc(1, sizeof *p);
-    if (p)
-        p->rq = *rq;
+    if (!p)
+        return NULL;
+    p->rq = *rq;
+    if (random_differs(rq)) {
+        latency_request r = *rq;
+        r.layout = (chase_layout){CHASE_RANDOM, rq->layout.node_bytes, 0, rq->layout.seed, 0};
+        r.memory = rq->random_memory;
+        r.with_random = false;
+        r.random_memory = NULL;
+        p->random = chase_point_create(&r);
+        if (!p->random) {
+            free(p);
+            return NULL;
+        }
+    }
     return p;
 }
 
-measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain)
+static measure_status visit_one(chase_point *p, team *t, int count, int round, bool keep_chain)
 {
     p->want = count;
     p->round = round;
@@ -270,6 +297,20 @@ measure_status chase_point_visit(chase_point *p, team *t, int count, int round, 
         p->pos = NULL;
     }
     return p->status;
+}
+
+/* The headline's chase, then the random one (its chain freed first when not kept,
+ * so the two need memory for both only when both are kept). A random chain that
+ * cannot be allocated costs the point only that figure. */
+measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain)
+{
+    measure_status ms = visit_one(p, t, count, round, keep_chain);
+    if (ms != MEASURE_OK || !p->random || p->random_failed)
+        return ms;
+    measure_status rs = visit_one(p->random, t, count, round, keep_chain);
+    if (rs == MEASURE_NO_MEMORY)
+        p->random_failed = true;
+    return rs == MEASURE_STOPPED ? rs : MEASURE_OK;
 }
 
 int chase_point_samples(const chase_point *p)
@@ -308,15 +349,30 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
         params_number(&out->params, "latency_ref_cycles", out->summary.median * hz / 1e9);
     else
         params_null(&out->params, "latency_ref_cycles");
+    params_text(&out->params, "chase_order", chase_order_key(rq->layout.order));
+    if (rq->layout.order == CHASE_TLB_LOCAL) {
+        params_int(&out->params, "chase_group_bytes", (long long)rq->layout.page_bytes);
+        params_int(&out->params, "chase_spread", rq->layout.spread);
+    }
     params_number(&out->params, "chain_build_s", p->build_s);
     params_int(&out->params, "chain_builds", p->builds);
+    bool random_ok = true;
+    if (p->random && p->random->nsamples > 0) {
+        random_ok = result_set_random(out, p->random->ns, p->random->rounds, p->random->nsamples);
+        params_int(&out->params, "random_chain_builds", p->random->builds);
+        params_text(&out->params, "random_chase_order", chase_order_key(p->random->rq.layout.order));
+    } else if (p->random && p->random_failed) {
+        out->random_chase = RANDOM_CHASE_FAILED;
+    } else if (rq->with_random && rq->layout.order == CHASE_TLB_LOCAL) {
+        out->random_chase = RANDOM_CHASE_SAME;
+    }
     params_bool(&out->params, "last_round_shifted", chase_last_round_shifted(p->ns, p->rounds, got));
     params_int(&out->params, "chased_bytes", (long long)rq->bytes);
     out->pins_verified = team_pin_verified(t, 0);
     result_observed seen = result_observed_unknown(); /* the chaser's CPU after its last visit */
     seen.cpu = team_observed_cpu(t, 0);
     result_observed_add_buffer(&seen, b->node, b->node_fraction);
-    return result_set_observed(out, &seen, 1) && ok;
+    return result_set_observed(out, &seen, 1) && ok && random_ok;
 }
 
 bool chase_point_fill_rounds(const chase_point *p, double origin, result_record *out)
@@ -335,6 +391,7 @@ void chase_point_destroy(chase_point *p)
         return;
     if (p->pos)
         buffer_free(&p->b);
+    chase_point_destroy(p->random);
     free(p->ns);
     free(p->rounds);
     free(p->ends);

@@ -27,6 +27,11 @@ typedef struct {
     const buffer *memory; /* memory to link the chain in, already on node and touched, not the
                              point's to free (the sweep's pool: bw_pool_lend_source, or
                              bw_pool_scratch); NULL: its own */
+    bool with_random; /* beside a CHASE_TLB_LOCAL chase over more than one group, the full
+                         random chase (page walks included) too: a second chain of the same
+                         size, visited right after the first at every visit, its samples the
+                         record's random_* (result.h). The DRAM points ask for it. */
+    const buffer *random_memory; /* memory lent to that chain, as `memory`; NULL: its own */
 } latency_request;
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples

@@ -81,7 +81,12 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
         th[r].mem_node = per_cpu ? m->cells[r].mem_node : -1; /* matrix: every column in turn */
     }
     param_list *p = &s->info.plan.values;
-    char order[96] = "random chase";
+    char order[160] = "random chase over the whole buffer (page walks included)";
+    if (st->layout.order == CHASE_TLB_LOCAL)
+        snprintf(order, sizeof order,
+                 "TLB-local random chase (multichase's order: within each %zu-byte group, one node of every %u a "
+                 "pass, the groups in random order)",
+                 st->layout.page_bytes, st->layout.spread);
     if (st->layout.order == CHASE_PAGE_LOCAL)
         snprintf(order, sizeof order, "random chase within each %zu-byte range, the ranges in random order",
                  st->layout.page_bytes);
@@ -91,6 +96,8 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
                  order, st->layout.node_bytes, (unsigned long long)o->seed, (unsigned long long)(st->bytes >> 20),
                  why, st->pages.name);
     params_int(p, "chase_range_bytes", st->layout.order == CHASE_PAGE_LOCAL ? (long long)st->layout.page_bytes : 0);
+    params_text(p, "order", chase_order_key(st->layout.order));
+    params_int(p, "group_bytes", st->layout.order == CHASE_TLB_LOCAL ? (long long)st->layout.page_bytes : 0);
     params_bool(p, "every_cpu", per_cpu);
     params_int(p, "buffer_bytes", (long long)st->bytes);
     params_text(p, "buffer_reason", why);
@@ -132,10 +139,19 @@ static int matrix_plan(session *s)
         rc = choose_pages(s, st, o);
     if (rc)
         return rc;
-    st->layout.order = CHASE_RANDOM;
+    st->layout.order = o->full_random ? CHASE_RANDOM : CHASE_TLB_LOCAL;
     st->layout.node_bytes = o->stride ? (size_t)o->stride : (size_t)topology_cache_level(&s->topo, 1).line_size;
     st->layout.page_bytes = st->pages.chase_page_bytes;
     st->layout.seed = o->seed;
+    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {
+        /* multichase's order; with --stride, one node a stride in one pass, as its -s */
+        st->layout.spread = o->stride ? 1 : CHASE_TLB_SPREAD;
+        size_t chunk = st->layout.node_bytes * st->layout.spread;
+        st->layout.page_bytes = CHASE_TLB_GROUP_BYTES < chunk ? chunk : CHASE_TLB_GROUP_BYTES - CHASE_TLB_GROUP_BYTES % chunk;
+        if (st->bytes <= st->layout.page_bytes)
+            st->layout.page_bytes = st->bytes - st->bytes % chunk; /* one group: the whole buffer */
+        st->bytes -= st->bytes % st->layout.page_bytes;
+    }
     if (o->chase_range) { /* MLC's -D: each range's nodes in random order, then the next range */
         if (o->chase_range % st->layout.node_bytes)
             return session_bad_input(s, "--chase-range %llu: not a whole number of %zu-byte chased nodes",
@@ -144,6 +160,7 @@ static int matrix_plan(session *s)
             return session_bad_input(s, "--chase-range %llu: larger than the chased buffer (%llu bytes)",
                                      (unsigned long long)o->chase_range, (unsigned long long)st->bytes);
         st->layout.order = CHASE_PAGE_LOCAL;
+        st->layout.spread = 0;
         st->layout.page_bytes = o->chase_range;
         st->bytes -= st->bytes % o->chase_range;
     }
@@ -185,8 +202,9 @@ static bool measure_cell(session *s, matrix_state *st, team *t, size_t i)
 {
     const latency_matrix_options *o = s->opts;
     const node_matrix_cell *c = &st->m.cells[i];
-    latency_request rq = {st->bytes,    st->layout,          o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                          CV_TARGET,    st->pages.request,   st->pages.huge_size,   c->mem_node, true, NULL};
+    latency_request rq = {st->bytes,  st->layout,        o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
+                          CV_TARGET,  st->pages.request, st->pages.huge_size,   c->mem_node, true,
+                          NULL,       false,             NULL};
     result_record r;
     result_init(&r, "latency-matrix", "latency", METRIC_LATENCY);
     measure_status ms = measure_latency(t, &rq, &r);

@@ -83,6 +83,8 @@ static uint64_t round_size(const latency_state *st, const latency_options *o, do
         unit = st->layout.node_bytes;
     if (o->order == CHASE_PAGE_LOCAL && v >= (double)st->page_bytes)
         unit = st->page_bytes;
+    if (o->order == CHASE_TLB_LOCAL && v >= (double)st->layout.page_bytes)
+        unit = st->layout.page_bytes;
     uint64_t r = (uint64_t)llround(v / (double)unit) * unit;
     if (st->layout.node_bytes > 0 && r % st->layout.node_bytes)
         r -= r % st->layout.node_bytes;
@@ -160,9 +162,13 @@ static int latency_plan(session *s)
     st->layout.node_bytes = o->order == CHASE_STRIDED ? o->stride : (size_t)l1.line_size;
     st->layout.page_bytes = st->page_bytes;
     st->layout.seed = o->seed;
+    if (o->order == CHASE_TLB_LOCAL) {
+        st->layout.page_bytes = CHASE_TLB_GROUP_BYTES;
+        st->layout.spread = CHASE_TLB_SPREAD;
+    }
     plan_sizes(st, o);
 
-    static const char *const orders[] = {"random", "page-local random", "strided"};
+    static const char *const orders[] = {"random", "page-local random", "strided", "TLB-local random"};
     const char *policy = o->mem_node < 0 ? "the CPU's own (first touch)"
                          : o->mem_policy == MEM_POLICY_BIND ? "bind"
                                                             : "preferred";
@@ -236,10 +242,12 @@ static void latency_open_sinks(session *s)
 static latency_request request_for(const latency_state *st, const latency_options *o, uint64_t bytes)
 {
     bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
-    latency_request rq = {bytes,     st->layout,    o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                          CV_TARGET, st->pages,     st->huge_size,         st->node,    strict, NULL};
-    if (o->order == CHASE_PAGE_LOCAL && bytes < st->page_bytes)
-        rq.layout.page_bytes = bytes; /* smaller than a page: random within it */
+    latency_request rq = {bytes,     st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
+                          CV_TARGET, st->pages,  st->huge_size,         st->node,    strict,
+                          NULL,      false,      NULL};
+    if ((o->order == CHASE_PAGE_LOCAL || o->order == CHASE_TLB_LOCAL) && bytes < rq.layout.page_bytes)
+        rq.layout.page_bytes = bytes; /* smaller than a page or group: random within it */
+    rq.with_random = bytes == st->sizes[st->nsizes - 1]; /* the DRAM point: its full random figure beside */
     return rq;
 }
 
@@ -256,7 +264,7 @@ static bool point_record(session *s, const latency_state *st, const curve_point 
     int cpu_node = topology_cpu(&s->topo, st->cpu)->node;
     result_set_placement(r, &(result_thread){st->cpu, cpu_node, st->node}, 1);
     r->size_basis = st->size_basis;
-    r->dram_intent = p->bytes == o->max_bytes; /* the curve's DRAM point */
+    r->dram_intent = p->bytes == st->sizes[st->nsizes - 1]; /* the curve's DRAM point (--max, rounded) */
     r->may_fit_cache = r->dram_intent && st->max_may_fit;
     r->samples_wanted = p->sched.needed;
     r->complete = r->complete && r->nsamples >= p->sched.needed;

@@ -51,16 +51,22 @@ static int loaded_plan(session *s)
                                      (unsigned long long)o->chase_range, (unsigned long long)st->layout.chase_bytes);
         st->layout.chase_bytes -= st->layout.chase_bytes % o->chase_range;
         params_int(&s->info.plan.values, "chase_bytes", (long long)st->layout.chase_bytes);
+    } else if (st->layout.chase_bytes > CHASE_TLB_GROUP_BYTES) {
+        /* the idle latency's order (latency-matrix, MLC's idle line): whole groups */
+        st->layout.chase_bytes -= st->layout.chase_bytes % CHASE_TLB_GROUP_BYTES;
+        params_int(&s->info.plan.values, "chase_bytes", (long long)st->layout.chase_bytes);
     }
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
-                 "random chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s%s traffic (%s); %d delays; "
+                 "%s chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s%s traffic (%s); %d delays; "
                  "latency median of %d samples, bandwidth over the same window",
+                 o->chase_range ? "range-local random" : "TLB-local random (multichase's order)",
                  (unsigned long long)(st->layout.chase_bytes >> 20), st->chaser_cpu, c->node, st->layout.ntraffic,
                  st->layout.ntraffic == 1 ? "" : "s", o->random ? "random-access " : "", st->mix->name,
                  st->mix->description, st->ndelays, o->samples);
     params_int(pl, "latency_cpu", st->chaser_cpu);
-    params_int(pl, "chase_range_bytes", (long long)o->chase_range); /* 0: the whole chase buffer at random */
+    params_int(pl, "chase_range_bytes", (long long)o->chase_range); /* 0: multichase's order, as below */
+    params_text(pl, "chase_order", chase_order_key(o->chase_range ? CHASE_PAGE_LOCAL : CHASE_TLB_LOCAL));
     params_int(pl, "write_buffers_per_thread", traffic_mix_uses_write(st->mix)); /* of buffers_per_thread */
     params_text(pl, "traffic", st->mix->name);
     params_text(pl, "access", o->random ? "random 256-byte blocks" : "sequential");
@@ -106,8 +112,11 @@ static void loaded_run(session *s)
         return; /* said */
     traffic_setup setup = traffic_layout_setup(&st->layout, true, traffic_mix_uses_second_read(st->mix),
                                                traffic_mix_uses_write(st->mix));
-    setup.layout = (chase_layout){o->chase_range ? CHASE_PAGE_LOCAL : CHASE_RANDOM,
-                                  (size_t)topology_cache_level(&s->topo, 1).line_size, (size_t)o->chase_range, o->seed};
+    size_t line = (size_t)topology_cache_level(&s->topo, 1).line_size;
+    setup.layout = o->chase_range ? (chase_layout){CHASE_PAGE_LOCAL, line, (size_t)o->chase_range, o->seed, 0}
+                                  : (chase_layout){CHASE_TLB_LOCAL, line, CHASE_TLB_GROUP_BYTES, o->seed, CHASE_TLB_SPREAD};
+    if (!o->chase_range && st->layout.chase_bytes <= CHASE_TLB_GROUP_BYTES)
+        setup.layout.page_bytes = st->layout.chase_bytes; /* one group: random over all of it */
     setup.chase_sample_s = o->sample_ms / 1000.0;
     traffic_run *run = NULL;
     session_progress(s, "allocating the chase chain and the buffers of %d traffic threads", st->layout.ntraffic);

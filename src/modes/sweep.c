@@ -330,7 +330,9 @@ static uint64_t chain_bytes(const sweep_state *st, uint64_t bytes)
 {
     uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
     uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
-    return chase > cap ? cap - cap % 4096 : chase;
+    chase = chase > cap ? cap - cap % 4096 : chase;
+    /* whole TLB groups above one (latency_request_for) */
+    return chase > CHASE_TLB_GROUP_BYTES ? chase - chase % CHASE_TLB_GROUP_BYTES : chase;
 }
 
 /* The latency request at one size: one pinned thread, the chase capped as sc-membench does. */
@@ -338,7 +340,14 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
                                            uint64_t bytes)
 {
     uint64_t chase = chain_bytes(st, bytes);
-    chase_layout layout = {CHASE_RANDOM, (size_t)topology_cache_level(topo, 1).line_size, 0, o->seed};
+    /* the headline: multichase's TLB-local order (kernels/chase.h); a chain of one
+     * group or less is random over all of it */
+    size_t line = (size_t)topology_cache_level(topo, 1).line_size;
+    chase_layout layout = {CHASE_TLB_LOCAL, line, CHASE_TLB_GROUP_BYTES, o->seed, CHASE_TLB_SPREAD};
+    if (chase < CHASE_TLB_GROUP_BYTES)
+        layout.page_bytes = chase;
+    if (chase % (line * CHASE_TLB_SPREAD))
+        layout = (chase_layout){CHASE_RANDOM, line, 0, o->seed, 0};
     latency_request lr = {chase,
                           layout,
                           o->latency_sample_ms / 1000.0,
@@ -348,6 +357,8 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
                           st->pages.request,
                           st->pages.huge_size,
                           st->place.places[0].mem_node,
+                          false,
+                          NULL,
                           false,
                           NULL};
     return lr;
@@ -371,13 +382,18 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
          * memory the 1 GiB chain read 700-1400 ns in some visits against 210,
          * BENCHMARKS). In a source (home_chains) it is linked once; in thread 0's
          * destination, which the next point overwrites, at every visit. */
+        /* The DRAM points (and -s's one size, whatever it is) chase the buffer fully
+         * random too, page walks included: that chain in the scratch memory when the
+         * headline's has a home, else in memory of its own (make_points counted it). */
+        lr.with_random = p->size->dram || o->single_size_kb;
+        if (!p->keep && st->pool && !st->chain_memory.ptr)
+            bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
         if (p->home.ptr) {
             lr.memory = &p->home;
-        } else if (!p->keep) {
-            if (st->pool && !st->chain_memory.ptr)
-                bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
             if (st->chain_memory.len >= lr.bytes)
-                lr.memory = &st->chain_memory;
+                lr.random_memory = &st->chain_memory;
+        } else if (!p->keep && st->chain_memory.len >= lr.bytes) {
+            lr.memory = &st->chain_memory;
         }
         p->lat = chase_point_create(&lr);
         if (!p->lat) {
@@ -566,7 +582,7 @@ static void emit_point(session *s, const sweep_state *st, sweep_point *p)
  * (1.5 GiB in all there), they landed on pages the host had not backed since the
  * guest freed them (free page reporting), and the 1 GiB chain read 260-1700 ns where
  * a chain on recycled pages reads 210 (BENCHMARKS). */
-static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int threads)
+static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int threads, bool single)
 {
     page_request pr = st->pages.request;
     uint64_t chain = 0;
@@ -577,7 +593,7 @@ static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int 
         if (p->keep)
             continue;
         if (p->op == OP_LATENCY) {
-            uint64_t c = chain_bytes(st, p->bytes);
+            uint64_t c = chain_bytes(st, p->bytes) * (p->size->dram || single ? 2 : 1); /* and the random one */
             chain = c > chain ? c : chain;
             continue;
         }
@@ -623,8 +639,9 @@ static bool make_points(session *s, sweep_state *st)
             if (op == OP_LATENCY) {
                 /* linking a random chain costs far more than touching a buffer:
                  * chains are kept at every size the limit allows */
-                p->keep = kept_chains + p->bytes <= limit;
-                kept_chains += p->keep ? p->bytes : 0;
+                uint64_t chains = p->bytes * (st->plan.points[i].dram || o->single_size_kb ? 2 : 1); /* and the random one */
+                p->keep = kept_chains + chains <= limit;
+                kept_chains += p->keep ? chains : 0;
             } else {
                 uint64_t footprint = p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
                 p->keep = p->bytes <= st->plan.share[3] && kept + footprint <= limit;
@@ -634,7 +651,7 @@ static bool make_points(session *s, sweep_state *st)
             p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
             p->sched.half_width = -1;
         }
-    plan_pool(st, kept, kept_chains, threads);
+    plan_pool(st, kept, kept_chains, threads, o->single_size_kb != 0);
     return true;
 }
 

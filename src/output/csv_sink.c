@@ -12,11 +12,14 @@ void csv_write_record(FILE *f, const result_record *r)
 {
     unsigned long long kb = (unsigned long long)(r->size_bytes / 1024);
     if (r->metric == METRIC_LATENCY)
-        fprintf(f, "%llu,%s,0,%.2f,%.2f,%d,%d,%llu,%.6f\n", kb, r->operation, r->summary.median, r->summary.stddev,
+        fprintf(f, "%llu,%s,0,%.2f,%.2f,%d,%d,%llu,%.6f,", kb, r->operation, r->summary.median, r->summary.stddev,
                 r->nsamples, r->threads, (unsigned long long)r->iterations, r->elapsed_s);
     else
-        fprintf(f, "%llu,%s,%.2f,0,0,0,%d,%llu,%.6f\n", kb, r->operation, result_value(r), r->threads,
+        fprintf(f, "%llu,%s,%.2f,0,0,0,%d,%llu,%.6f,", kb, r->operation, result_value(r), r->threads,
                 (unsigned long long)r->iterations, r->elapsed_s);
+    if (r->random_chase == RANDOM_CHASE_MEASURED && r->random_nsamples > 0)
+        fprintf(f, "%.2f", r->random_summary.median);
+    fputc('\n', f);
 }
 
 typedef struct {

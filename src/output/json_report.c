@@ -190,6 +190,27 @@ static void write_observed(json_writer *j, const result_observed *o)
     number_or_null(j, "observed_memory_share", o ? o->mem_share : 0, o && o->mem_share >= 0);
 }
 
+/* The full random chase beside a TLB-local headline (result.h), when asked for. */
+static void write_random_chase(json_writer *j, const result_record *r, const run_host_noise *noise)
+{
+    const char *state = random_chase_name(r->random_chase);
+    if (!state)
+        return;
+    json_object_begin(j, "random_chase");
+    json_string(j, "state", state);
+    json_string(j, "pattern", "random over the whole buffer, one node a cache line: page walks included");
+    if (r->random_chase == RANDOM_CHASE_MEASURED) {
+        json_number(j, "value", r->random_summary.median);
+        number_array(j, "samples", r->random_samples, (size_t)r->random_nsamples);
+        write_summary(j, &r->random_summary, noise);
+    } else if (r->random_chase == RANDOM_CHASE_SAME) {
+        json_number(j, "value", result_value(r)); /* the headline's chase is random over one TLB group */
+    } else {
+        json_null(j, "value");
+    }
+    json_object_end(j);
+}
+
 void json_write_record(json_writer *j, const result_record *r, const run_host_noise *noise)
 {
     json_object_begin(j, NULL);
@@ -263,6 +284,7 @@ void json_write_record(json_writer *j, const result_record *r, const run_host_no
     else
         json_null(j, "converged");
     json_bool(j, "complete", r->complete);
+    write_random_chase(j, r, noise);
     json_write_params(j, "params", &r->params);
     json_object_end(j);
 }

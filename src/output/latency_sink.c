@@ -16,8 +16,21 @@ void latency_write_header(FILE *f, bool csv, const char *counter, double counter
     }
     if (counter_hz > 0 && counter)
         fprintf(f, "# cycles: %s reference counter at %.3f GHz (not the core clock)\n", counter, counter_hz / 1e9);
-    fprintf(f, "%-12s %10s  %s   %10s %9s %8s %6s  %s\n", "Size", "Latency", "\xc2\xb1" "95%", "Cycles", "Stddev",
-            "Samples", "CV<5%", "Pages (huge share)");
+    fprintf(f, "%-12s %10s  %s   %10s %9s %8s %6s  %-18s  %s\n", "Size", "Latency", "\xc2\xb1" "95%", "Cycles", "Stddev",
+            "Samples", "CV<5%", "Pages (huge share)", "Full random (page walks)");
+}
+
+/* The full random chase's median (result.h: random_chase): measured, the
+ * headline's own when it is the same chase, empty otherwise. */
+static bool random_latency(const result_record *r, double *ns)
+{
+    if (r->random_chase == RANDOM_CHASE_MEASURED && r->random_nsamples > 0)
+        *ns = r->random_summary.median;
+    else if (r->random_chase == RANDOM_CHASE_SAME)
+        *ns = r->summary.median;
+    else
+        return false;
+    return true;
 }
 
 void latency_write_row(FILE *f, bool csv, const result_record *r)
@@ -31,7 +44,11 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
                 r->page_method ? r->page_method : "");
         if (r->huge_coverage >= 0)
             fprintf(f, "%.3f", r->huge_coverage);
-        fputc('\n', f);
+        double rnd;
+        if (random_latency(r, &rnd))
+            fprintf(f, ",%.3f\n", rnd);
+        else
+            fputs(",\n", f);
         return;
     }
     char size[32], cyc[32] = "-", pages[48], pm[32];
@@ -45,8 +62,17 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
         snprintf(pages, sizeof pages, "%s (%.0f%%)", r->page_method, r->huge_coverage * 100);
     else
         snprintf(pages, sizeof pages, "%s", r->page_method);
-    fprintf(f, "%-12s %7.2f ns  %s%*s %10s %9.2f %8d %6s  %s\n", size, r->summary.median, pm, 6 - pm_width, "", cyc,
-            r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", pages);
+    char rnd[48] = "-";
+    double rnd_ns;
+    if (r->random_chase == RANDOM_CHASE_MEASURED && random_latency(r, &rnd_ns)) {
+        char rpm[32];
+        format_interval_pct(&r->random_summary, rpm, sizeof rpm);
+        snprintf(rnd, sizeof rnd, "%.2f ns %s", rnd_ns, rpm);
+    } else if (r->random_chase == RANDOM_CHASE_FAILED) {
+        snprintf(rnd, sizeof rnd, "not allocated");
+    }
+    fprintf(f, "%-12s %7.2f ns  %s%*s %10s %9.2f %8d %6s  %-18s  %s\n", size, r->summary.median, pm, 6 - pm_width, "",
+            cyc, r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", pages, rnd);
 }
 
 static uint64_t row_bytes(const param_list *row, const char *key)

@@ -291,6 +291,13 @@ static void headlines(FILE *f, const report_model *m)
             if (k == HEAD_TRIAD && !h.fig[k].rec && strcmp(m->runs[i].mode, "stream") != 0)
                 continue; /* STREAM Triad only when the run has it */
             headline_figure_dd(f, headline_keys[k], names[k], &h.fig[k], ns ? 1 : 1000, ns ? "ns" : "GB/s");
+            if (ns && h.random_ns > 0) {
+                fputs("<dt>full random latency</dt><dd class=\"figure\" data-figure=\"random-latency\" data-value=\"", f);
+                markup_number(f, h.random_ns);
+                fprintf(f, "\"><span class=\"big\">%.4g ns</span> <span class=\"why\">", h.random_ns);
+                text(f, h.random_why);
+                fputs("</span></dd>\n", f);
+            }
         }
         fprintf(f, "<dt>LLC</dt><dd class=\"figure%s\" data-figure=\"llc\">", h.llc_known ? "" : " missing");
         text(f, h.llc);

@@ -181,6 +181,30 @@ def host_interval_problems(results, noise):
     return bad
 
 
+def random_chase_problems(where, r):
+    """random_chase: beside a TLB-local headline only; its value the median of its own samples
+    (never the headline's samples again); "same" only where the buffer is one TLB group."""
+    rc = r.get("random_chase")
+    if rc is None:
+        return []
+    bad = []
+    p = r["params"]
+    if r["metric"] != "latency" or p.get("chase_order") != "tlb-local":
+        bad.append("%s: random_chase beside a %s chase" % (where, p.get("chase_order")))
+    if rc["state"] == "measured":
+        xs = rc["samples"]
+        if not xs or not close(rc["value"], statistics.median(xs)) or rc["summary"]["n"] != len(xs):
+            bad.append("%s: random_chase.value %s is not the median of its %d samples" % (where, rc["value"], len(xs)))
+        if xs == r["samples"]:
+            bad.append("%s: random_chase has the headline's samples" % where)
+        if p.get("random_chain_builds", 0) < 1:
+            bad.append("%s: random_chase measured but its chain never linked" % where)
+    if rc["state"] == "same" and (r["size_bytes"] > p.get("chase_group_bytes", 0) or rc["value"] != r["value"]):
+        bad.append("%s: random_chase 'same' over %d bytes (group %s)" % (where, r["size_bytes"],
+                                                                      p.get("chase_group_bytes")))
+    return bad
+
+
 def promises(doc):
     """What the schema cannot say; a list of problems."""
     bad = []
@@ -213,6 +237,7 @@ def promises(doc):
         bad += pages_problems(where, r["mode"], r)
         if r["pins_verified"] > r["threads"]:
             bad.append("%s: %d pins verified of %d threads" % (where, r["pins_verified"], r["threads"]))
+        bad += random_chase_problems(where, r)
     bad += noise_problems(doc.get("host_noise"), doc["elapsed_s"])
     bad += interval_problems(doc.get("results", []))
     bad += host_interval_problems(doc.get("results", []), doc.get("host_noise"))

@@ -10,7 +10,7 @@ trap 'rm -rf "$TMP"' EXIT
 PASS=0
 FAIL=0
 NCPU=$(nproc)
-HEADER='size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,iterations,elapsed_s'
+HEADER='size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,iterations,elapsed_s,random_latency_ns'
 # Small, fast settings for runs that measure something.
 QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
 
@@ -114,7 +114,7 @@ check "CSV run exits 0" test $rc -eq 0
 check "CSV header is byte-for-byte sc-membench's" bash -c "[ \"\$(head -1 '$TMP/csv')\" = '$HEADER' ]"
 check "CSV has one row per operation in sc-membench order" \
     bash -c "[ \"\$(tail -n +2 '$TMP/csv' | cut -d, -f1,2 | tr '\n' ' ')\" = '64,read 64,write 64,copy 64,latency ' ]"
-check "CSV rows have 9 fields" bash -c "awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/csv'"
+check "CSV rows have 10 fields (sc-membench's 9, then random_latency_ns)" bash -c "awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/csv'"
 check "CSV bandwidth rows have zero latency fields" \
     bash -c "grep -E '^64,(read|write|copy),' '$TMP/csv' | awk -F, '\$3 <= 0 || \$4 != 0 || \$5 != 0 || \$6 != 0 {bad=1} END {exit bad}'"
 check "CSV latency row: bandwidth 0, 1 thread, 7..21 samples" \
@@ -455,7 +455,7 @@ stop_with() {
 # -r 1000 would take minutes; -t 1 must stop it early and keep what was measured.
 timeout 120 "$BIN" -r 1000 -t 1 --json "$TMP/t.json" >"$TMP/t.csv" 2>"$TMP/t.err"; rc=$?
 check "-t stops a long run with exit 0" test $rc -eq 0
-check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/t.csv'"
+check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' ] && awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/t.csv'"
 check "-t leaves JSON marked incomplete by the time limit" \
     python3 -c "import json,sys; d=json.load(open('$TMP/t.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='time limit' else 1)"
 
@@ -471,7 +471,7 @@ for sig in INT TERM HUP; do
     want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
     check "SIG$sig stops the run with exit $want" test "$STOP_RC" = $want
     check "SIG$sig leaves valid CSV with the rows measured" \
-        bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
+        bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/s.csv'"
     check "SIG$sig leaves valid JSON marked incomplete" \
         python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); rows=len(open('$TMP/s.csv').read().splitlines())-1; sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and d['exit_status']==$want and len(d['results'])==rows>=1 else 1)"
     check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
@@ -556,7 +556,7 @@ check "latency ends with how the host moved (as -R): a verdict or too short to j
     bash -c "tail -5 '$TMP/lat.txt' | grep -A3 '^HOST DURING THIS RUN:$' | grep -qE '^  (varied ±[0-9.]+% \(fixed CPU and memory probes timed [0-9]+ times\)|too short to judge)' && tail -2 '$TMP/lat.txt' | grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$'"
 "$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>"$TMP/lat.err"
 check "latency --csv header and rows" \
-    bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 8 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
+    bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage,random_latency_ns' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 9 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
 check "latency --json is valid, complete, with results and checks" \
     python3 -c "import json,sys; d=json.load(open('$TMP/lat.json')); n=sum(1 for _ in open('$TMP/lat.csv'))-1; sys.exit(0 if d['mode']=='latency' and d['complete'] and len(d['results'])==n and 'cache_checks' in d['analysis'] and 'steps' in d['analysis'] and d['elapsed_s']>0 else 1)"
 # Cache sizes are read only off converged points: every step edge is a converged
@@ -992,6 +992,9 @@ tap_from check_rounds.py
 
 # --- membench latency's rounds, --target-ci and --max-time (issue 14) ----------------
 tap_from check_latency_rounds.py
+
+# --- the two named latencies: TLB-local headline, full random beside it (issue 34) ----
+tap_from check_latency_patterns.py
 
 # --- warnings grouped by kind on the terminal, -v and JSON each; the progress line ---
 tap_from check_warnings.py

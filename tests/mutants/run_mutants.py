@@ -32,6 +32,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             loaded-latency records, CSV and analysis (about 5 s)
   pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
+  patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
+            chase beside it, in latency, the sweep and latency-matrix (about 3 s)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -45,6 +47,31 @@ import sys
 import tempfile
 
 MUTANTS = [
+    ("the TLB-local passes take the chunk offsets in order (buddy lines one pass apart)",
+     "src/kernels/chase.c", "r |= ((pass >> b) & 1u) << (v->spread_bits - 1 - b);", "r |= ((pass >> b) & 1u) << b;",
+     "unit:chase"),
+    ("every TLB-local pass visits the groups' chunks in one order",
+     "src/kernels/chase.c", "(g + 1) * 0xD6E8FEB86659FD93ULL ^ (pass + 1) * 0x9E3779B97F4A7C15ULL",
+     "(g + 1) * 0xD6E8FEB86659FD93ULL", "unit:chase"),
+    ("a TLB-local chain never closes its cycle", "src/kernels/chase.c",
+     "    *prev = first; /* the cycle closes */\n", "", "unit:chase"),
+    ("the full random chase is chased in the headline's TLB-local order", "src/measure/latency.c",
+     "r.layout = (chase_layout){CHASE_RANDOM, rq->layout.node_bytes, 0, rq->layout.seed, 0};",
+     "r.layout = rq->layout;", "patterns"),
+    ("the full random figure is the headline's samples again", "src/measure/latency.c",
+     "result_set_random(out, p->random->ns, p->random->rounds, p->random->nsamples)",
+     "result_set_random(out, p->ns, p->rounds, p->nsamples)", "patterns"),
+    ("latency's full random chase at the smallest size, not the DRAM point", "src/modes/latency_mode.c",
+     "rq.with_random = bytes == st->sizes[st->nsizes - 1];", "rq.with_random = bytes == st->sizes[0];", "patterns"),
+    ("latency's headline chased fully random by default", "src/cli/latency_options.c",
+     "    o->order = CHASE_TLB_LOCAL;\n", "    o->order = CHASE_RANDOM;\n", "patterns"),
+    ("the sweep never chases its DRAM points fully random", "src/modes/sweep.c",
+     "lr.with_random = p->size->dram || o->single_size_kb;", "lr.with_random = p->size->dram;", "patterns"),
+    ("latency-matrix chases fully random by default", "src/modes/latency_matrix_mode.c",
+     "st->layout.order = o->full_random ? CHASE_RANDOM : CHASE_TLB_LOCAL;", "st->layout.order = CHASE_RANDOM;",
+     "patterns"),
+    ("the sweep CSV's random_latency_ns carries the headline's median", "src/output/csv_sink.c",
+     'fprintf(f, "%.2f", r->random_summary.median);', 'fprintf(f, "%.2f", r->summary.median);', "unit:csv"),
     ("the traffic threads skip the injection delay while the records still name it",
      "src/measure/traffic.c", "spins += spin_delay(ph->delay);", "spins += spin_delay(0);", "traffic"),
     ("traffic's bytes_per_sample in MB, not bytes",
@@ -643,6 +670,10 @@ def suite_fails(suite, tree):
                      '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
         d = json.load(open(doc)) if os.path.exists(doc) else {}
         return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
+    if suite == "patterns":
+        os.makedirs(os.path.join(tree, "patterns"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_latency_patterns.py", "./membench", os.path.join(tree, "patterns")],
+                   tree).returncode != 0
     if suite == "warnings":
         os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
@@ -674,7 +705,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "warnings"):
+                      "numamem", "traffic", "pipe", "patterns", "warnings"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

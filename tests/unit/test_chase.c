@@ -10,7 +10,7 @@
 
 static chase_layout layout_of(chase_order order, size_t node, size_t page, uint64_t seed)
 {
-    chase_layout l = {order, node, page, seed};
+    chase_layout l = {order, node, page, seed, 0};
     return l;
 }
 
@@ -125,6 +125,55 @@ TEST(chase_page_local_finishes_each_page_first)
     char *small = malloc(8192);
     CHECK(chase_build(small, 6000, &l) == NULL); /* not a whole number of pages */
     free(small);
+}
+
+/* multichase's default chase, as the headline latency uses it: each pass stays in
+ * one 256 KiB group until it has visited one line of each of its 256-byte chunks,
+ * groups and chunks in random order; the passes take the chunk offsets in the
+ * order 0, 2, 1, 3, so every line is visited once a traversal. */
+TEST(chase_tlb_local_stays_in_a_group_and_visits_every_line)
+{
+    chase_layout l = layout_of(CHASE_TLB_LOCAL, 64, CHASE_TLB_GROUP_BYTES, 7);
+    l.spread = CHASE_TLB_SPREAD;
+    size_t bytes = 8 * CHASE_TLB_GROUP_BYTES, n = bytes / 64, per_group = CHASE_TLB_GROUP_BYTES / 64;
+    size_t chunks_per_group = per_group / 4, per_pass = n / 4;
+    uint64_t *order = check_single_cycle(bytes, &l); /* every line once: one cycle */
+    static const unsigned offsets[4] = {0, 2, 1, 3};
+    bool grouped = true, offset_ok = true, groups_scattered = false, chunks_scattered = false;
+    for (size_t i = 0; i < n; i++) {
+        size_t pass = i / per_pass, run = i % per_pass;
+        offset_ok = offset_ok && order[i] % 4 == offsets[pass];
+        /* the run of chunks_per_group visits from a group's start stays in that group */
+        size_t first = i - run % chunks_per_group;
+        grouped = grouped && order[i] / per_group == order[first] / per_group;
+        if (run % chunks_per_group == 0 && run > 0 && order[i] / per_group != order[i - 1] / per_group + 1)
+            groups_scattered = true;
+        if (run % chunks_per_group && order[i] / 4 != order[i - 1] / 4 + 1)
+            chunks_scattered = true;
+    }
+    CHECK(grouped);
+    CHECK(offset_ok);
+    CHECK(groups_scattered);
+    CHECK(chunks_scattered);
+    /* the passes are not one order repeated at another offset */
+    size_t same = 0;
+    for (size_t i = 0; i < per_pass; i++)
+        same += order[i] / 4 == order[per_pass + i] / 4;
+    CHECK(same < per_pass / 10);
+    free(order);
+    /* a buffer of one group: random over the whole buffer, four passes */
+    l.page_bytes = 4096;
+    free(check_single_cycle(4096, &l));
+    l.spread = 1; /* one pass: multichase's order over every line */
+    free(check_single_cycle(3 * 4096, &l));
+    char *buf = malloc(8192);
+    l.spread = 3; /* not a power of two */
+    CHECK(chase_build(buf, 8192, &l) == NULL);
+    l.spread = 4;
+    CHECK(chase_build(buf, 6000, &l) == NULL); /* not a whole number of groups */
+    l.page_bytes = 128;                        /* a group smaller than a chunk */
+    CHECK(chase_build(buf, 8192, &l) == NULL);
+    free(buf);
 }
 
 TEST(chase_strided_is_sequential)

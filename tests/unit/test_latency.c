@@ -98,7 +98,13 @@ TEST(latency_options_parse_and_refuse)
     CHECK_INT(o.min_bytes, 4096);
     CHECK_INT(o.max_bytes, 0);
     CHECK_INT(o.points_per_octave, 4);
+    CHECK_INT(o.order, CHASE_TLB_LOCAL); /* multichase's order: the headline without page walks */
+    CHECK_INT(lparse(&o, err, "--full-random", (char *)NULL), PARSE_OK);
     CHECK_INT(o.order, CHASE_RANDOM);
+    CHECK_INT(lparse(&o, err, "--full-random", "--page-local", (char *)NULL), PARSE_ERROR);
+    CHECK_CONTAINS(err, "--page-local and --full-random conflict");
+    CHECK_INT(lparse(&o, err, "--full-random", "--stride", "128", (char *)NULL), PARSE_ERROR);
+    CHECK_CONTAINS(err, "--full-random and --stride conflict");
     CHECK_INT(lparse(&o, err, "--min", "16K", "--max", "64M", "--page-local", "--pages", "2m", "--csv", (char *)NULL),
               PARSE_OK);
     CHECK_INT(o.order, CHASE_PAGE_LOCAL);

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Command-line checks of the two named latencies (issue 34): the headline chased in
+multichase's order (random within 256 KiB groups, one line of every 256 bytes a
+pass: no page walks) and, beside the DRAM point, the full random chase (page walks
+included), in the table, CSV and JSON of latency, the sweep and latency-matrix.
+What each record says it chased, never a timing. Prints TAP lines for
+run_cli_tests.sh.
+
+  check_latency_patterns.py MEMBENCH TMPDIR"""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+
+from round_records import check, results, run_json
+
+BIN, TMP = sys.argv[1:3]
+GROUP, SPREAD = 256 * 1024, 4
+QUICK = ["--sample-ms", "1", "--rounds", "1"]
+
+
+def csv_rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def random_of(r):
+    return r.get("random_chase") or {}
+
+
+# --- membench latency: the curve TLB-local, the largest point also fully random ------
+p, d = run_json([BIN, "latency", "--min", "128K", "--max", "1M", "--points-per-octave", "1"] + QUICK, TMP, "lat")
+recs = d["results"] if d else []
+check("latency exits 0 with a record per size (128K, 256K, 512K, 1M)",
+      p.returncode == 0 and [r["size_bytes"] for r in recs] == [128 << 10, 256 << 10, 512 << 10, 1 << 20], p.stderr)
+check("latency: every size chased TLB-locally, groups of 256 KiB (the buffer when smaller), spread 4",
+      recs and all(r["params"].get("chase_order") == "tlb-local" and r["params"].get("chase_spread") == SPREAD and
+                   r["params"].get("chase_group_bytes") == min(GROUP, r["size_bytes"]) for r in recs),
+      [(r["size_bytes"], r["params"].get("chase_order"), r["params"].get("chase_group_bytes")) for r in recs])
+check("latency: the plan names the order", d and "TLB-local" in d["plan"].get("method", ""), d and d["plan"])
+last = recs[-1] if recs else {}
+rc = random_of(last)
+check("latency: the largest size's full random chase is measured, its chain linked, its own samples",
+      rc.get("state") == "measured" and last["params"].get("random_chain_builds", 0) >= 1 and
+      last["params"].get("random_chase_order") == "random" and
+      len(rc.get("samples", [])) >= 7 and rc["samples"] != last["samples"] and
+      rc["summary"]["n"] == len(rc["samples"]), rc)
+check("latency: only the largest size has a random_chase (the DRAM point)",
+      recs and all("random_chase" not in r for r in recs[:-1]), [r.get("random_chase") for r in recs])
+
+p = subprocess.run([BIN, "latency", "--min", "256K", "--max", "512K", "--points-per-octave", "1", "--csv"] + QUICK,
+                   capture_output=True, text=True)
+rows = csv_rows(p.stdout)
+check("latency --csv: random_latency_ns after the other columns, filled at the largest size only",
+      p.returncode == 0 and p.stdout.splitlines()[0].endswith(",huge_coverage,random_latency_ns") and len(rows) == 2 and
+      rows[0]["random_latency_ns"] == "" and float(rows[1]["random_latency_ns"] or 0) > 0, p.stdout + p.stderr)
+
+p = subprocess.run([BIN, "latency", "--min", "512K", "--max", "512K"] + QUICK, capture_output=True, text=True)
+head = p.stdout.splitlines()
+table = [l for l in head if l.startswith("512 KiB")]
+check("latency table: a 'Full random (page walks)' column, with the DRAM point's figure in ns",
+      p.returncode == 0 and any(l.rstrip().endswith("Full random (page walks)") for l in head) and table and
+      re.search(r"\(\d+%\)\s+\d+\.\d\d ns ", table[0]), p.stdout)
+
+p, d = run_json([BIN, "latency", "--min", "512K", "--max", "1M", "--full-random", "--points-per-octave", "1"] + QUICK,
+                TMP, "latfull")
+recs = d["results"] if d else []
+check("latency --full-random: every size chased fully random, nothing beside it",
+      p.returncode == 0 and recs and all(r["params"].get("chase_order") == "random" and "random_chase" not in r
+                                         for r in recs), [(r["params"].get("chase_order"), r.get("random_chase"))
+                                                          for r in recs])
+
+p, d = run_json([BIN, "latency", "--min", "64K", "--max", "128K", "--points-per-octave", "1"] + QUICK, TMP, "latsmall")
+last = d["results"][-1] if d and d["results"] else {}
+check("latency: a largest size of one group is random over all of it: 'same', the headline's value",
+      random_of(last).get("state") == "same" and random_of(last).get("value") == last.get("value"), last)
+
+# --- the sweep: latency_ns TLB-local, random_latency_ns beside -s's size -------------
+p, d = run_json([BIN, "-o", "latency", "-s", "1024", "-r", "1", "--latency-sample-ms", "1"], TMP, "sweep")
+rows = csv_rows(p.stdout)
+r = d["results"][0] if d and d["results"] else {}
+check("sweep: CSV is sc-membench's nine columns, then random_latency_ns",
+      p.returncode == 0 and p.stdout.splitlines()[0] == "size_kb,operation,bandwidth_mb_s,latency_ns,"
+      "latency_stddev_ns,latency_samples,threads,iterations,elapsed_s,random_latency_ns", p.stdout + p.stderr)
+check("sweep: the latency row's latency_ns is the TLB-local chase's median, random_latency_ns the random chase's",
+      rows and r and r["params"].get("chase_order") == "tlb-local" and random_of(r).get("state") == "measured" and
+      r["params"].get("random_chase_order") == "random" and
+      abs(float(rows[0]["latency_ns"]) - r["value"]) < 0.006 and
+      abs(float(rows[0]["random_latency_ns"]) - random_of(r)["value"]) < 0.006, (rows, r.get("random_chase")))
+p = subprocess.run([BIN, "-o", "latency", "-o", "read", "-s", "64", "-r", "1", "--latency-sample-ms", "1"],
+                   capture_output=True, text=True)
+rows = csv_rows(p.stdout)
+check("sweep: a bandwidth row's random_latency_ns is empty; a 64 KB chain (one group) has none measured",
+      p.returncode == 0 and rows and all(x["random_latency_ns"] == "" for x in rows), p.stdout)
+
+# --- latency-matrix (and so mlc --idle_latency): TLB-local unless --full-random -------
+p, d = run_json([BIN, "latency-matrix", "--buffer", "2M", "--sample-ms", "1"], TMP, "matrix")
+recs = d["results"] if d else []
+check("latency-matrix: every cell chased TLB-locally over 256 KiB groups; the plan says so",
+      p.returncode == 0 and recs and d["plan"].get("order") == "tlb-local" and d["plan"].get("group_bytes") == GROUP
+      and all(r["params"].get("chase_order") == "tlb-local" for r in recs), (p.stderr, d and d["plan"].get("order")))
+p, d = run_json([BIN, "latency-matrix", "--buffer", "2M", "--sample-ms", "1", "--full-random"], TMP, "matrixfull")
+recs = d["results"] if d else []
+check("latency-matrix --full-random: every cell chased fully random",
+      p.returncode == 0 and recs and all(r["params"].get("chase_order") == "random" for r in recs), p.stderr)
+p = subprocess.run([BIN, "latency-matrix", "--full-random", "--chase-range", "4096"], capture_output=True, text=True)
+check("latency-matrix: --full-random with --chase-range is refused, exit 2, naming both",
+      p.returncode == 2 and "--full-random" in p.stderr and "--chase-range 4096" in p.stderr, p.stderr)
+p, d = run_json([BIN, "mlc", "--idle_latency", "-b", "2M", "-t", "0.05"], TMP, "mlcidle")
+step = [r for r in (d["results"] if d else []) if r["metric"] == "latency"]
+check("mlc --idle_latency: its chase is the TLB-local one",
+      p.returncode == 0 and step and all(r["params"].get("chase_order") == "tlb-local" for r in step), p.stderr)
+p, d = run_json([BIN, "loaded-latency", "-b", "4M", "--samples", "2", "--delays", "0"], TMP, "loaded")
+check("loaded-latency: the chaser's order is the idle latency's (TLB-local), --chase-range's when given",
+      p.returncode == 0 and d and d["plan"].get("chase_order") == "tlb-local" and
+      d["plan"].get("chase_bytes", 1) % GROUP == 0, (p.stderr, d and d["plan"].get("chase_order")))
+
+sys.exit(0 if all(results) else 1)
