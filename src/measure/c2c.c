@@ -22,6 +22,7 @@ typedef struct {
     bool have_buffer;
     void *starts[C2C_MAX_SAMPLES + 1];
     double ns[C2C_MAX_SAMPLES], own_ns[C2C_MAX_SAMPLES];
+    size_t marked; /* lines seen carrying the writer's store, over the kept windows */
     int got;
     bool moved[2];        /* a thread was seen off its CPU during a sample */
     c2c_status status;
@@ -152,6 +153,20 @@ static double chase_ns(void *start, size_t lines)
     return (t1 - t0) * 1e9 / (double)lines;
 }
 
+/* After the timed chases: the lines of window k that carry the writer's store
+ * (prepare's mark beside the link), so a record says the reader got the lines the
+ * writer modified (HITM: all of them) or clean ones (HIT: none). */
+static size_t writer_marks(c2c_ctx *c, int k)
+{
+    size_t n = 0;
+    char *w = window(c, k);
+    for (size_t off = 0; off < c->rq->window; off += c->rq->line) {
+        const volatile uintptr_t *line = (const volatile uintptr_t *)(const void *)(w + off);
+        n += line[1] == line[0] + (uintptr_t)k;
+    }
+    return n;
+}
+
 static void reader(c2c_ctx *c)
 {
     const c2c_request *rq = c->rq;
@@ -166,10 +181,12 @@ static void reader(c2c_ctx *c)
             c->moved[1] = true;
         double ns = chase_ns(c->starts[k], lines);
         double own = chase_ns(c->starts[k], lines); /* now in the reader's own cache */
+        size_t marked = writer_marks(c, k);
         bool done = k == rq->max_samples || stop_flagged();
         if (k > 0) { /* window 0 warms up clocks, TLB and the code path */
             c->ns[c->got] = ns;
             c->own_ns[c->got++] = own;
+            c->marked += marked;
             if (c->got >= rq->min_samples && stats_compute(c->ns, (size_t)c->got).cv < rq->cv_target)
                 done = true;
         }
@@ -218,6 +235,8 @@ static void fill(c2c_ctx *c, team *t, result_record *out)
     params_int(&out->params, "window_bytes", (long long)rq->window);
     params_int(&out->params, "lines", (long long)(rq->window / rq->line));
     params_number(&out->params, "reader_own_ns", own.median);
+    params_number(&out->params, "writer_marked_share",
+                  c->got ? (double)c->marked / ((double)c->got * (double)(rq->window / rq->line)) : 0);
     params_text(&out->params, "hit_method", rq->state == C2C_HIT ? c2c_hit_method() : "none");
 }
 

@@ -350,6 +350,8 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
     else
         params_null(&out->params, "latency_ref_cycles");
     params_text(&out->params, "chase_order", chase_order_key(rq->layout.order));
+    params_int(&out->params, "chase_node_bytes", (long long)rq->layout.node_bytes);
+    params_textf(&out->params, "chase_seed", "%llu", (unsigned long long)rq->layout.seed);
     if (rq->layout.order == CHASE_TLB_LOCAL) {
         params_int(&out->params, "chase_group_bytes", (long long)rq->layout.page_bytes);
         params_int(&out->params, "chase_spread", rq->layout.spread);

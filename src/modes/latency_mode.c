@@ -28,6 +28,7 @@
 #define MAX_SAMPLES 21
 #define CV_TARGET 0.05
 #define MAX_CHECKED_LEVELS 4 /* cache levels set against the curve: L1..L4 */
+#define LATENCY_KEEP_SHARE 2 /* kept chains: at most this fraction of the budget */
 
 /* One size across the rounds. */
 typedef struct {
@@ -199,17 +200,24 @@ static int latency_plan(session *s)
         params_number(p, "counter_hz", hz);
     else
         params_null(p, "counter_hz");
-    /* Linking a chain costs more than chasing it: chains are kept between rounds
-     * while they fit in the keep limit, smallest first; larger ones are linked
-     * again, with the same seed and so the same layout, at each visit. */
-    uint64_t kept = 0, limit = round_keep_limit(st->budget);
+    /* Linking a chain costs more than chasing it, and the more the larger it is (a
+     * 1 GiB point linked its chain again in every round: 27-53 s where multichase
+     * took 9-11, issue 34): chains are kept between rounds, largest first (the DRAM
+     * point's random chain with it), while they fit in half the memory budget, the
+     * mode's only memory; the others are linked again, with the same seed and so the
+     * same layout, at each visit. */
+    uint64_t kept = 0, limit = st->budget / LATENCY_KEEP_SHARE;
     int per = round_samples_per_visit(MIN_SAMPLES, o->rounds);
+    for (size_t i = st->nsizes; i-- > 0;) {
+        curve_point *pt = &st->points[i];
+        pt->bytes = st->sizes[i];
+        uint64_t chains = pt->bytes * (i + 1 == st->nsizes ? 2 : 1);
+        pt->keep = o->rounds > 1 && kept + chains <= limit;
+        kept += pt->keep ? chains : 0;
+    }
     param_table *sizes = section_table(&s->info.plan, "sizes");
     for (size_t i = 0; i < st->nsizes; i++) {
         curve_point *pt = &st->points[i];
-        pt->bytes = st->sizes[i];
-        pt->keep = o->rounds > 1 && kept + pt->bytes <= limit;
-        kept += pt->keep ? pt->bytes : 0;
         pt->sched.needed = o->rounds * per;
         pt->sched.cap = o->target_ci_pct > 0 ? 0 : MAX_SAMPLES;
         pt->sched.half_width = -1;

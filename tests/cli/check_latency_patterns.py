@@ -50,6 +50,14 @@ check("latency: the largest size's full random chase is measured, its chain link
 check("latency: only the largest size has a random_chase (the DRAM point)",
       recs and all("random_chase" not in r for r in recs[:-1]), [r.get("random_chase") for r in recs])
 
+p, d = run_json([BIN, "latency", "--min", "512K", "--max", "1M", "--points-per-octave", "1", "--sample-ms", "1",
+                 "--rounds", "3"], TMP, "latkept")
+last = d["results"][-1] if d and d["results"] else {}
+check("latency: over 3 rounds the chains stay linked (both of the largest size's): one build each",
+      p.returncode == 0 and last.get("params", {}).get("rounds", 0) >= 3 and last["params"].get("chain_builds") == 1 and
+      last["params"].get("random_chain_builds") == 1 and all(row.get("chain_kept") for row in d["plan"]["sizes"]),
+      last.get("params"))
+
 p = subprocess.run([BIN, "latency", "--min", "256K", "--max", "512K", "--points-per-octave", "1", "--csv"] + QUICK,
                    capture_output=True, text=True)
 rows = csv_rows(p.stdout)
@@ -112,6 +120,25 @@ p, d = run_json([BIN, "mlc", "--idle_latency", "-b", "2M", "-t", "0.05"], TMP, "
 step = [r for r in (d["results"] if d else []) if r["metric"] == "latency"]
 check("mlc --idle_latency: its chase is the TLB-local one",
       p.returncode == 0 and step and all(r["params"].get("chase_order") == "tlb-local" for r in step), p.stderr)
+# --- the modes agree: one buffer recipe whichever mode measures it -------------------
+def recipe(r):
+    """What decides a latency figure besides the host: buffer, chase, CPU, node, pages, rule."""
+    p = r["params"]
+    return (r["size_bytes"], p.get("chase_order"), p.get("chase_group_bytes"), p.get("chase_spread"),
+            p.get("chase_node_bytes"), p.get("chase_seed"),
+            [(t["cpu"], t["node"], t["memory_node"]) for t in r["placement"]], r["pages"]["method"],
+            r["kernel"]["isa"], r["cv_target"], len(r["samples"]) >= 7)
+
+
+p1, d1 = run_json([BIN, "latency", "--min", "2M", "--max", "2M", "--cpu", "0"] + QUICK, TMP, "same-lat")
+p2, d2 = run_json([BIN, "latency-matrix", "--buffer", "2M", "--cpu", "0", "--sample-ms", "1"], TMP, "same-matrix")
+p3, d3 = run_json([BIN, "mlc", "--idle_latency", "-b", "2M", "-c", "0", "-t", "0.05"], TMP, "same-mlc")
+recs = [d["results"][0] if d and d["results"] else {} for d in (d1, d2, d3)]
+check("latency, latency-matrix --cpu 0 and mlc --idle_latency chase one recipe at one size "
+      "(buffer, order, group, node size, seed, CPU, node, pages, CV rule)",
+      all(p.returncode == 0 for p in (p1, p2, p3)) and all(recs) and
+      recipe(recs[0]) == recipe(recs[1]) == recipe(recs[2]), [recipe(r) if r else None for r in recs])
+
 p, d = run_json([BIN, "loaded-latency", "-b", "4M", "--samples", "2", "--delays", "0"], TMP, "loaded")
 check("loaded-latency: the chaser's order is the idle latency's (TLB-local), --chase-range's when given",
       p.returncode == 0 and d and d["plan"].get("chase_order") == "tlb-local" and

@@ -130,6 +130,21 @@ if ok and d["results"]:
           r2 and [t["cpu"] for t in r2["placement"]] == [cpus[-1]] and
           abs(r2["params"]["thread_0_mb_s"] - r2["params"]["window_mb_s"]) <= 1e-6 * r2["params"]["window_mb_s"],
           p.stderr)
+    # The local cell and peak-bandwidth's ALL Reads are one recipe (issue 34): on a
+    # one-node host the same threads, CPUs, nodes, buffers, unit, access, kernel and pages.
+    def traffic_recipe(r):
+        q = r["params"]
+        return (r["operation"], [(t["cpu"], t["node"], t["memory_node"]) for t in r["placement"]],
+                q.get("buffer_bytes"), q.get("unit_bytes"), q.get("access"), q.get("delay"), q.get("traffic_threads"),
+                r["kernel"]["isa"], r["kernel"]["stores"], r["pages"]["method"], r["statistic"])
+    if len(nodes) == 1:
+        pm, dm = run(["bandwidth-matrix", "--traffic", "R"] + QUICK, "bwm_r")
+        pp, dp = run(["peak-bandwidth", "--traffic", "R"] + QUICK, "peak_r")
+        rm = dm["results"][0] if pm.returncode == 0 and dm and dm["results"] else None
+        rp = dp["results"][0] if pp.returncode == 0 and dp and dp["results"] else None
+        check("bandwidth-matrix's local cell and peak-bandwidth's ALL Reads measure one recipe",
+              rm and rp and traffic_recipe(rm) == traffic_recipe(rp),
+              (rm and traffic_recipe(rm), rp and traffic_recipe(rp)))
     p = subprocess.run([BIN, "bandwidth-matrix"] + QUICK, capture_output=True, text=True)
     lines = p.stdout.splitlines()
     check("bandwidth-matrix table: MLC's MB/s line, the Numa node header naming each memory node, a row per node",

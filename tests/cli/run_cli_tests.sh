@@ -996,6 +996,11 @@ tap_from check_latency_rounds.py
 # --- the two named latencies: TLB-local headline, full random beside it (issue 34) ----
 tap_from check_latency_patterns.py
 
+# --- c2c: the reader gets the writer's modified lines, the figure is the transfer ----
+if [ "$NCPU" -ge 2 ]; then
+    tap_from check_c2c.py
+fi
+
 # --- warnings grouped by kind on the terminal, -v and JSON each; the progress line ---
 tap_from check_warnings.py
 

@@ -34,6 +34,7 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
             chase beside it, in latency, the sweep and latency-matrix (about 3 s)
+  c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -70,6 +71,17 @@ MUTANTS = [
     ("latency-matrix chases fully random by default", "src/modes/latency_matrix_mode.c",
      "st->layout.order = o->full_random ? CHASE_RANDOM : CHASE_TLB_LOCAL;", "st->layout.order = CHASE_RANDOM;",
      "patterns"),
+    ("latency links every chain again at each round", "src/modes/latency_mode.c",
+     "pt->keep = o->rounds > 1 && kept + chains <= limit;", "pt->keep = false;", "patterns"),
+    ("latency, latency-matrix and mlc idle chase with other seeds", "src/modes/latency_matrix_mode.c",
+     "    st->layout.seed = o->seed;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
+     "    st->layout.seed = o->seed + 1;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
+     "patterns"),
+    ("c2c's writer only reads its window: HITM measured on clean lines", "src/measure/c2c.c",
+     "            line[1] = line[0] + (uintptr_t)k; /* a store beside the link: Modified */",
+     "            acc += line[1] + (uintptr_t)k; /* a store beside the link: Modified */", "c2c"),
+    ("c2c reports the reader's re-chase of its own lines as the transfer", "src/measure/c2c.c",
+     "            c->ns[c->got] = ns;", "            c->ns[c->got] = own;", "c2c"),
     ("the sweep CSV's random_latency_ns carries the headline's median", "src/output/csv_sink.c",
      'fprintf(f, "%.2f", r->random_summary.median);', 'fprintf(f, "%.2f", r->summary.median);', "unit:csv"),
     ("the traffic threads skip the injection delay while the records still name it",
@@ -674,6 +686,10 @@ def suite_fails(suite, tree):
         os.makedirs(os.path.join(tree, "patterns"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_latency_patterns.py", "./membench", os.path.join(tree, "patterns")],
                    tree).returncode != 0
+    if suite == "c2c":
+        os.makedirs(os.path.join(tree, "c2c"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_c2c.py", "./membench", os.path.join(tree, "c2c")],
+                   tree).returncode != 0
     if suite == "warnings":
         os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
@@ -705,7 +721,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "patterns", "warnings"):
+                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Command-line checks of what c2c's records say the two threads did (issue 34's bug
+classes), never a timing: the reader found the writer's store beside the link in
+every line of a HITM window and in none of a clean (HIT) one, and the figure is the
+transfer, not the reader's re-chase of lines already in its own cache. Needs two
+CPUs. Prints TAP lines for run_cli_tests.sh.
+
+  check_c2c.py MEMBENCH TMPDIR"""
+import sys
+
+from round_records import check, results, run_json
+
+BIN, TMP = sys.argv[1:3]
+QUICK = ["--window", "16K"]
+
+p, m = run_json([BIN, "c2c", "--writer", "0", "--reader", "1"] + QUICK, TMP, "c2c-hitm")
+p2, c = run_json([BIN, "c2c", "--writer", "1", "--reader", "0", "--clean"] + QUICK, TMP, "c2c-hit")
+m = m["results"][0] if p.returncode == 0 and m and m["results"] else {}
+c = c["results"][0] if p2.returncode == 0 and c and c["results"] else {}
+check("c2c HITM: the reader found the writer's store in every line of its windows",
+      m and m["params"]["state"] == "HITM" and m["params"].get("writer_marked_share") == 1, (p.stderr, m.get("params")))
+check("c2c --clean (HIT): the reader found no store of the writer's: the lines were clean",
+      c and c["params"]["state"] == "HIT" and c["params"].get("writer_marked_share") == 0, (p2.stderr, c.get("params")))
+check("c2c: the figure is the transfer's samples, not the reader's re-chase (reader_own_ns beside it)",
+      m and c and m["value"] != m["params"]["reader_own_ns"] and c["value"] != c["params"]["reader_own_ns"],
+      (m.get("value"), m.get("params", {}).get("reader_own_ns")))
+
+sys.exit(0 if all(results) else 1)
