@@ -307,7 +307,7 @@ measure_status chase_point_visit(chase_point *p, team *t, int count, int round, 
     measure_status ms = visit_one(p, t, count, round, keep_chain);
     if (ms != MEASURE_OK || !p->random || p->random_failed)
         return ms;
-    measure_status rs = visit_one(p->random, t, count, round, keep_chain);
+    measure_status rs = visit_one(p->random, t, count, round, keep_chain && !p->rq.random_memory_reused);
     if (rs == MEASURE_NO_MEMORY)
         p->random_failed = true;
     return rs == MEASURE_STOPPED ? rs : MEASURE_OK;

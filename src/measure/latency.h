@@ -32,6 +32,8 @@ typedef struct {
                          size, visited right after the first at every visit, its samples the
                          record's random_* (result.h). The DRAM points ask for it. */
     const buffer *random_memory; /* memory lent to that chain, as `memory`; NULL: its own */
+    bool random_memory_reused;   /* others write random_memory between visits (the sweep's
+                                    scratch): that chain is linked again at every visit */
 } latency_request;
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples

@@ -252,7 +252,7 @@ static latency_request request_for(const latency_state *st, const latency_option
     bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
     latency_request rq = {bytes,     st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
                           CV_TARGET, st->pages,  st->huge_size,         st->node,    strict,
-                          NULL,      false,      NULL};
+                          NULL,      false,      NULL,                  false};
     if ((o->order == CHASE_PAGE_LOCAL || o->order == CHASE_TLB_LOCAL) && bytes < rq.layout.page_bytes)
         rq.layout.page_bytes = bytes; /* smaller than a page or group: random within it */
     rq.with_random = bytes == st->sizes[st->nsizes - 1]; /* the DRAM point: its full random figure beside */

@@ -360,7 +360,8 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
                           false,
                           NULL,
                           false,
-                          NULL};
+                          NULL,
+                          false};
     return lr;
 }
 
@@ -390,8 +391,10 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
             bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
         if (p->home.ptr) {
             lr.memory = &p->home;
-            if (st->chain_memory.len >= lr.bytes)
-                lr.random_memory = &st->chain_memory;
+            if (st->chain_memory.len >= lr.bytes) {
+                lr.random_memory = &st->chain_memory; /* the next bandwidth point overwrites it */
+                lr.random_memory_reused = true;
+            }
         } else if (!p->keep && st->chain_memory.len >= lr.bytes) {
             lr.memory = &st->chain_memory;
         }
