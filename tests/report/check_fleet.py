@@ -28,29 +28,16 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_dom  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1])
-CHROMIUM = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or shutil.which("chromium-browser"))
-TMP = tempfile.mkdtemp(prefix="membench-fleet-")
-failures = 0
+BIN, CHROMIUM, TMP = report_dom.setup("membench-fleet-")
+check = report_dom.check
 CSV_COLUMNS = ["run", "hostname", "cpu_model", "vcpus", "numa_nodes", "mode", "dram_read_gb_s", "dram_write_gb_s",
                "dram_copy_gb_s", "idle_latency_ns", "llc_level", "llc_bytes", "llc_source", "stream_triad_gb_s",
                "dram_read_per_thread_gb_s", "dram_read_threads", "noise", "host_varied_pct"]  # docs/report.md
 HOSTILE = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "+1+2", "-3", "@SUM(A1)", "a,b\"c\nd", "x\" onmouseover=\"y"]
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("ok - " if ok else "not ok - ") + name)
-    if not ok:
-        failures += 1
-        if detail:
-            print("    " + str(detail)[:2000].replace("\n", "\n    "))
-    return ok
 
 
 def path(name):
@@ -270,5 +257,5 @@ for args, named in ((some + ["other.json", "-o", "x.html", "--csv", "x.csv"], "o
 check("a refused --csv leaves the run it named as it was", json.load(open(path(some[3]))) == docs[some[3]])
 
 shutil.rmtree(TMP, ignore_errors=True)
-print("%s: %d failed" % (os.path.basename(sys.argv[0]), failures))
-sys.exit(1 if failures else 0)
+print("%s: %d failed" % (os.path.basename(sys.argv[0]), report_dom.failures))
+sys.exit(1 if report_dom.failures else 0)

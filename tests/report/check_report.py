@@ -25,7 +25,6 @@ import struct
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 import zlib
@@ -33,20 +32,8 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_dom  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1])
-CHROMIUM = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or shutil.which("chromium-browser"))
-TMP = tempfile.mkdtemp(prefix="membench-report-")
-failures = 0
-
-
-def check(name, ok, detail=""):
-    global failures
-    print(("ok - " if ok else "not ok - ") + name)
-    if not ok:
-        failures += 1
-        if detail:
-            print("    " + str(detail)[:2000].replace("\n", "\n    "))
-    return ok
+BIN, CHROMIUM, TMP = report_dom.setup("membench-report-")
+check = report_dom.check
 
 
 def path(name):
@@ -646,5 +633,5 @@ if "sweep1m.json" in docs:
     check("a refused -o leaves the run it named as it was", json.load(open(path("sweep1m.json"))) == docs["sweep1m.json"])
 
 shutil.rmtree(TMP, ignore_errors=True)
-print("%s: %d failed" % (os.path.basename(sys.argv[0]), failures))
-sys.exit(1 if failures else 0)
+print("%s: %d failed" % (os.path.basename(sys.argv[0]), report_dom.failures))
+sys.exit(1 if report_dom.failures else 0)

@@ -1,10 +1,33 @@
 # SPDX-License-Identifier: MIT
-"""The DOM of a report page as headless Chromium built it, for check_report.py and
-check_fleet.py: Chromium runs the page (its script too) and dumps the DOM, which
-is parsed into Elements to look for classes and data- attributes."""
+"""What check_report.py and check_fleet.py share: their arguments and TAP-style
+checks, and the DOM of a report page as headless Chromium built it (Chromium runs
+the page, its script too, and dumps the DOM, parsed into Elements to look for
+classes and data- attributes)."""
 import html.parser
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def setup(prefix):
+    """(membench, chromium or None, a new scratch directory) from MEMBENCH [CHROMIUM]."""
+    chromium = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or shutil.which("chromium-browser"))
+    return os.path.abspath(sys.argv[1]), chromium, tempfile.mkdtemp(prefix=prefix)
+
+
+def check(name, ok, detail=""):
+    """One "ok - " / "not ok - " line, the detail under a failure; counted in failures."""
+    global failures
+    print(("ok - " if ok else "not ok - ") + name)
+    if not ok:
+        failures += 1
+        if detail:
+            print("    " + str(detail)[:2000].replace("\n", "\n    "))
+    return ok
 
 
 class Element:

@@ -11,6 +11,7 @@
 #include "core/report_model.h"
 #include "output/report_csv.h"
 #include "output/report_html.h"
+#include "report_page.h"
 #include "test.h"
 
 /* A sweep on a 16-vCPU, 2-node host: DRAM read and write at 1 GiB (past the L3's
@@ -51,17 +52,10 @@ static bool load_fleet(loaded_run *r, const char *host, const char *cpu)
     return ok;
 }
 
-/* What a writer printed into memory, as a string to free. */
-static char *written(void (*write)(FILE *, const report_model *), const report_model *m)
+/* A model of two of those runs, the second's host and CPU given. */
+static bool two_runs(report_model *m, loaded_run *runs, const char *host, const char *cpu, const char *const *names)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    write(f, m);
-    fclose(f);
-    char *s = strdup(buf); /* not buf itself: gcc takes pointers into it for pointers to buf */
-    free(buf);
-    return s;
+    return load_fleet(&runs[0], "h", "C") && load_fleet(&runs[1], host, cpu) && report_model_build(m, runs, names, 2);
 }
 
 TEST(report_fleet_row_gives_each_figure_its_column)
@@ -105,12 +99,10 @@ TEST(report_fleet_row_gives_each_figure_its_column)
 TEST(report_fleet_table_in_the_page)
 {
     loaded_run runs[2];
-    CHECK(load_fleet(&runs[0], "h", "C"));
-    CHECK(load_fleet(&runs[1], "<script>alert(1)</script>", "\\\"><img src=x onerror=alert(2)>"));
     const char *names[] = {"a.json", "b<i>.json"};
     report_model m;
-    CHECK(report_model_build(&m, runs, names, 2));
-    char *html = written(report_html_write, &m);
+    CHECK(two_runs(&m, runs, "<script>alert(1)</script>", "\\\"><img src=x onerror=alert(2)>", names));
+    char *html = report_written(report_html_write, &m);
     CHECK_CONTAINS(html, "<tr class=\"fleet-run\" data-run=\"a.json\"><td class=\"text\" data-col=\"run\">a.json</td>");
     CHECK_CONTAINS(html, "<td class=\"num\" data-col=\"dram-read\" data-value=\"27000\" title=\"best of 2 samples at "
                          "1 GiB\">27.00</td><td class=\"num\" data-col=\"dram-write\" data-value=\"15000\"");
@@ -132,7 +124,7 @@ TEST(report_fleet_table_in_the_page)
     report_model_free(&m);
     /* one run: its headline, no table, no script */
     CHECK(report_model_build(&m, runs, names, 1));
-    html = written(report_html_write, &m);
+    html = report_written(report_html_write, &m);
     CHECK(!strstr(html, "class=\"fleet\"") && !strstr(html, "<script"));
     free(html);
     report_model_free(&m);
@@ -155,7 +147,7 @@ TEST(report_fleet_of_many_runs_leaves_the_charts_out)
     report_model m;
     CHECK(report_model_build(&m, runs, names, N));
     CHECK_INT(m.lines[LINE_BANDWIDTH].nseries, 0);
-    char *html = written(report_html_write, &m);
+    char *html = report_written(report_html_write, &m);
     size_t rows = 0;
     for (const char *p = html; (p = strstr(p, "<tr class=\"fleet-run\"")); p++)
         rows++;
@@ -178,12 +170,10 @@ TEST(report_fleet_of_many_runs_leaves_the_charts_out)
 TEST(report_fleet_csv_is_plain_quoted_and_never_a_formula)
 {
     loaded_run runs[2];
-    CHECK(load_fleet(&runs[0], "h", "C"));
-    CHECK(load_fleet(&runs[1], "=HYPERLINK(\\\"http://x\\\")", "@SUM(1), \\\"big\\\"\\nsecond line"));
     const char *names[] = {"a.json", "-b.json"};
     report_model m;
-    CHECK(report_model_build(&m, runs, names, 2));
-    char *csv = written(report_csv_write, &m);
+    CHECK(two_runs(&m, runs, "=HYPERLINK(\\\"http://x\\\")", "@SUM(1), \\\"big\\\"\\nsecond line", names));
+    char *csv = report_written(report_csv_write, &m);
     CHECK_STR(csv,
               "run,hostname,cpu_model,vcpus,numa_nodes,mode,dram_read_gb_s,dram_write_gb_s,dram_copy_gb_s,"
               "idle_latency_ns,llc_level,llc_bytes,llc_source,stream_triad_gb_s,dram_read_per_thread_gb_s,"
