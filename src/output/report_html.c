@@ -31,8 +31,10 @@ static const char style[] =
     ".headline .big{font-size:1.35em;font-weight:bold;font-variant-numeric:tabular-nums}"
     ".headline .why{color:#666;font-size:.85em}.headline .missing{color:#888}.noisy{color:#b00020}"
     "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}"
-    "table.fleet{font-size:.85em}table.fleet td{white-space:nowrap}table.fleet th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}"
-    "table.fleet th[aria-sort=ascending]::after{content:' \\25B2'}table.fleet th[aria-sort=descending]::after{content:' \\25BC'}"
+    "table.fleet{font-size:.85em}table.fleet td{white-space:nowrap}"
+    "table.fleet th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}"
+    "table.fleet th[aria-sort=ascending]::after{content:' \\25B2'}"
+    "table.fleet th[aria-sort=descending]::after{content:' \\25BC'}"
     "table.fleet td.missing{background:#fafafa}p.fleet-note{background:#eef5ff;padding:.4em .8em}";
 
 static void text(FILE *f, const char *s)
@@ -472,57 +474,62 @@ static void baseline_tables(FILE *f, const report_model *m)
     }
 }
 
+/* The overlay charts, after how to read them. */
+static void charts(FILE *f, const report_model *m)
+{
+    methods(f);
+    for (int l = 0; l < LINE_CHARTS; l++) {
+        const line_chart *c = &m->lines[l];
+        if (!c->nseries)
+            continue;
+        fprintf(f, "<figure class=\"line-chart\" id=\"chart-%s\">\n", c->id);
+        svg_line_chart(f, c, m->names, false);
+        fputs("</figure>\n", f);
+    }
+    for (size_t i = 0; i < m->nheats; i++) {
+        fputs("<figure class=\"heat-chart\">\n", f);
+        svg_heat_chart(f, &m->heats[i], m->names[m->heats[i].run], false);
+        fputs("<figcaption>Each cell: the run's reported value; '-' where nothing was measured.</figcaption>\n"
+              "</figure>\n",
+              f);
+    }
+}
+
 void report_html_write(FILE *f, const report_model *m)
 {
-    bool charts = m->nruns <= REPORT_CHART_RUNS; /* a fleet's page is its table */
+    bool overlay = m->nruns <= REPORT_CHART_RUNS; /* more runs: a fleet's page is its table */
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
-    for (size_t i = 0; charts && i < m->nruns; i++) {
+    for (size_t i = 0; overlay && i < m->nruns; i++) {
         fputs(i ? ", " : "", f);
         text(f, m->names[i]);
     }
-    if (!charts)
+    if (!overlay)
         fprintf(f, "%zu runs", m->nruns);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>membench report</h1>\n", style);
     fprintf(f, "<p>%zu run%s, written by membench %s from the runs' JSON.</p>\n", m->nruns, m->nruns == 1 ? "" : "s",
             MEMBENCH_VERSION);
     banners(f, m);
-    if (charts)
+    if (overlay)
         headlines(f, m);
-    if (m->nruns > 1)
-        report_fleet_html(f, m);
-    if (!charts)
+    else
         fprintf(f, "<p class=\"fleet-note\">%zu runs, more than %d: this page is their table, each run's warnings and "
                    "any --baseline verdicts; the overlay charts, each run's headline block, the STREAM and other "
                    "results tables, the run facts and options are left out. Report %d runs or fewer to see them.</p>\n",
                 m->nruns, REPORT_CHART_RUNS, REPORT_CHART_RUNS);
-    if (charts) {
-        methods(f);
-        for (int l = 0; l < LINE_CHARTS; l++) {
-            const line_chart *c = &m->lines[l];
-            if (!c->nseries)
-                continue;
-            fprintf(f, "<figure class=\"line-chart\" id=\"chart-%s\">\n", c->id);
-            svg_line_chart(f, c, m->names, false);
-            fputs("</figure>\n", f);
-        }
-        for (size_t i = 0; i < m->nheats; i++) {
-            fputs("<figure class=\"heat-chart\">\n", f);
-            svg_heat_chart(f, &m->heats[i], m->names[m->heats[i].run], false);
-            fputs("<figcaption>Each cell: the run's reported value; '-' where nothing was measured.</figcaption>\n"
-                  "</figure>\n",
-                  f);
-        }
-    }
+    if (m->nruns > 1)
+        report_fleet_html(f, m);
+    if (overlay)
+        charts(f, m);
     if (m->vs_baseline)
         baseline_tables(f, m);
-    if (charts && m->nstream)
+    if (overlay && m->nstream)
         stream_table(f, m);
-    if (charts && m->nothers)
+    if (overlay && m->nothers)
         other_table(f, m);
-    if (charts)
+    if (overlay)
         runs_table(f, m);
     warnings(f, m);
-    if (charts)
+    if (overlay)
         options(f, m);
     fputs("</body>\n</html>\n", f);
 }

@@ -334,7 +334,7 @@ MUTANTS = [
     ("report fleet: a quote in CSV text not doubled",
      "src/output/report_csv.c", 'fputs("\\"\\"", f);', "fputc('\"', f);", "unit:report_fleet"),
     ("report fleet: a page of many runs still draws the overlay charts",
-     "src/output/report_html.c", "bool charts = m->nruns <= REPORT_CHART_RUNS;", "bool charts = true;",
+     "src/output/report_html.c", "bool overlay = m->nruns <= REPORT_CHART_RUNS;", "bool overlay = true;",
      "unit:report_fleet"),
     ("report fleet: the table sorts numbers as text",
      "src/output/report_fleet_html.c", "return dir*(num?a-z:a.localeCompare(z,undefined,{numeric:true}));",

@@ -153,6 +153,7 @@ TEST(report_fleet_of_many_runs_leaves_the_charts_out)
         rows++;
     CHECK_INT(rows, N);
     CHECK_CONTAINS(html, "class=\"fleet-note\">9 runs, more than 8:");
+    CHECK(strstr(html, "class=\"fleet-note\">") < strstr(html, "<table class=\"fleet\"")); /* said first */
     CHECK(!strstr(html, "data-chart=") && !strstr(html, "class=\"headline\"") && !strstr(html, "class=\"runs\""));
     CHECK_CONTAINS(html, "<title>membench report: 9 runs</title>");
     free(html);
