@@ -128,8 +128,10 @@ check: membench $(BUILD)/membench-tests $(BUILD)/membench-faulty $(REPLAYS)
 
 # membench report on real short runs, rendered by headless Chromium: the DOM
 # against the runs' JSON, console errors, a screenshot that is not blank.
+# Then a fleet of about 500 runs made from two: its table, CSV and sorting.
 check-report: membench
 	python3 tests/report/check_report.py ./membench
+	python3 tests/report/check_fleet.py ./membench
 
 check-unit: $(BUILD)/membench-tests
 	./$(BUILD)/membench-tests

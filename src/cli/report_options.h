@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* Options of `membench report [--baseline A.json] RUN.json [RUN2.json ...] -o report.html [--svg DIR]`,
+/* Options of `membench report [--baseline A.json] RUN.json [RUN2.json ...] -o report.html [--svg DIR]
+ *  [--csv FILE]`,
  * as one declarative table. */
 #ifndef MEMBENCH_REPORT_OPTIONS_H
 #define MEMBENCH_REPORT_OPTIONS_H
 
 #include "cli/options.h"
 
-/* Runs one report takes (line styles repeat after six, the legend still names each). */
-#define REPORT_MAX_RUNS 16
+/* Runs one report takes: a fleet's, one row each in its table (core/report_fleet.h);
+ * charts overlay at most REPORT_CHART_RUNS (core/report_model.h) of them. */
+#define REPORT_MAX_RUNS 100000
+/* Runs --baseline judges, itself included (each gets a table of every figure). */
+#define REPORT_MAX_BASELINE_RUNS 16
 
 typedef struct {
     common_options common; /* -h, the run files */
-    const char *output;    /* -o FILE */
+    const char *output;    /* -o FILE; NULL: none (then --csv) */
+    const char *csv;       /* --csv FILE: the fleet table as CSV; NULL: none */
     const char *svg_dir;   /* --svg DIR; NULL: none */
     const char *baseline;  /* --baseline FILE: the run the others are judged against; NULL: none */
 } report_options;

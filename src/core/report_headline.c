@@ -135,6 +135,9 @@ void report_headline_of(const loaded_run *run, run_headline *h)
     if (llc) {
         const char *source = cache_source_name_of_key(json_get_text(llc, "source"));
         h->llc_known = true;
+        snprintf(h->llc_level, sizeof h->llc_level, "%s", level);
+        h->llc_bytes = bytes;
+        h->llc_source = source;
         snprintf(h->llc, sizeof h->llc, "%s %s (%s)", level, format_bytes((unsigned long long)bytes, size, sizeof size),
                  source ? source : "source not recorded");
     } else {

@@ -23,6 +23,9 @@ typedef struct {
     headline_figure fig[HEAD_FIGURES];
     char llc[80];      /* "L3 300 MiB (sysfs)", or "not in the run" */
     bool llc_known;
+    char llc_level[16];      /* "L3"; "" unknown */
+    double llc_bytes;        /* 0 unknown */
+    const char *llc_source;  /* "sysfs", "CPUID leaf 4"...; NULL not recorded */
     char noise[160];   /* the verdict in words */
     int noisy;         /* 1 flagged, 0 quiet, -1 no verdict */
     double random_ns;  /* the idle latency record's full random chase (page walks included), 0 when absent */

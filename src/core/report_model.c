@@ -442,7 +442,7 @@ bool report_model_build(report_model *m, const loaded_run *runs, const char *con
         m->lines[l] = line_templates[l];
         m->lines[l].caption = whisker_caption;
     }
-    if (!build(m)) {
+    if (n <= REPORT_CHART_RUNS && !build(m)) {
         report_model_free(m);
         return false;
     }
@@ -481,7 +481,7 @@ bool report_model_add_baseline(report_model *m)
     bool ok = m->nruns > 1 && (m->vs_baseline = calloc(m->nruns - 1, sizeof *m->vs_baseline)) != NULL;
     for (size_t i = 1; ok && i < m->nruns; i++)
         ok = compare_runs(&m->runs[0], &m->runs[i], -1, true, &m->vs_baseline[i - 1]) &&
-             add_ratio_points(m, i, &m->vs_baseline[i - 1], &cap);
+             (m->nruns > REPORT_CHART_RUNS || add_ratio_points(m, i, &m->vs_baseline[i - 1], &cap));
     for (size_t i = 0; i < m->lines[LINE_RATIO].nseries; i++)
         qsort(m->lines[LINE_RATIO].series[i].points, m->lines[LINE_RATIO].series[i].count, sizeof(chart_point), by_x);
     if (!ok)

@@ -114,6 +114,10 @@ typedef struct {
     compare_report *vs_baseline;
 } report_model;
 
+/* Runs a page overlays in its charts; a report of more runs (a fleet's) is its
+ * table (output/report_fleet_html.c) without charts, which are not built. */
+#define REPORT_CHART_RUNS 8
+
 /* Sorts the records of runs[0..n) (named names[i], shown as the run's label) into
  * charts and tables. False only when memory runs out (m is then freed). */
 bool report_model_build(report_model *m, const loaded_run *runs, const char *const *names, size_t n);

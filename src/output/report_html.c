@@ -6,6 +6,7 @@
 
 #include "core/report_headline.h"
 #include "output/markup.h"
+#include "output/report_fleet_html.h"
 #include "output/svg_chart.h"
 #include "topology/cache_source.h"
 #include "util/format_bytes.h"
@@ -29,7 +30,12 @@ static const char style[] =
     "gap:.15em .8em;margin:0}.headline dt{color:#555}.headline dd{margin:0}"
     ".headline .big{font-size:1.35em;font-weight:bold;font-variant-numeric:tabular-nums}"
     ".headline .why{color:#666;font-size:.85em}.headline .missing{color:#888}.noisy{color:#b00020}"
-    "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}";
+    "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}"
+    "table.fleet{font-size:.85em}table.fleet td{white-space:nowrap}"
+    "table.fleet th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}"
+    "table.fleet th[aria-sort=ascending]::after{content:' \\25B2'}"
+    "table.fleet th[aria-sort=descending]::after{content:' \\25BC'}"
+    "table.fleet td.missing{background:#fafafa}p.fleet-note{background:#eef5ff;padding:.4em .8em}";
 
 static void text(FILE *f, const char *s)
 {
@@ -475,18 +481,9 @@ static void baseline_tables(FILE *f, const report_model *m)
     }
 }
 
-void report_html_write(FILE *f, const report_model *m)
+/* The overlay charts, after how to read them. */
+static void charts(FILE *f, const report_model *m)
 {
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
-    for (size_t i = 0; i < m->nruns; i++) {
-        fputs(i ? ", " : "", f);
-        text(f, m->names[i]);
-    }
-    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>membench report</h1>\n", style);
-    fprintf(f, "<p>%zu run%s, written by membench %s from the runs' JSON.</p>\n", m->nruns, m->nruns == 1 ? "" : "s",
-            MEMBENCH_VERSION);
-    banners(f, m);
-    headlines(f, m);
     methods(f);
     for (int l = 0; l < LINE_CHARTS; l++) {
         const line_chart *c = &m->lines[l];
@@ -503,14 +500,43 @@ void report_html_write(FILE *f, const report_model *m)
               "</figure>\n",
               f);
     }
+}
+
+void report_html_write(FILE *f, const report_model *m)
+{
+    bool overlay = m->nruns <= REPORT_CHART_RUNS; /* more runs: a fleet's page is its table */
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>membench report: ", f);
+    for (size_t i = 0; overlay && i < m->nruns; i++) {
+        fputs(i ? ", " : "", f);
+        text(f, m->names[i]);
+    }
+    if (!overlay)
+        fprintf(f, "%zu runs", m->nruns);
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>membench report</h1>\n", style);
+    fprintf(f, "<p>%zu run%s, written by membench %s from the runs' JSON.</p>\n", m->nruns, m->nruns == 1 ? "" : "s",
+            MEMBENCH_VERSION);
+    banners(f, m);
+    if (overlay)
+        headlines(f, m);
+    else
+        fprintf(f, "<p class=\"fleet-note\">%zu runs, more than %d: this page is their table, each run's warnings and "
+                   "any --baseline verdicts; the overlay charts, each run's headline block, the STREAM and other "
+                   "results tables, the run facts and options are left out. Report %d runs or fewer to see them.</p>\n",
+                m->nruns, REPORT_CHART_RUNS, REPORT_CHART_RUNS);
+    if (m->nruns > 1)
+        report_fleet_html(f, m);
+    if (overlay)
+        charts(f, m);
     if (m->vs_baseline)
         baseline_tables(f, m);
-    if (m->nstream)
+    if (overlay && m->nstream)
         stream_table(f, m);
-    if (m->nothers)
+    if (overlay && m->nothers)
         other_table(f, m);
-    runs_table(f, m);
+    if (overlay)
+        runs_table(f, m);
     warnings(f, m);
-    options(f, m);
+    if (overlay)
+        options(f, m);
     fputs("</body>\n</html>\n", f);
 }

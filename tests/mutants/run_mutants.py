@@ -37,6 +37,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
+  fleet     tests/report/check_fleet.py: membench report of about 500 runs, its table,
+            CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
@@ -350,6 +352,40 @@ MUTANTS = [
      "compare_runs(&m->runs[i], &m->runs[0], -1, true,", "unit:report_baseline"),
     ("report --baseline: a run's ratio chart point at the median, not B/A",
      "src/core/report_model.c", "p->y = row->ratio.ratio;", "p->y = row->b_median;", "unit:report_baseline"),
+    # membench report's fleet table and CSV (issue 38, item 4)
+    ("report fleet: the DRAM read figure shown in the write column",
+     "src/core/report_fleet.c", "case FLEET_WRITE: return figure(&h->fig[HEAD_WRITE]);",
+     "case FLEET_WRITE: return figure(&h->fig[HEAD_READ]);", "unit:report_fleet"),
+    ("report fleet: DRAM read per thread divided by the vCPUs, not the read record's threads",
+     "src/core/report_fleet.c", "row->per_thread = read->value / (double)read->threads;",
+     "row->per_thread = read->value / (double)(row->vcpus > 0 ? row->vcpus : 1);", "unit:report_fleet"),
+    ("report fleet: a figure not measured shown in the page as 0",
+     "src/output/report_fleet_html.c", "    if (num && !c.missing) {", "    if (num) {", "unit:report_fleet"),
+    ("report fleet: a figure not measured written to the CSV as 0",
+     "src/output/report_csv.c", "            if (c.missing)\n                continue;",
+     "            if (c.missing && fleet_columns[k].unit == FLEET_TEXT)\n                continue;", "unit:report_fleet"),
+    ("report fleet: a host name written into the page unescaped",
+     "src/output/report_fleet_html.c", "        markup_text(f, c.text);", "        fputs(c.text, f);",
+     "unit:report_fleet"),
+    ("report fleet: CSV text that starts as a formula left as it is",
+     "src/output/report_csv.c", "if (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\\t' || *s == '\\r')",
+     "if (0)", "unit:report_fleet"),
+    ("report fleet: a quote in CSV text not doubled",
+     "src/output/report_csv.c", 'fputs("\\"\\"", f);', "fputc('\"', f);", "unit:report_fleet"),
+    ("report fleet: a page of many runs still draws the overlay charts",
+     "src/output/report_html.c", "bool overlay = m->nruns <= REPORT_CHART_RUNS;", "bool overlay = true;",
+     "unit:report_fleet"),
+    ("report fleet: the table sorts numbers as text",
+     "src/output/report_fleet_html.c", "return dir*(num?a-z:a.localeCompare(z,undefined,{numeric:true}));",
+     "return dir*String(a).localeCompare(String(z));", "fleet"),
+    ("report fleet: empty cells sort first when descending",
+     "src/output/report_fleet_html.c", "if(a===null||z===null)return(a===null)-(z===null);",
+     "if(a===null||z===null)return dir*((a===null)-(z===null));", "fleet"),
+    ("report fleet: two runs of one file name not told apart by their paths",
+     "src/modes/report_mode.c", "shared[order[i]] = shared[order[i + 1]] = true;", "shared[order[i]] = true;", "fleet"),
+    ("report fleet: --csv naming the page itself accepted",
+     "src/modes/report_mode.c", "if (o->csv && o->output && file_target_same_file(o->csv, o->output)) {", "if (0) {",
+     "fleet"),
     ("report: a cache line says sysfs whatever the run says its size came from",
      "src/core/report_model.c", 'source ? " (" : "", source ? source : "",', 'source ? " (" : "", source ? "sysfs" : "",',
      "unit:report_sorts"),
@@ -694,6 +730,8 @@ def suite_fails(suite, tree):
         os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
                    tree).returncode != 0
+    if suite == "fleet":
+        return run([sys.executable, "tests/report/check_fleet.py", "./membench"], tree).returncode != 0
     if suite == "numa":
         env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
@@ -721,7 +759,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings"):
+                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings", "fleet"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

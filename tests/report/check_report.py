@@ -16,7 +16,6 @@ markup, bad files and paths are refused in one line (exit 2).
   check_report.py MEMBENCH [CHROMIUM]
 
 Python 3 standard library only. Prints TAP-style "ok - " / "not ok - " lines."""
-import html.parser
 import json
 import math
 import os
@@ -26,25 +25,15 @@ import struct
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 import zlib
 
-BIN = os.path.abspath(sys.argv[1])
-CHROMIUM = sys.argv[2] if len(sys.argv) > 2 else (shutil.which("chromium") or shutil.which("chromium-browser"))
-TMP = tempfile.mkdtemp(prefix="membench-report-")
-failures = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_dom  # noqa: E402
 
-
-def check(name, ok, detail=""):
-    global failures
-    print(("ok - " if ok else "not ok - ") + name)
-    if not ok:
-        failures += 1
-        if detail:
-            print("    " + str(detail)[:2000].replace("\n", "\n    "))
-    return ok
+BIN, CHROMIUM, TMP = report_dom.setup("membench-report-")
+check = report_dom.check
 
 
 def path(name):
@@ -104,82 +93,15 @@ if check("a sweep stopped by Ctrl-C leaves results and complete false (exit 130)
          proc.returncode == 130 and d["complete"] is False and len(d["results"]) >= 2, (proc.returncode, err)):
     docs["partial.json"] = d
 
-# --- the DOM as Chromium built it ----------------------------------------------------
-
-
-class Element:
-    def __init__(self, tag, attrs, parent):
-        self.tag, self.attrs, self.parent, self.children, self.text = tag, dict(attrs), parent, [], ""
-
-    def classes(self):
-        return self.attrs.get("class", "").split()
-
-    def walk(self):
-        yield self
-        for c in self.children:
-            yield from c.walk()
-
-    def find(self, tag=None, cls=None, **attrs):
-        for e in self.walk():
-            if (tag is None or e.tag == tag) and (cls is None or cls in e.classes()) and \
-                    all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items()):
-                yield e
-
-    def all_text(self):
-        return self.text + "".join(c.all_text() for c in self.children)
-
-
-VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
-
-
-class DomParser(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.root = Element("#root", {}, None)
-        self.cur = self.root
-
-    def handle_starttag(self, tag, attrs):
-        e = Element(tag, attrs, self.cur)
-        self.cur.children.append(e)
-        if tag not in VOID:
-            self.cur = e
-
-    def handle_startendtag(self, tag, attrs):
-        self.cur.children.append(Element(tag, attrs, self.cur))
-
-    def handle_endtag(self, tag):
-        e = self.cur
-        while e is not self.root and e.tag != tag:
-            e = e.parent
-        if e is not self.root:
-            self.cur = e.parent
-
-    def handle_data(self, data):
-        self.cur.text += data
+# --- the DOM as Chromium built it (report_dom.py) -------------------------------------
 
 
 def chromium_args(html_path, extra):
-    args = [CHROMIUM, "--headless", "--disable-gpu", "--enable-logging=stderr", "--v=0",
-            "--user-data-dir=" + path("chromium-profile"), "--virtual-time-budget=3000",
-            "--hide-scrollbars", "--no-first-run"]
-    if os.geteuid() == 0:
-        args.append("--no-sandbox")
-    return args + extra + ["file://" + html_path]
-
-
-def console_errors(stderr):
-    return [l for l in stderr.splitlines() if "Uncaught" in l or "CONSOLE" in l]
+    return report_dom.chromium_args(CHROMIUM, path("chromium-profile"), html_path, extra)
 
 
 def render(html_path):
-    """The DOM after Chromium ran the page, and any console error lines."""
-    parser = DomParser()
-    try:
-        p = subprocess.run(chromium_args(html_path, ["--dump-dom"]), capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:  # a page whose script opened a dialog (markup let through) never ends
-        return parser.root, -1, ["Chromium timed out on the page (a script it ran waiting on a dialog?)"]
-    parser.feed(p.stdout)
-    return parser.root, p.returncode, console_errors(p.stderr)
+    return report_dom.render(CHROMIUM, path("chromium-profile"), html_path)
 
 
 # --- what the JSON says the page must show ----------------------------------------
@@ -263,8 +185,11 @@ def names_of(labels, names):
 def check_page(title, names, root, rc, errors):
     names_all = list(names)
     check("%s: Chromium rendered it (exit 0), no console errors" % title, rc == 0 and not errors, errors)
-    check("%s: no script, no external resource (one link: the installed docs)" % title,
-          not list(root.find("script")) and not any(
+    scripts = list(root.find("script"))
+    check("%s: no script but the fleet table's sort (with 2 runs or more), inline; no external resource (one link: "
+          "the installed docs)" % title,
+          len(scripts) == (len(names) > 1) and all("src" not in s.attrs and "getElementById('fleet')" in s.all_text()
+                                                   for s in scripts) and not any(
               (k in ("src", "href") and not (e.tag == "a" and v.startswith("file:///usr/share/doc/membench/"))) or (isinstance(v, str) and v.startswith(("http:", "https:")) and k != "xmlns")
               for e in root.walk() for k, v in e.attrs.items()))
     lines, heats, stream = expected(names)
@@ -558,7 +483,11 @@ else:
         pages.append(("single sweep", ["sweep.json"]))
     overlay = [n for n in ("sweep.json", "sweep1m.json", "partial.json", "lat.json") if n in docs]
     pages.append(("overlay", overlay))
-    pages.append(("all runs", sorted(docs)))
+    # every kind of chart, at most 8 runs (REPORT_CHART_RUNS): more are a fleet's table, without charts
+    kinds = [n for n in ("sweep.json", "lat.json", "hostlat.json", "stream.json", "lm.json", "bwm.json", "loaded.json",
+                         "c2c.json") if n in docs]
+    pages.append(("all kinds", kinds))
+    pages.append(("the rest", [n for n in sorted(docs) if n not in kinds]))
     for title, names in pages:
         out = path(title.replace(" ", "-") + ".html")
         p = report(out, names)
@@ -571,11 +500,20 @@ else:
         check_page(title, names, root, rc, errors)
     check_screenshot("single sweep", path("single-sweep.html"), path("single-sweep.png"))
 
+    # More than 8 runs: the fleet's table (tests/report/check_fleet.py checks it in full), no charts.
+    p = report(path("fleet.html"), sorted(docs))
+    if check("fleet of %d runs: membench report exits 0" % len(docs), p.returncode == 0, p.stderr):
+        root, rc, errors = render(path("fleet.html"))
+        rows = [tr.attrs["data-run"] for tr in root.find("tr", cls="fleet-run")]
+        check("fleet of %d runs: a row per run, a note for the charts left out, no chart; no console error" % len(docs),
+              rc == 0 and not errors and sorted(rows) == sorted(docs) and len(list(root.find("p", cls="fleet-note"))) == 1
+              and not list(root.find("svg")), (rows, errors))
+
     # --svg: every chart a standalone SVG, valid XML in the SVG namespace.
     os.mkdir(path("svg"))
-    p = report(path("svg.html"), sorted(docs), ["--svg", path("svg")])
+    p = report(path("svg.html"), kinds, ["--svg", path("svg")])
     files = sorted(os.listdir(path("svg")))
-    lines, heats, _ = expected(sorted(docs))
+    lines, heats, _ = expected(kinds)
     want_lines = sorted(k + ".svg" for k in lines)
     groups = {(n, r["mode"], r["operation"] if r["mode"] == "bandwidth-matrix" else r["params"].get("state", ""))
               for n, r in heats}
@@ -695,5 +633,5 @@ if "sweep1m.json" in docs:
     check("a refused -o leaves the run it named as it was", json.load(open(path("sweep1m.json"))) == docs["sweep1m.json"])
 
 shutil.rmtree(TMP, ignore_errors=True)
-print("%s: %d failed" % (os.path.basename(sys.argv[0]), failures))
-sys.exit(1 if failures else 0)
+print("%s: %d failed" % (os.path.basename(sys.argv[0]), report_dom.failures))
+sys.exit(1 if report_dom.failures else 0)
