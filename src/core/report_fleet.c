@@ -18,6 +18,7 @@ const fleet_column fleet_columns[FLEET_COLUMNS] = {
     [FLEET_WRITE] = {"dram-write", "DRAM write GB/s", "dram_write_gb_s", FLEET_MB_S},
     [FLEET_COPY] = {"dram-copy", "DRAM copy GB/s", "dram_copy_gb_s", FLEET_MB_S},
     [FLEET_LATENCY] = {"idle-latency", "idle latency ns", "idle_latency_ns", FLEET_NS},
+    [FLEET_RANDOM_LATENCY] = {"random-latency", "full random latency ns", "random_latency_ns", FLEET_NS},
     [FLEET_LLC_LEVEL] = {"llc-level", "LLC", "llc_level", FLEET_TEXT},
     [FLEET_LLC_BYTES] = {"llc-size", "LLC size", "llc_bytes", FLEET_BYTES},
     [FLEET_LLC_SOURCE] = {"llc-source", "LLC size from", "llc_source", FLEET_TEXT},
@@ -83,6 +84,10 @@ fleet_cell report_fleet_cell(const fleet_row *row, int column, char *buf, size_t
     case FLEET_WRITE: return figure(&h->fig[HEAD_WRITE]);
     case FLEET_COPY: return figure(&h->fig[HEAD_COPY]);
     case FLEET_LATENCY: return figure(&h->fig[HEAD_LATENCY]);
+    case FLEET_RANDOM_LATENCY: /* the idle latency's buffer chased fully random: page walks included */
+        return number(h->random_ns > 0, h->random_ns,
+                      h->fig[HEAD_LATENCY].rec ? "not measured beside the idle latency" : h->fig[HEAD_LATENCY].why,
+                      h->random_why);
     case FLEET_TRIAD: return figure(&h->fig[HEAD_TRIAD]);
     case FLEET_LLC_LEVEL: return text(h->llc_known ? h->llc_level : NULL, h->llc);
     case FLEET_LLC_BYTES: {

@@ -35,7 +35,7 @@ import report_dom  # noqa: E402
 BIN, CHROMIUM, TMP = report_dom.setup("membench-fleet-")
 check = report_dom.check
 CSV_COLUMNS = ["run", "hostname", "cpu_model", "vcpus", "numa_nodes", "mode", "dram_read_gb_s", "dram_write_gb_s",
-               "dram_copy_gb_s", "idle_latency_ns", "llc_level", "llc_bytes", "llc_source", "stream_triad_gb_s",
+               "dram_copy_gb_s", "idle_latency_ns", "random_latency_ns", "llc_level", "llc_bytes", "llc_source", "stream_triad_gb_s",
                "dram_read_per_thread_gb_s", "dram_read_threads", "noise", "host_varied_pct"]  # docs/report.md
 HOSTILE = ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "+1+2", "-3", "@SUM(A1)", "a,b\"c\nd", "x\" onmouseover=\"y"]
 

@@ -177,12 +177,12 @@ TEST(report_fleet_csv_is_plain_quoted_and_never_a_formula)
     char *csv = report_written(report_csv_write, &m);
     CHECK_STR(csv,
               "run,hostname,cpu_model,vcpus,numa_nodes,mode,dram_read_gb_s,dram_write_gb_s,dram_copy_gb_s,"
-              "idle_latency_ns,llc_level,llc_bytes,llc_source,stream_triad_gb_s,dram_read_per_thread_gb_s,"
+              "idle_latency_ns,random_latency_ns,llc_level,llc_bytes,llc_source,stream_triad_gb_s,dram_read_per_thread_gb_s,"
               "dram_read_threads,noise,host_varied_pct\n"
-              "\"a.json\",\"h\",\"C\",16,2,\"sweep\",27.0000,15.0000,,90.000,\"L3\",8388608,\"CPUID leaf 4\",,6.7500,4,"
+              "\"a.json\",\"h\",\"C\",16,2,\"sweep\",27.0000,15.0000,,90.000,,\"L3\",8388608,\"CPUID leaf 4\",,6.7500,4,"
               "\"quiet\",1.500\n"
               "\"'-b.json\",\"'=HYPERLINK(\"\"http://x\"\")\",\"'@SUM(1), \"\"big\"\" second line\",16,2,\"sweep\","
-              "27.0000,15.0000,,90.000,\"L3\",8388608,\"CPUID leaf 4\",,6.7500,4,\"quiet\",1.500\n");
+              "27.0000,15.0000,,90.000,,\"L3\",8388608,\"CPUID leaf 4\",,6.7500,4,\"quiet\",1.500\n");
     free(csv);
     report_model_free(&m);
     run_free(&runs[0]);
