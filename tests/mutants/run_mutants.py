@@ -32,6 +32,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             loaded-latency records, CSV and analysis (about 5 s)
   pipe      `membench latency-matrix ... | head -1` of 20 s or more: exit 141 within
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
+  plan      tests/cli/check_plan.py: --plan on the recorded large machines of
+            tests/machines/make_tree.py and on this one (a few seconds)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -136,6 +138,29 @@ MUTANTS = [
     ("a chain's home in a pool destination, which write and copy overwrite between its visits",
      "src/measure/bandwidth.c", "*out = buffer_view(&pool->ts[i].src, 0, bytes);",
      "*out = buffer_view(&pool->ts[i].dst, 0, bytes);", "pool"),
+    ("--plan: memory per node all counted on the first node",
+     "src/plan/sweep_estimate.c", "        node_bytes[k] += bytes;", "        node_bytes[0] += bytes;", "plan"),
+    ("--plan: the plan's CPU lists leave the first thread's CPU out",
+     "src/plan/plan_cost.c", "for (int i = 0; ids && i < place->n; i++)", "for (int i = 1; ids && i < place->n; i++)",
+     "plan"),
+    ("spread placement puts a node's second CPU where its first belongs (one CPU twice, one missing)",
+     "src/plan/placement.c", "out[n++] = per_node[k][round];", "out[n++] = per_node[k][round ? round : 1];", "plan"),
+    ("--plan: the estimate counts one round whatever -r says",
+     "src/plan/sweep_estimate.c", "for (int r = 1; r <= rq->rounds; r++)", "for (int r = 1; r <= 1; r++)", "plan"),
+    ("--plan: the estimate leaves out the warm-ups",
+     "src/plan/sweep_estimate.c", "        e->warmup_s += sample;\n", "        e->warmup_s += 0 * sample;\n", "plan"),
+    ("--plan: the bound leaves out the rounds latency's CV rule may add",
+     "src/plan/sweep_estimate.c", "for (int r = rq->rounds + 1; r <= rq->latency_rounds; r++)",
+     "for (int r = rq->rounds + 1; r <= rq->rounds; r++)", "plan"),
+    ("--plan --sysfs: the recorded budget is all of MemFree, no margin",
+     "src/modes/session.c", "*bytes = memory_budget_from(free_bytes);", "*bytes = free_bytes;", "plan"),
+    ("--plan measures after all",
+     "src/modes/session.c", "if (rc == 0 && session_common(&s)->plan)", "if (rc == 0 && 0)", "plan"),
+    ("an L3 share below the L2 share still gets L3/2 and L3 points (L2 measured under L3's name)",
+     "src/plan/sweep_plan.c", "    if (round_down_pow2(l3 / 2) > l2)\n", "    if (1)\n", "plan"),
+    ("the sweep's last DRAM point one octave lower (4xL3 rounded down, not up)",
+     "src/plan/sweep_plan.c", "add_point(out, ram, round_up_pow2(l3 * 4),", "add_point(out, ram, round_down_pow2(l3 * 3),",
+     "plan"),
     ("chains given no home in the pool: linked again at every visit",
      "src/modes/sweep.c", "            home_chains(st);", "            (void)home_chains;", "pool"),
     ("a part of a pool source lent twice: the next chain is linked over the last",
@@ -643,6 +668,10 @@ def suite_fails(suite, tree):
                      '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
         d = json.load(open(doc)) if os.path.exists(doc) else {}
         return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
+    if suite == "plan":
+        os.makedirs(os.path.join(tree, "plan"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_plan.py", "./membench", os.path.join(tree, "plan")],
+                   tree).returncode != 0
     if suite == "warnings":
         os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
@@ -674,7 +703,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "warnings"):
+                      "numamem", "traffic", "pipe", "warnings", "plan"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []
