@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan/plan_cost.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "memory/memory_budget.h"
@@ -11,19 +12,43 @@ static int by_id(const void *a, const void *b)
     return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
-/* The first CPU of each thread whose CPU is on node (any node: -2), compactly, in
- * ascending order (a CPU two threads share is listed twice). */
+/* The CPUs of the threads whose CPU is on node (any node: -2), compactly, in
+ * ascending order: each thread's CPU (a CPU two threads share is listed twice), or
+ * where a thread's place has several CPUs (unpinned, OMP_PLACES=cores) every CPU of
+ * the places once. */
 static char *node_cpus(const run_placement *place, int node, long long *count)
 {
-    int *ids = calloc((size_t)place->n + 1, sizeof(int));
-    size_t n = 0;
-    for (int i = 0; ids && i < place->n; i++)
-        if (node == -2 || place->threads[i].node == node)
-            ids[n++] = atoi(place->threads[i].cpus);
-    *count = (long long)n;
-    if (ids)
-        qsort(ids, n, sizeof *ids, by_id);
-    char *text = ids ? cpu_list_format_alloc(ids, n) : NULL;
+    size_t n = 0, cap = (size_t)place->n + 1;
+    int *ids = malloc(cap * sizeof(int));
+    bool spans = false;
+    *count = 0;
+    for (int i = 0; ids && i < place->n; i++) {
+        cpu_list l = {NULL, 0};
+        if (node != -2 && place->threads[i].node != node)
+            continue;
+        ++*count;
+        if (!cpu_list_parse(place->threads[i].cpus, &l))
+            continue;
+        spans = spans || l.count > 1;
+        for (size_t k = 0; k < l.count; k++) {
+            if (n == cap) {
+                int *more = realloc(ids, (cap *= 2) * sizeof(int));
+                if (!more)
+                    break;
+                ids = more;
+            }
+            ids[n++] = l.ids[k];
+        }
+        cpu_list_free(&l);
+    }
+    if (!ids)
+        return NULL;
+    qsort(ids, n, sizeof *ids, by_id);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!spans || kept == 0 || ids[kept - 1] != ids[i])
+            ids[kept++] = ids[i];
+    char *text = cpu_list_format_alloc(ids, kept);
     free(ids);
     return text;
 }
