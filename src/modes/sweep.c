@@ -22,7 +22,7 @@
 #include "plan/round_schedule.h"
 #include "plan/sweep_estimate.h"
 #include "plan/sweep_plan.h"
-#include "plan/plan_cost.h"
+#include "modes/plan_cost.h"
 #include "util/format_bytes.h"
 
 #define LATENCY_MAX_BYTES (2ULL << 30) /* as sc-membench: enough to pass any L3 */

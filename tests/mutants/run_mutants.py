@@ -141,7 +141,7 @@ MUTANTS = [
     ("--plan: memory per node all counted on the first node",
      "src/plan/sweep_estimate.c", "        node_bytes[k] += bytes;", "        node_bytes[0] += bytes;", "plan"),
     ("--plan: the CPU lists leave the first thread's CPU out",
-     "src/plan/plan_cost.c", "for (int i = 0; ids && i < place->n; i++)", "for (int i = 1; ids && i < place->n; i++)",
+     "src/modes/plan_cost.c", "for (int i = 0; ids && i < place->n; i++)", "for (int i = 1; ids && i < place->n; i++)",
      "plan"),
     ("the plan's spread placement puts a node's second CPU where its first belongs (one CPU twice, one missing)",
      "src/plan/placement.c", "out[n++] = per_node[k][round];", "out[n++] = per_node[k][round ? round : 1];", "plan"),

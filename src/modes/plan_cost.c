@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "plan/plan_cost.h"
+#include "modes/plan_cost.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

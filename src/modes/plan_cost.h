@@ -3,8 +3,8 @@
  * node its threads, their CPUs, the memory placed there at the peak against the
  * node's free memory, the total against the budget, and the estimated time with
  * its model (plan/sweep_estimate.h). */
-#ifndef MEMBENCH_PLAN_COST_H
-#define MEMBENCH_PLAN_COST_H
+#ifndef MEMBENCH_MODES_PLAN_COST_H
+#define MEMBENCH_MODES_PLAN_COST_H
 
 #include <stdint.h>
 
