@@ -118,6 +118,12 @@ static const option_spec shared[] = {
      .help = "Measure the last-level cache's edge and the DRAM plateau before\nsizing DRAM buffers (about 1-3 s): auto "
              "when no source gives\nthe last level's size (or only a package's) and a buffer size\nis left to membench, "
              "always, never"},
+    {.long_name = "plan", .kind = OPT_FLAG, .key = "plan", .offset = COMMON(plan),
+     .help = "Print the plan (sizes, threads and CPUs, memory per node against\nthe budget, samples, estimated time) and exit "
+             "without measuring"},
+    {.long_name = "sysfs", .value_name = "DIR", .kind = OPT_TEXT, .key = "sysfs", .offset = COMMON(plan_sysfs),
+     .bad = "file name is empty",
+     .help = "With --plan: plan for the machine of a recorded sysfs tree (its\nnodes' MemFree is the memory) instead of this one"},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };

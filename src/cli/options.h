@@ -73,7 +73,8 @@ struct option_spec {
  *   "threads" (-p N, with OMP_NUM_THREADS, OMP_PROC_BIND, OMP_PLACES), "cpus" (--cpus LIST),
  *   "oversubscribe", "kernel" (--kernel ISA), "list-kernels", "huge" (-H) and "pages"
  *   (--pages 4k|2m|1g|thp), both deciding one page_choice (memory/page_policy.h),
- *   "cache-probe" (--cache-probe auto|always|never). */
+ *   "cache-probe" (--cache-probe auto|always|never), "plan" (--plan) and "sysfs" (--sysfs DIR,
+ *   with --plan: a recorded machine). */
 /* --cache-probe: auto runs the cache probe when no source gives the last-level
  * cache's size for one instance (topology_llc_unknown); always and never as said. */
 typedef enum { CACHE_PROBE_AUTO, CACHE_PROBE_ALWAYS, CACHE_PROBE_NEVER } cache_probe_when;
@@ -94,6 +95,8 @@ typedef struct {
     bool pages_given;      /* -H or --pages was given (they exclude each other) */
     const char *omp_bind, *omp_places;
     int cache_probe;       /* cache_probe_when: when the cache probe runs before planning */
+    bool plan;             /* --plan: say the plan and exit, measuring nothing */
+    const char *plan_sysfs; /* --sysfs DIR (with --plan): a recorded machine's tree, not this one */
     int max_operands;      /* arguments that are not options the mode takes (set by its
                               defaults: compare's two files); 0: none */
     char **operands;       /* those arguments, in order */

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernels/isa.h"
@@ -19,6 +20,7 @@
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/openmetrics_sink.h"
+#include "output/plan_text.h"
 #include "output/topology_report.h"
 #include "output/verbose_sink.h"
 #include "output/warning_summary.h"
@@ -420,10 +422,24 @@ void session_progress(session *s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A recorded machine's budget (--plan --sysfs): its nodes' MemFree, less the
+ * margin a run keeps; no cgroup applies. False when no node says. */
+static bool recorded_budget(const session *s, uint64_t *bytes, char *why, size_t whylen)
+{
+    uint64_t free_bytes = 0;
+    for (size_t i = 0; i < s->topo.nnodes; i++)
+        free_bytes += s->topo.nodes[i].mem_free;
+    *bytes = memory_budget_from(free_bytes);
+    if (free_bytes == 0)
+        snprintf(why, whylen, "%s: no node's meminfo says MemFree", s->env.sysfs_root);
+    return free_bytes > 0;
+}
+
 bool session_memory_budget(session *s, uint64_t *bytes)
 {
     char why[512] = "";
-    if (s->env.memory_budget(bytes, why, sizeof why)) {
+    if (s->env.memory_budget ? s->env.memory_budget(bytes, why, sizeof why)
+                             : recorded_budget(s, bytes, why, sizeof why)) {
         if (why[0] && !s->parent) /* a clamped MemAvailable: said once, by the run, not by each step */
             session_warn(s, WARN_MEMORY_BUDGET, "%s", why);
         return true;
@@ -523,6 +539,24 @@ static void open_info(session *s)
     s->progress = s->env.live && isatty(fileno(s->env.err)) && !c->verbose;
 }
 
+/* --sysfs DIR: the plan is for the recorded machine there (its topology and its
+ * nodes' free memory), not for this one. -1 to go on, else the exit status. */
+static int plan_machine(session *s, const common_options *c)
+{
+    struct stat st;
+    if (!c->plan)
+        return session_bad_input(s, "--sysfs %s: only with --plan (a recorded machine can be planned for, not measured)",
+                                 c->plan_sysfs);
+    if (stat(c->plan_sysfs, &st) != 0 || !S_ISDIR(st.st_mode))
+        return session_bad_input(s, "--sysfs '%s': not a directory", c->plan_sysfs);
+    s->env.sysfs_root = c->plan_sysfs;
+    s->env.live = false;
+    s->env.cpuid = NULL;
+    s->env.measured = NULL;
+    s->env.memory_budget = NULL; /* recorded_budget */
+    return -1;
+}
+
 int session_open(session *s, const mode_def *m, int argc, char **argv, const session_env *env)
 {
     memset(s, 0, sizeof *s);
@@ -541,6 +575,8 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
         return session_bad_input(s, "%s", err);
     if (c->openmetrics_path && c->json_path && strcmp(c->openmetrics_path, c->json_path) == 0)
         return session_bad_input(s, "--openmetrics %s: the same file as --json", c->openmetrics_path);
+    if (c->plan_sysfs && (rc = plan_machine(s, c)) >= 0)
+        return rc;
     if (!load_topology(s)) {
         say(s, NULL, "cannot find any CPU (sysfs and affinity unreadable)");
         return 1;
@@ -639,7 +675,13 @@ static void arm_stop(session *s)
 
 int session_plan(session *s)
 {
-    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent) {
+    const common_options *c = session_common(s);
+    if (c->plan && (s->mode->flags & MODE_DRAM_SIZES) && s->env.live && c->cache_probe != CACHE_PROBE_NEVER &&
+        (c->cache_probe == CACHE_PROBE_ALWAYS || topology_llc_unknown(&s->topo)))
+        params_text(&s->info.plan.values, "cache_probe",
+                    "not run (--plan measures nothing): a run probes the last level first (about 1-3 s) and may size "
+                    "DRAM points from what it finds");
+    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent && !c->plan) {
         /* The probe takes seconds: a signal during it stops the run as one during
          * the measurement does (the stop is kept for session_measure, whose sinks
          * then write a run marked incomplete). */
@@ -795,6 +837,28 @@ static int check_output(session *s, int rc)
     return lost && rc == 0 ? 1 : rc;
 }
 
+/* --plan: the plan on stdout, and with --json a document of it (no results, plan
+ * "plan_only" true); nothing measured, no buffer allocated. The exit status. */
+static int session_say_plan(session *s)
+{
+    const common_options *c = session_common(s);
+    for (size_t i = 0; i < s->topo.nwarnings; i++)
+        run_info_warn(&s->info, WARN_TOPOLOGY, s->topo.warnings[i]);
+    params_bool(&s->info.plan.values, "plan_only", true);
+    params_text(&s->info.plan.values, "machine", s->env.live ? "this machine" : s->env.sysfs_root);
+    plan_text_write(s->env.out, s->who, &s->info, &s->topo, s->env.live ? NULL : s->env.sysfs_root);
+    if (!c->json_path)
+        return 0;
+    sink *k = json_sink_create(c->json_path, s->env.err, s->who);
+    if (!k)
+        return 1;
+    session_add_sink(s, k);
+    s->info.complete = true;
+    sink_begin(k, &s->info);
+    sink_end(k, &s->info);
+    return k->failed ? 1 : 0;
+}
+
 int session_run(const mode_def *m, int argc, char **argv, const session_env *env)
 {
     session s;
@@ -804,7 +868,9 @@ int session_run(const mode_def *m, int argc, char **argv, const session_env *env
         rc = s.status;
     } else if (rc < 0) {
         rc = session_plan(&s);
-        if (rc == 0)
+        if (rc == 0 && session_common(&s)->plan)
+            rc = session_say_plan(&s);
+        else if (rc == 0)
             rc = session_measure(&s);
     }
     rc = check_output(&s, rc);

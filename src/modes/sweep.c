@@ -20,7 +20,9 @@
 #include "modes/cache_probe_step.h"
 #include "modes/round_loop.h"
 #include "plan/round_schedule.h"
+#include "plan/sweep_estimate.h"
 #include "plan/sweep_plan.h"
+#include "modes/plan_cost.h"
 #include "util/format_bytes.h"
 
 #define LATENCY_MAX_BYTES (2ULL << 30) /* as sc-membench: enough to pass any L3 */
@@ -253,6 +255,8 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
     }
 }
 
+static int sweep_describe_cost(session *s, sweep_state *st);
+
 static int sweep_plan(session *s)
 {
     sweep_state *st = s->state;
@@ -284,7 +288,7 @@ static int sweep_plan(session *s)
     describe_plan(s, st, o);
     if (!st->place.pinned)
         session_warn(s, WARN_PLACEMENT, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
-    return 0;
+    return o->common.plan ? sweep_describe_cost(s, st) : 0;
 }
 
 static void sweep_open_sinks(session *s)
@@ -717,6 +721,71 @@ static void sweep_run(session *s)
         snprintf(asked, sizeof asked, "-r %d", o->tries);
         round_loop_report(s, &l, &res, asked, o->target_ci_pct);
     }
+}
+
+/* --plan: the points as the run would make them (make_points), and what they cost:
+ * memory at the peak per node and time (plan/sweep_estimate.h), into the plan. */
+static int sweep_describe_cost(session *s, sweep_state *st)
+{
+    const sweep_options *o = s->opts;
+    estimate_point *ep = make_points(s, st) ? calloc(st->npoints + 1, sizeof *ep) : NULL;
+    int threads = st->counts[st->ncounts - 1], *nodes = calloc((size_t)threads + 1, sizeof(int));
+    uint64_t *lent = calloc((size_t)threads + 1, sizeof(uint64_t)), *node_bytes = calloc(s->topo.nnodes + 1, 8);
+    int *ids = calloc(s->topo.nnodes + 1, sizeof(int));
+    if (!ep || !nodes || !lent || !node_bytes || !ids) {
+        free(ep), free(nodes), free(lent), free(node_bytes), free(ids);
+        session_error(s, "out of memory");
+        return 1;
+    }
+    bool pool = false;
+    for (size_t i = 0; i < st->npoints; i++)
+        pool = pool || st->points[i].pooled;
+    uint64_t kept = 0, fresh = 0, chains = 0, fresh_chain = 0; /* per thread; the chaser's */
+    for (uint64_t below = UINT64_MAX;;) { /* chains, largest first, homed in the pool's sources (home_chains) */
+        size_t at = st->npoints;
+        for (size_t i = 0; i < st->npoints; i++)
+            if (st->points[i].op == OP_LATENCY && st->points[i].bytes < below &&
+                (at == st->npoints || st->points[i].bytes > st->points[at].bytes))
+                at = i;
+        if (at == st->npoints)
+            break;
+        const sweep_point *p = &st->points[at];
+        uint64_t chain = chain_bytes(st, p->bytes);
+        below = p->bytes;
+        ep[at] = (estimate_point){chain, 0, false, false, p->keep, false};
+        for (int i = 0; pool && st->pool_rq.src && !p->keep && !ep[at].pooled && i < threads; i++)
+            if (st->pool_nodes[i] == st->pool_nodes[0] && st->pool_rq.bytes - lent[i] >= chain)
+                lent[i] += chain, ep[at].pooled = true;
+        chains += p->keep ? chain : 0;
+        if (!p->keep && !ep[at].pooled && !(pool && chain <= st->pool_rq.bytes))
+            fresh_chain = chain > fresh_chain ? chain : fresh_chain; /* in memory of its own at every visit */
+    }
+    for (size_t i = 0; i < st->npoints; i++) {
+        const sweep_point *p = &st->points[i];
+        if (p->op == OP_LATENCY)
+            continue;
+        const kernel *k = p->bytes > st->plan.share[3] ? st->kernels_ram[p->op] : st->kernels[p->op];
+        uint64_t foot = p->bytes * (uint64_t)op_buffers(p->op);
+        ep[i] = (estimate_point){p->bytes, op_buffers(p->op), k->writes > 0, p->bytes > st->plan.share[3], p->keep,
+                                 p->pooled};
+        kept += p->keep ? foot : 0;
+        fresh = !p->keep && !p->pooled && foot > fresh ? foot : fresh;
+    }
+    uint64_t pool_each = pool ? st->pool_rq.bytes * (uint64_t)(st->pool_rq.src + st->pool_rq.dst) : 0;
+    estimate_request rq = {ep, st->npoints, threads, s->topo.npackages, o->tries, sweep_max_rounds(o),
+                           latency_per_visit(o), o->sample_ms / 1000, o->latency_sample_ms / 1000,
+                           pool_each * (uint64_t)threads, topology_cache_level(&s->topo, 1).line_size};
+    sweep_estimate e;
+    sweep_estimate_time(&rq, &e);
+    for (int i = 0; i < threads; i++)
+        nodes[i] = st->place.pinned ? st->place.places[i].mem_node : -1;
+    for (size_t i = 0; i < s->topo.nnodes; i++)
+        ids[i] = s->topo.nodes[i].id;
+    uint64_t total = sweep_node_memory(nodes, threads, pool_each + kept + fresh, st->place.places[0].mem_node,
+                                       chains + fresh_chain, ids, s->topo.nnodes, node_bytes);
+    plan_cost_describe(&s->info.plan, &s->topo, &s->info.placement, &e, &rq, node_bytes, total, st->budget);
+    free(ep), free(nodes), free(lent), free(node_bytes), free(ids);
+    return 0;
 }
 
 static void sweep_release(session *s)

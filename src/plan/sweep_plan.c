@@ -107,10 +107,15 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
     add_point(out, k2, round_down_pow2(l2 / 2), "L2/2: inside L2 (%s)", d[2]);
     add_point(out, k2, round_down_pow2(l2), "L2: fills L2 (%s)", d[2]);
     add_point(out, k2, round_up_pow2(l2 * 2), "2xL2: past L2 (%s)", d[2]);
+    /* A point "in L3" must pass the thread's L2 share, or L2 holds it: with 112
+     * threads on a 105 MiB L3 (Sapphire Rapids), a thread's L3 share (960 KiB) is
+     * below its L2 share (1 MiB), and L3/2 would measure L2 under L3's name. */
     if (l3 > l2 * 4)
         add_point(out, k3, round_down_pow2(l3 / 4), "L3/4: inside L3 (%s)", d[3]);
-    add_point(out, k3, round_down_pow2(l3 / 2), "L3/2: inside L3 (%s)", d[3]);
-    add_point(out, k3, round_down_pow2(l3), "L3: fills L3 (%s)", d[3]);
+    if (round_down_pow2(l3 / 2) > l2)
+        add_point(out, k3, round_down_pow2(l3 / 2), "L3/2: inside L3 (%s)", d[3]);
+    if (round_down_pow2(l3) > l2)
+        add_point(out, k3, round_down_pow2(l3), "L3: fills L3 (%s)", d[3]);
     add_point(out, ram, round_up_pow2(l3 * 2), "2xL3: past L3, RAM (%s)", d[3]);
     add_point(out, ram, round_up_pow2(l3 * 4), "4xL3: RAM (%s)", d[3]);
     /* The probe saw the DRAM plateau begin past 4x L3 (all threads together): one

@@ -315,6 +315,10 @@ static void load_nodes(const char *root, topology *t)
                 topology_warn(t, "node%d: MemTotal %llu kB is not believable: taken as unknown", nd->id, kb);
             else
                 nd->mem_total = kb * 1024ULL;
+            /* free now: what a plan for a recorded machine budgets from (--plan --sysfs) */
+            const char *f = strstr(buf, "MemFree:");
+            unsigned long long free_kb = f ? strtoull(f + 8, NULL, 10) : 0;
+            nd->mem_free = free_kb <= kb ? free_kb * 1024ULL : 0;
         }
         for (size_t k = 0; k < nd->cpus.count; k++)
             for (size_t c = 0; c < t->ncpus; c++)

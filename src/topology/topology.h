@@ -41,6 +41,7 @@ typedef struct {
     int id;
     cpu_list cpus;
     uint64_t mem_total; /* bytes; 0 for a memory-less node */
+    uint64_t mem_free;  /* bytes free when the tree was read (meminfo MemFree); 0 unknown */
     int memory_node;    /* where its CPUs' memory comes from: itself, or for a memory-less
                          * node the nearest node with memory (sysfs distance) */
 } numa_node;

@@ -987,6 +987,9 @@ tap_from() {
 }
 tap_from check_traffic.py
 
+# --- --plan on recorded large machines and on this one (issue 38) --------------------
+tap_from check_plan.py
+
 # --- the sweep's rounds, --target-ci and --max-time (issue 14) ----------------------
 tap_from check_rounds.py
 

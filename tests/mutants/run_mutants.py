@@ -35,6 +35,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
             chase beside it, in latency, the sweep and latency-matrix (about 3 s)
   c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
+  plan      tests/cli/check_plan.py: --plan on the recorded large machines of
+            tests/machines/make_tree.py and on this one (a few seconds)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
   fleet     tests/report/check_fleet.py: membench report of about 500 runs, its table,
@@ -177,6 +179,29 @@ MUTANTS = [
     ("a chain's home in a pool destination, which write and copy overwrite between its visits",
      "src/measure/bandwidth.c", "*out = buffer_view(&pool->ts[i].src, 0, bytes);",
      "*out = buffer_view(&pool->ts[i].dst, 0, bytes);", "pool"),
+    ("--plan: memory per node all counted on the first node",
+     "src/plan/sweep_estimate.c", "        node_bytes[k] += bytes;", "        node_bytes[0] += bytes;", "plan"),
+    ("--plan: the CPU lists leave the first thread's CPU out",
+     "src/modes/plan_cost.c", "for (int i = 0; ids && i < place->n; i++)", "for (int i = 1; ids && i < place->n; i++)",
+     "plan"),
+    ("the plan's spread placement puts a node's second CPU where its first belongs (one CPU twice, one missing)",
+     "src/plan/placement.c", "out[n++] = per_node[k][round];", "out[n++] = per_node[k][round ? round : 1];", "plan"),
+    ("--plan: the estimate counts one round whatever -r says",
+     "src/plan/sweep_estimate.c", "for (int r = 1; r <= rq->rounds; r++)", "for (int r = 1; r <= 1; r++)", "plan"),
+    ("--plan: the estimate leaves out the warm-ups",
+     "src/plan/sweep_estimate.c", "        e->warmup_s += sample;\n", "        e->warmup_s += 0 * sample;\n", "plan"),
+    ("--plan: the bound leaves out the rounds latency's CV rule may add",
+     "src/plan/sweep_estimate.c", "for (int r = rq->rounds + 1; r <= rq->latency_rounds; r++)",
+     "for (int r = rq->rounds + 1; r <= rq->rounds; r++)", "plan"),
+    ("--plan --sysfs: the recorded budget is all of MemFree, no margin",
+     "src/modes/session.c", "*bytes = memory_budget_from(free_bytes);", "*bytes = free_bytes;", "plan"),
+    ("the plan is measured after all (--plan)",
+     "src/modes/session.c", "if (rc == 0 && session_common(&s)->plan)", "if (rc == 0 && 0)", "plan"),
+    ("the plan gives an L3 share below the L2 share L3/2 and L3 points (L2 measured under L3's name)",
+     "src/plan/sweep_plan.c", "    if (round_down_pow2(l3 / 2) > l2)\n", "    if (1)\n", "plan"),
+    ("the plan's last DRAM point one octave lower (4xL3 rounded down, not up)",
+     "src/plan/sweep_plan.c", "add_point(out, ram, round_up_pow2(l3 * 4),", "add_point(out, ram, round_down_pow2(l3 * 3),",
+     "plan"),
     ("chains given no home in the pool: linked again at every visit",
      "src/modes/sweep.c", "            home_chains(st);", "            (void)home_chains;", "pool"),
     ("a part of a pool source lent twice: the next chain is linked over the last",
@@ -726,6 +751,10 @@ def suite_fails(suite, tree):
         os.makedirs(os.path.join(tree, "c2c"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_c2c.py", "./membench", os.path.join(tree, "c2c")],
                    tree).returncode != 0
+    if suite == "plan":
+        os.makedirs(os.path.join(tree, "plan"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_plan.py", "./membench", os.path.join(tree, "plan")],
+                   tree).returncode != 0
     if suite == "warnings":
         os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
@@ -759,7 +788,7 @@ def main():
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
         for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings", "fleet"):
+                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings", "fleet", "plan"):
             if suite_fails(suite, tree):
                 raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
         killed, survived, stale = 0, [], []

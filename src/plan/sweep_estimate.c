@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+#include "plan/sweep_estimate.h"
+
+#include <string.h>
+
+static double min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* A latency visit's discarded chase (measure/latency.c): a quarter sample, but at
+ * least one traversal of the chain (at most a sample), and a load per 4 KiB page
+ * (at most four samples). */
+static double latency_warm_up(const estimate_request *rq, const estimate_point *p)
+{
+    double line = rq->line_size > 0 ? rq->line_size : 64;
+    double traverse = (double)p->bytes / line * EST_DRAM_NS * 1e-9;
+    double pages = (double)p->bytes / 4096 * EST_DRAM_NS * 1e-9;
+    double ls = rq->latency_sample_s;
+    return max2(max2(ls / 4, min2(ls, traverse)), min2(4 * ls, pages));
+}
+
+/* One latency visit in round r (1 = the first). */
+static void latency_visit(const estimate_request *rq, const estimate_point *p, int r, sweep_estimate *e)
+{
+    if (r == 1 || (!p->keep && !p->pooled))
+        e->chains_s += (double)p->bytes / EST_LINK_BYTES_S;
+    e->warmup_s += r == 1 ? rq->latency_sample_s : latency_warm_up(rq, p); /* round 1: the step calibration */
+    e->samples_s += rq->latency_per_visit * rq->latency_sample_s;
+}
+
+/* One bandwidth visit in round r: buffers made (not pooled: at the first visit,
+ * and at every one when not kept), a warm-up (round 1: a first pass, then a
+ * calibration sample unless that pass lasted one), the sample, the check (a
+ * write's destination compared, a copy's cleared before). */
+static void bandwidth_visit(const estimate_request *rq, const estimate_point *p, int r, sweep_estimate *e)
+{
+    double moved = (double)p->bytes * rq->threads * p->streams;
+    double pass = p->dram ? moved / e->dram_bytes_s : 0;
+    double sample = max2(rq->sample_s * EST_CALIBRATE_HEADROOM, pass);
+    if (!p->pooled && (r == 1 || !p->keep))
+        e->touch_s += moved / e->touch_bytes_s;
+    if (r == 1)
+        e->warmup_s += pass + (pass >= sample ? 0 : sample);
+    else
+        e->warmup_s += sample;
+    e->samples_s += sample;
+    if (p->writes)
+        e->warmup_s += pass / p->streams * (p->streams > 1 ? 2 : 1); /* the compare, and a copy's clear */
+}
+
+void sweep_estimate_time(const estimate_request *rq, sweep_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    double threads = rq->threads > 0 ? rq->threads : 1, packages = rq->packages > 0 ? rq->packages : 1;
+    out->dram_bytes_s = min2(threads * EST_DRAM_BYTES_S_THREAD, packages * EST_DRAM_BYTES_S_PACKAGE);
+    out->touch_bytes_s = min2(threads * EST_TOUCH_BYTES_S_THREAD, packages * EST_TOUCH_BYTES_S_PACKAGE);
+    out->touch_s = (double)rq->pool_bytes / out->touch_bytes_s;
+    out->other_s = (threads + 1) * EST_THREAD_START_S;
+    for (int r = 1; r <= rq->rounds; r++)
+        for (size_t i = 0; i < rq->n; i++) {
+            const estimate_point *p = &rq->points[i];
+            if (p->streams == 0)
+                latency_visit(rq, p, r, out);
+            else
+                bandwidth_visit(rq, p, r, out);
+        }
+    double work = out->samples_s + out->warmup_s + out->touch_s + out->chains_s;
+    out->other_s += work * EST_HOST_PROBE_SHARE;
+    out->total_s = work + out->other_s;
+    /* the rounds the latency points' CV rule may add: only they are visited */
+    sweep_estimate more = *out;
+    for (int r = rq->rounds + 1; r <= rq->latency_rounds; r++)
+        for (size_t i = 0; i < rq->n; i++)
+            if (rq->points[i].streams == 0)
+                latency_visit(rq, &rq->points[i], r, &more);
+    double extra = more.samples_s + more.warmup_s + more.chains_s - (out->samples_s + out->warmup_s + out->chains_s);
+    out->bound_s = out->total_s + extra * (1 + EST_HOST_PROBE_SHARE);
+}
+
+uint64_t sweep_node_memory(const int *thread_nodes, int threads, uint64_t per_thread, int latency_node,
+                           uint64_t latency_bytes, const int *node_ids, size_t nnodes, uint64_t *node_bytes)
+{
+    memset(node_bytes, 0, sizeof *node_bytes * (nnodes + 1));
+    uint64_t total = 0;
+    for (int i = 0; i <= threads; i++) {
+        int node = i < threads ? thread_nodes[i] : latency_node;
+        uint64_t bytes = i < threads ? per_thread : latency_bytes;
+        size_t k = 0;
+        while (k < nnodes && node_ids[k] != node)
+            k++;
+        node_bytes[k] += bytes;
+        total += bytes;
+    }
+    return total;
+}

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""--plan on recorded large machines (tests/machines/make_tree.py) and on this one:
+the threads and their CPUs, the sizes against the caches, the memory per node and in
+all against the budgets, and the estimated time against the 15 s a default run
+should take, each recomputed here from the machine's description, not read back
+from membench. Prints TAP lines for run_cli_tests.sh; the estimate is a planned
+figure (the model's), never a measured time.
+
+  check_plan.py MEMBENCH TMPDIR"""
+import json
+import os
+import resource
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines"))
+import make_tree  # noqa: E402
+from round_records import check, results  # noqa: E402
+
+BIN, TMP = sys.argv[1:3]
+BUDGET_S = 15.0
+KIB, MIB = 1024, 1 << 20
+
+
+def plan(args, name, limit=None):
+    path = os.path.join(TMP, "plan-%s.json" % name)
+    if os.path.exists(path):
+        os.unlink(path)
+
+    def cap():  # no room for any benchmark buffer: a plan must not need one
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:  # a plan takes well under a second; one that measures is cut off
+        p = subprocess.run([BIN, "--plan", "--json", path] + args, capture_output=True, text=True,
+                           preexec_fn=cap if limit else None, timeout=60)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(e.cmd, -1, "", "timed out after 60 s"), None
+    doc = json.load(open(path)) if p.returncode == 0 and os.path.exists(path) else None
+    return p, doc
+
+
+def cpus(text):
+    """A compact CPU list ("0-3,8") as a list, repeats kept."""
+    out = []
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
+
+
+def budget_from(available):
+    """memory/memory_budget.h: less 10% and a quarter, at least 16 MiB, at most 64 MiB."""
+    reserve = min(max(available // 4, 16 * MIB), 64 * MIB) if available else 64 * MIB
+    margin = available // 100 * 10 + reserve
+    return max(available - margin, 0)
+
+
+def shares(m):
+    """Each level's share of one thread when every CPU runs one."""
+    return {1: m["l1d_kb"] * KIB // m["smt"], 2: m["l2_kb"] * KIB // (m["l2_cores"] * m["smt"]),
+            3: m["l3_kb"] * KIB // (m["l3_cores"] * m["smt"])}
+
+
+def check_threads(name, m, d):
+    total = m["sockets"] * m["cores"] * m["smt"]
+    threads = [int(t["cpus"]) for t in d["placement"]["threads"]]
+    check("%s: a thread on every CPU, each CPU once (%d)" % (name, total),
+          sorted(threads) == list(range(total)), "threads on %d CPUs, %d distinct" % (len(threads), len(set(threads))))
+    check("%s: the plan's CPU list is the threads' CPUs" % name,
+          d["plan"]["threads"] == len(threads) and cpus(d["plan"]["thread_cpus"]) == sorted(threads),
+          (d["plan"]["threads"], d["plan"]["thread_cpus"][:80]))
+    nodes = d["plan"]["nodes"]
+    by_node = {}
+    for t in d["placement"]["threads"]:
+        by_node.setdefault(t["node"], []).append(int(t["cpus"]))
+    check("%s: per node, its threads and their CPUs (%d nodes)" % (name, m["sockets"] * m["nps"]),
+          len(nodes) == m["sockets"] * m["nps"] and
+          all(r["threads"] == len(by_node.get(r["node"], [])) and cpus(r["cpus"]) == sorted(by_node.get(r["node"], []))
+              for r in nodes), nodes[:2])
+
+
+def check_sizes(name, m, d):
+    p, sh = d["plan"], shares(m)
+    check("%s: each level's share per thread, from the tree" % name,
+          all(p["L%d_share_bytes" % k] == sh[k] for k in (1, 2, 3)),
+          [(p["L%d_share_bytes" % k], sh[k]) for k in (1, 2, 3)])
+    rows = p["sizes"]
+    sizes = [r["size_kb"] * KIB for r in rows]
+    dram = [r["size_kb"] * KIB for r in rows if "may_fit_cache" in r]
+    llc_all = m["l3_kb"] * KIB * (m["sockets"] * m["cores"] // m["l3_cores"])
+    threads = p["threads"]
+    check("%s: DRAM points, each at least 2x the thread's L3 share and all threads' at least 2x every L3 (%s)"
+          % (name, ", ".join("%d KiB" % (s // KIB) for s in dram)),
+          dram and sizes == sorted(sizes) and sizes[-len(dram):] == dram and
+          all(s >= 2 * sh[3] and s * threads >= 2 * llc_all and not r["may_fit_cache"]
+              for s, r in zip(dram, [r for r in rows if "may_fit_cache" in r])), rows[-3:])
+    check("%s: the largest DRAM point is past twice the thread's L2 and L3 shares together" % name,
+          dram and dram[-1] >= 2 * (sh[2] + sh[3]), (dram, sh))
+    wrong = []
+    for r in rows:
+        reason, size = r["reason"], r["size_kb"] * KIB
+        for k in (1, 2, 3):
+            if reason.startswith(("L%d/" % k, "L%d:" % k)):  # inside or filling level k
+                if size > sh[k] or (k > 1 and size <= sh[k - 1]):
+                    wrong.append("%d KiB %s" % (size // KIB, reason.split(" (")[0]))
+            elif reason.startswith("2xL%d" % k) and size <= sh[k]:
+                wrong.append("%d KiB %s" % (size // KIB, reason.split(" (")[0]))
+    check("%s: each cache point in its level: inside Lk within its share and past L(k-1)'s, 2xLk past Lk" % name,
+          not wrong, wrong)
+
+
+def check_memory(name, m, d):
+    p = d["plan"]
+    nodes = p["nodes"]
+    free = m["mem_gib_socket"] * (1 << 30) // KIB // m["nps"] * 97 // 100 * KIB
+    check("%s: the budget is the nodes' MemFree less the margin (%d GiB)" % (name, p["memory_budget_bytes"] >> 30),
+          p["memory_budget_bytes"] == budget_from(free * len(nodes)), (p["memory_budget_bytes"], free))
+    check("%s: memory per node adds up to the total (%.1f GiB)" % (name, p["memory_peak_bytes"] / (1 << 30)),
+          sum(r["memory_bytes"] for r in nodes) == p["memory_peak_bytes"], [r["memory_bytes"] for r in nodes])
+    largest = max(r["size_kb"] for r in p["sizes"]) * KIB
+    # the pool: each thread's source and destination at the largest size, on its own node
+    check("%s: each node holds at least its threads' pool (2 x the largest size each)" % name,
+          all(r["memory_bytes"] >= 2 * largest * r["threads"] for r in nodes),
+          [(r["node"], r["threads"], r["memory_bytes"]) for r in nodes])
+    check("%s: memory within every node's budget and within the run's" % name,
+          all(r["memory_bytes"] <= r["budget_bytes"] <= r["free_bytes"] for r in nodes) and
+          p["memory_peak_bytes"] <= p["memory_budget_bytes"], nodes[:2])
+
+
+def samples_floor(d, rounds):
+    """The timed samples and warm-ups alone: per round every bandwidth point a warm-up
+    and a sample of --sample-ms x 1.25, every latency point its samples."""
+    p, ops = d["plan"], d["plan"]["operations"].split(",")
+    bw = len([o for o in ops if o != "latency"]) * len(p["sizes"])
+    lat = len(p["sizes"]) if "latency" in ops else 0
+    per_visit = -(-7 // rounds)
+    return rounds * (bw * 2 * 0.0125 + lat * per_visit * 0.020)
+
+
+def check_time(name, d, r):
+    p = d["plan"]
+    check("%s: estimated %.1f s, within the %.0f s a default run should take" % (name, p["estimate_s"], BUDGET_S),
+          p["estimate_s"] <= BUDGET_S and p["estimate_budget_s"] == BUDGET_S, p["estimate_s"])
+    check("%s: the estimate counts every round's samples and warm-ups (at least %.2f s)" % (name, samples_floor(d, r)),
+          samples_floor(d, r) <= p["estimate_s"] and p["estimate_rounds"] == r, (p["estimate_s"], p["estimate_rounds"]))
+    parts = sum(p["estimate_%s_s" % k] for k in ("samples", "warmup", "touch", "chains", "other"))
+    check("%s: the estimate is the sum of its parts, the bound at least the estimate" % name,
+          abs(parts - p["estimate_s"]) < 1e-6 * max(1, parts) and p["estimate_bound_s"] >= p["estimate_s"],
+          (parts, p["estimate_s"], p["estimate_bound_s"]))
+
+
+# this machine, with no room for a benchmark buffer: the plan allocates none (an
+# AddressSanitizer build, make check-asan, reserves terabytes of shadow: no limit then)
+asan = "ASAN_OPTIONS" in os.environ
+proc, doc = plan(["-t", "1"], "here", limit=None if asan else 256 * MIB)  # -t: a plan that measures stops soon
+check("--plan on this machine%s: exit 0, a plan, nothing measured" % (
+      "" if asan else " under a 256 MiB address-space limit"),
+      doc and doc["plan"].get("plan_only") is True and doc["results"] == [] and "Estimated time:" in proc.stdout,
+      proc.stderr or proc.returncode)
+if not doc or doc["results"]:
+    sys.exit(1)  # it measures: the recorded machines would take 384 threads each
+
+for name, m in make_tree.MACHINES.items():
+    root = os.path.join(TMP, "machine-" + name)
+    if not os.path.isdir(root):
+        make_tree.make(name, root)
+    proc, doc = plan(["--sysfs", root], name)
+    check("%s: --plan --sysfs exits 0 with a plan and no result" % name,
+          doc and doc["plan"].get("plan_only") is True and doc["results"] == [] and proc.stdout.startswith("membench --plan"),
+          proc.stderr)
+    if not doc:
+        continue
+    check_threads(name, m, doc)
+    check_sizes(name, m, doc)
+    check_memory(name, m, doc)
+    check_time(name, doc, 3)
+
+# more rounds, more time; latency's extra rounds bound it
+root = os.path.join(TMP, "machine-zen4-2s-nps4")
+_, r3 = plan(["--sysfs", root], "r3")
+_, r6 = plan(["--sysfs", root, "-r", "6"], "r6")
+if r3 and r6:
+    check("-r 6 plans more time than -r 3 (%.1f against %.1f s), at least its samples" % (
+          r6["plan"]["estimate_s"], r3["plan"]["estimate_s"]),
+          r6["plan"]["estimate_s"] > r3["plan"]["estimate_s"] and samples_floor(r6, 6) <= r6["plan"]["estimate_s"])
+    check("the latency points' extra rounds (up to 7 with -r 3) lengthen the bound, not the estimate",
+          r3["plan"]["estimate_latency_rounds"] == 7 and r3["plan"]["estimate_bound_s"] > r3["plan"]["estimate_s"],
+          (r3["plan"]["estimate_bound_s"], r3["plan"]["estimate_s"]))
+
+bad = subprocess.run([BIN, "--sysfs", root], capture_output=True, text=True)
+check("--sysfs without --plan is refused (exit 2, one line naming it)",
+      bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--sysfs" in bad.stderr, bad.stderr)
+bad = subprocess.run([BIN, "--plan", "--sysfs", os.path.join(TMP, "no-such-dir")], capture_output=True, text=True)
+check("--plan --sysfs of no directory is refused (exit 2)", bad.returncode == 2 and "no-such-dir" in bad.stderr,
+      bad.stderr)
+bad = subprocess.run([BIN, "latency", "--plan"], capture_output=True, text=True)
+check("a mode without a plan printer refuses --plan (exit 2)", bad.returncode == 2, bad.stderr)
+sys.exit(0 if all(results) else 1)
