@@ -752,12 +752,13 @@ static int sweep_describe_cost(session *s, sweep_state *st)
         const sweep_point *p = &st->points[at];
         uint64_t chain = chain_bytes(st, p->bytes);
         below = p->bytes;
-        ep[at] = (estimate_point){chain, 0, false, false, p->keep, false};
+        bool random = p->size->dram || o->single_size_kb; /* visit_latency's with_random */
+        ep[at] = (estimate_point){chain, 0, false, false, p->keep, false, random};
         for (int i = 0; pool && st->pool_rq.src && !p->keep && !ep[at].pooled && i < threads; i++)
             if (st->pool_nodes[i] == st->pool_nodes[0] && st->pool_rq.bytes - lent[i] >= chain)
                 lent[i] += chain, ep[at].pooled = true;
-        chains += p->keep ? chain : 0;
-        if (!p->keep && !ep[at].pooled && !(pool && chain <= st->pool_rq.bytes))
+        chains += p->keep ? chain * (random ? 2 : 1) : 0;
+        if (!p->keep && (random || !ep[at].pooled) && !(pool && chain <= st->pool_rq.bytes))
             fresh_chain = chain > fresh_chain ? chain : fresh_chain; /* in memory of its own at every visit */
     }
     for (size_t i = 0; i < st->npoints; i++) {
@@ -767,7 +768,7 @@ static int sweep_describe_cost(session *s, sweep_state *st)
         const kernel *k = p->bytes > st->plan.share[3] ? st->kernels_ram[p->op] : st->kernels[p->op];
         uint64_t foot = p->bytes * (uint64_t)op_buffers(p->op);
         ep[i] = (estimate_point){p->bytes, op_buffers(p->op), k->writes > 0, p->bytes > st->plan.share[3], p->keep,
-                                 p->pooled};
+                                 p->pooled, false};
         kept += p->keep ? foot : 0;
         fresh = !p->keep && !p->pooled && foot > fresh ? foot : fresh;
     }

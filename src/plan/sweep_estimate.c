@@ -28,10 +28,13 @@ static double latency_warm_up(const estimate_request *rq, const estimate_point *
 /* One latency visit in round r (1 = the first). */
 static void latency_visit(const estimate_request *rq, const estimate_point *p, int r, sweep_estimate *e)
 {
+    int chases = p->random ? 2 : 1;
     if (r == 1 || (!p->keep && !p->pooled))
         e->chains_s += (double)p->bytes / EST_LINK_BYTES_S;
-    e->warmup_s += r == 1 ? rq->latency_sample_s : latency_warm_up(rq, p); /* round 1: the step calibration */
-    e->samples_s += rq->latency_per_visit * rq->latency_sample_s;
+    if (p->random && (r == 1 || !p->keep)) /* in the pool's scratch or its own memory: linked at every visit */
+        e->chains_s += (double)p->bytes / EST_LINK_BYTES_S;
+    e->warmup_s += chases * (r == 1 ? rq->latency_sample_s : latency_warm_up(rq, p)); /* round 1: calibration */
+    e->samples_s += chases * rq->latency_per_visit * rq->latency_sample_s;
 }
 
 /* One bandwidth visit in round r: buffers made (not pooled: at the first visit,

@@ -34,6 +34,8 @@ typedef struct {
     bool dram;         /* past the threads' last-level share: a pass takes DRAM time */
     bool keep;         /* buffers or chain kept between rounds */
     bool pooled;       /* bandwidth: in the pool; latency: linked once in the pool's sources */
+    bool random;       /* latency: the buffer chased fully random too (a DRAM point): a second
+                          chain, as many samples; linked once when kept, else at every visit */
 } estimate_point;
 
 typedef struct {
