@@ -49,7 +49,7 @@ DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BUILD)/faulty/
             $(BUILD)/tests/faulty/faulty_kernels.d
 
 .PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
-	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa completions
+	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa bench-team completions
 
 all: membench
 
@@ -99,6 +99,12 @@ $(BUILD)/kernel_isa_ab: $(LIB_OBJS) $(BUILD)/bench/kernel_isa_ab.o
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 bench-isa: $(BUILD)/kernel_isa_ab
+
+$(BUILD)/team_costs: $(LIB_OBJS) $(BUILD)/bench/team_costs.o
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench-team: $(BUILD)/team_costs
 
 # membench-mpi (make mpi): the one file that calls MPI, compiled and linked by
 # mpicc (Open MPI's or MPICH's, told to use $(CC)); the rest is the library the

@@ -77,6 +77,10 @@ static const option_spec specs[] = {
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the latency chase order (default: 1)"},
     OPTION_TARGET_CI(sweep_options, target_ci_pct, "-r"),
     OPTION_MAX_TIME(sweep_options, max_time_s),
+    {.long_name = "time-budget", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "time_budget_s",
+     .offset = F(time_budget_s), .min = 0, .max = 1e9, .bad = "must be a number of seconds >= 0 (0 = no budget)",
+     .help = "Rounds past -r that only latency points' CV rule wants\nstart only when they end within this many "
+             "seconds of\nmeasuring (default: 15; 0 = no budget; not with --target-ci)"},
     OPTION_END,
 };
 
@@ -112,6 +116,7 @@ void sweep_options_defaults(void *opts)
     o->sample_ms = 10;
     o->latency_sample_ms = 20;
     o->seed = 1;
+    o->time_budget_s = SWEEP_TIME_BUDGET_S;
 }
 
 parse_result sweep_options_check(void *opts, char *err, size_t errlen)

@@ -11,6 +11,7 @@
 
 #define MAX_TRIES 1000
 #define MAX_SIZE_KB (1ULL << 40) /* 1 PiB: anything larger is a typo */
+#define SWEEP_TIME_BUDGET_S 15.0 /* --time-budget's default: issue 38's goal for a default run */
 
 typedef struct {
     common_options common;   /* -h -V -v -p --json --cpus --oversubscribe --kernel */
@@ -27,6 +28,7 @@ typedef struct {
     uint64_t seed;           /* --seed: chase order */
     double target_ci_pct;    /* --target-ci: more rounds until every median interval is within ±this %; 0 = none */
     double max_time_s;       /* --max-time: no round starts after this many seconds; 0 = none */
+    double time_budget_s;    /* --time-budget: rounds past -r only within this many seconds of measuring; 0 = none */
 } sweep_options;
 
 extern const option_table sweep_option_table;

@@ -9,11 +9,17 @@
 
 round_loop_result round_loop_run(session *s, const round_loop *l, double start)
 {
-    round_loop_result res = {0, false, false};
+    return round_loop_run_budget(s, l, start, 0);
+}
+
+round_loop_result round_loop_run_budget(session *s, const round_loop *l, double start, double budget_s)
+{
+    round_loop_result res = {0, false, false, false};
     size_t *visit = calloc(l->n + 1, sizeof *visit);
     round_point *rps = calloc(l->n + 1, sizeof *rps);
     bool *done = calloc(l->n + 1, sizeof *done);
-    bool go_on = visit && rps && done;
+    double *last_visit_s = calloc(l->n + 1, sizeof *last_visit_s); /* each point's last visit, for the budget */
+    bool go_on = visit && rps && done && last_visit_s;
     if (!go_on)
         session_error(s, "out of memory");
     size_t visits_done = 0;
@@ -30,6 +36,14 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
             res.out_of_time = true;
             break;
         }
+        double estimate = 0;
+        for (size_t v = 0; v < n; v++)
+            estimate += last_visit_s[visit[v]];
+        bool owed = round_owes_samples(res.rounds + 1, l->planned_rounds, rps, visit, n);
+        if (!round_budget_allows(owed, clock_now() - start, estimate, budget_s)) {
+            res.over_budget = true;
+            break;
+        }
         res.rounds++;
         for (size_t v = 0; v < n && go_on && !session_stopped(s); v++) {
             size_t i = visit[v];
@@ -44,6 +58,7 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
             session_step_begin(s); /* once per visit: membench-mpi starts every node's visits together */
             host_load before = host_load_read();
             go_on = l->visit(s, l->ctx, i, res.rounds);
+            last_visit_s[i] = clock_now() - now;
             visits_done++;
             host_load after = host_load_read();
             host_load_span_add(l->load(l->ctx, i), &before, &after);
@@ -56,12 +71,15 @@ round_loop_result round_loop_run(session *s, const round_loop *l, double start)
     }
     res.stopped = !go_on || session_stopped(s);
     params_int(&s->info.plan.values, "rounds", res.rounds);
+    if (budget_s > 0) /* whether the budget refused a round some points wanted (their records say which CV missed) */
+        params_bool(&s->info.plan.values, "time_budget_cut", res.over_budget);
     for (size_t i = 0; i < l->n; i++)
         if (!done || !done[i])
             l->finish(s, l->ctx, i);
     free(visit);
     free(rps);
     free(done);
+    free(last_visit_s);
     return res;
 }
 

@@ -43,11 +43,17 @@ typedef struct {
 typedef struct {
     int rounds;       /* rounds run (begun) */
     bool out_of_time; /* --max-time ended rounds that were still wanted */
+    bool over_budget; /* the time budget refused a round past the planned ones */
     bool stopped;     /* a signal, -t or a failure ended the run */
 } round_loop_result;
 
 /* Runs the rounds from start (clock_now()); sets the plan's "rounds". */
 round_loop_result round_loop_run(session *s, const round_loop *l, double start);
+
+/* The same under a time budget (round_budget_allows): a round that owes no point
+ * samples (past the planned ones, no restarted point's retakes) starts only when
+ * its points' last visits, summed, end within budget_s of start. */
+round_loop_result round_loop_run_budget(session *s, const round_loop *l, double start, double budget_s);
 
 /* After the rounds: with --max-time, one warning when points have fewer samples
  * than they needed (`asked`: "-r 3"); with --target-ci (pct > 0), the plan's

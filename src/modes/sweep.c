@@ -194,6 +194,13 @@ static int sweep_max_rounds(const sweep_options *o)
     return visits > o->tries ? visits : o->tries;
 }
 
+/* The time budget for rounds past -r; none with --target-ci, whose further rounds
+ * --max-time bounds. */
+static double sweep_time_budget(const sweep_options *o)
+{
+    return o->target_ci_pct > 0 ? 0 : o->time_budget_s;
+}
+
 /* What was planned, for -v and JSON. */
 static void describe_plan(session *s, const sweep_state *st, const sweep_options *o)
 {
@@ -225,15 +232,18 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
                  "and operation once)%s",
                  o->sample_ms, o->tries, o->tries, o->target_ci_pct > 0 ? ", then more until --target-ci or --max-time" : "");
     params_int(&p->values, "planned_rounds", o->tries);
+    if (sweep_time_budget(o) > 0)
+        params_number(&p->values, "time_budget_s", sweep_time_budget(o));
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency",
                      "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d; %g ms per sample, %d per "
-                     "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s)",
+                     "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s%s)",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
                      st->place.places[0].cpu, o->latency_sample_ms, latency_per_visit(o), latency_needed(o),
                      latency_per_visit(o), LATENCY_CV_TARGET * 100,
                      o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES,
-                     o->target_ci_pct > 0 ? "; --target-ci: until met or --max-time" : "");
+                     o->target_ci_pct > 0 ? "; --target-ci: until met or --max-time" : "",
+                     sweep_time_budget(o) > 0 ? ", each only if it ends within the time budget" : "");
     param_table *k = section_table(p, "kernels");
     for (int op = 0; op < OP_COUNT; op++) {
         if (!st->kernels[op])
@@ -714,7 +724,7 @@ static void sweep_run(session *s)
     round_loop l = {st, st->npoints, o->target_ci_pct / 100, o->max_time_s, o->tries, sweep_max_rounds(o),
                     sweep_schedule, sweep_visit, sweep_finish, sweep_point_name, sweep_point_load};
     st->start = clock_now();
-    round_loop_result res = round_loop_run(s, &l, st->start);
+    round_loop_result res = round_loop_run_budget(s, &l, st->start, sweep_time_budget(o));
     st->rounds = res.rounds;
     if (!res.stopped) {
         char asked[32];

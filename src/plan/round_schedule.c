@@ -24,6 +24,19 @@ size_t round_next(const round_point *points, size_t n, double target, size_t *vi
     return k;
 }
 
+bool round_budget_allows(bool owed, double elapsed_s, double estimate_s, double budget_s)
+{
+    return budget_s <= 0 || owed || elapsed_s + estimate_s <= budget_s;
+}
+
+bool round_owes_samples(int next, int planned, const round_point *points, const size_t *visit, size_t n)
+{
+    bool owed = next <= planned;
+    for (size_t v = 0; v < n && !owed; v++)
+        owed = points[visit[v]].samples < points[visit[v]].needed;
+    return owed;
+}
+
 uint64_t round_keep_limit(uint64_t budget)
 {
     return budget / 8 < ROUND_KEEP_LIMIT ? budget / 8 : ROUND_KEEP_LIMIT;

@@ -44,6 +44,19 @@ bool round_point_within(const round_point *p, double target);
  * for n). Returns how many; 0 when the sweep is done. */
 size_t round_next(const round_point *points, size_t n, double target, size_t *visit);
 
+/* Whether the next round may start under a time budget of budget_s seconds of
+ * measuring. A round that owes some point samples (one of the -r planned rounds,
+ * or a restarted point's retakes: samples below needed) always does, so -r keeps
+ * its meaning; a round only a point's own rule wants (latency's CV) only when
+ * elapsed_s, the time since the rounds began, plus estimate_s, what the round
+ * would take (its points' last visits), stays within the budget. budget_s <= 0:
+ * no budget. */
+bool round_budget_allows(bool owed, double elapsed_s, double estimate_s, double budget_s);
+
+/* Whether round `next` (from 1) owes samples: one of the `planned` rounds, or one
+ * visiting a point (visit: n indices into points) below its needed samples. */
+bool round_owes_samples(int next, int planned, const round_point *points, const size_t *visit, size_t n);
+
 /* What may be kept between rounds: ROUND_KEEP_LIMIT, or budget / 8 if less. */
 uint64_t round_keep_limit(uint64_t budget);
 

@@ -54,6 +54,7 @@ check("rounds: each latency record has 9..21 samples, 3 a round, in consecutive 
 check("rounds: the plan says 3 rounds planned, and 3 run (more only as a restarted point's retakes or a latency "
       "point's CV needed)",
       d and d["plan"].get("planned_rounds") == 3 and "in 3 rounds" in d["plan"].get("timing", "") and
+      d["plan"].get("time_budget_s") == 15 and
       "3 per visit" in d["plan"].get("latency", "") and
       run_rounds == max([3] + [r["sample_rounds"][-1] for r in restarted + lat]),
       d and (d["plan"].get("timing"), d["plan"].get("latency"), run_rounds,
@@ -152,6 +153,24 @@ check("--max-time 0.05 with -r 50: exits 0, the record has what the rounds gave 
       p.returncode == 0 and len(recs) == 1 and 1 <= len(recs[0]["samples"]) < 50 and
       recs[0]["samples_wanted"] == 50 and not recs[0]["complete"], (p.stderr, recs and len(recs[0]["samples"])))
 check("--max-time: a warning says the rounds were cut", "--max-time" in p.stderr, p.stderr)
+
+# --- the time budget: rounds past -r only within it (issue 38) ---------------------
+# 0.1 ms chases miss CV < 5% at several sizes, so without the budget their CV rule
+# would add rounds; a budget of a nanosecond refuses every round past -r 1, and -r's
+# own round always runs. Never a timing: the rounds are counted.
+p, d = run(["-o", "latency", "-r", "1", "-p", "1", "--latency-sample-ms", "0.1", "--time-budget", "1e-9"], "budget")
+recs = d["results"] if d else []
+missed = [r["size_kb"] for r in recs if not r.get("converged")]
+check("--time-budget 1e-9 -r 1: one round, each latency point its 7 samples from it; the plan says the budget "
+      "refused rounds the CV rule wanted (points that missed CV < 5%%: %s)" % missed,
+      p.returncode == 0 and recs and d["plan"].get("rounds") == 1 and d["plan"].get("time_budget_s") == 1e-9 and
+      all(r["sample_rounds"] == [1] * 7 for r in recs) and
+      d["plan"].get("time_budget_cut") is bool(missed) and "time budget" in d["plan"].get("latency", ""),
+      (p.stderr[-300:], d and d["plan"].get("rounds"), [(r["size_kb"], r["sample_rounds"]) for r in recs]))
+p, d = run(["-s", "64", "-o", "read", "-r", "2", "--time-budget", "0"] + QUICK, "no_budget")
+check("--time-budget 0: no budget in the plan, -r 2's rounds run",
+      p.returncode == 0 and d and "time_budget_s" not in d["plan"] and "time_budget_cut" not in d["plan"] and
+      d["plan"].get("rounds") == 2, p.stderr)
 
 # --- -t: the points measured so far go out with the samples they have --------------
 p, d = run(["-s", "64", "-o", "read", "-o", "write", "-r", "1000", "-t", "0.5"] + QUICK, "time_limit")

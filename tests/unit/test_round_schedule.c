@@ -168,3 +168,22 @@ TEST(rounds_keep_limit_is_128_mib_or_an_eighth_of_the_budget)
     CHECK_INT((long long)round_keep_limit(8ULL << 30), (long long)(128ULL << 20));
     CHECK_INT((long long)round_keep_limit(512ULL << 20), (long long)(64ULL << 20));
 }
+
+/* The sweep's time budget: a round that owes samples (-r's, a restart's retakes)
+ * always runs; a further round (the CV rule's) only when it is expected to end
+ * within the budget; no budget, no bound. */
+TEST(rounds_budget_never_cuts_owed_samples)
+{
+    CHECK(round_budget_allows(true, 40, 10, 15)); /* round 3 of -r 3 runs however late */
+    CHECK(round_budget_allows(false, 10, 4.9, 15));
+    CHECK(round_budget_allows(false, 10, 5, 15)); /* ends on the budget: allowed */
+    CHECK(!round_budget_allows(false, 10, 5.1, 15));
+    CHECK(!round_budget_allows(false, 16, 0, 15));
+    CHECK(round_budget_allows(false, 1000, 1000, 0)); /* --time-budget 0: none */
+    round_point pts[3] = {{.samples = 9, .needed = 9, .more = true}, {.samples = 1, .needed = 3},
+                          {.samples = 3, .needed = 3}};
+    size_t cv_only[] = {0, 2}, retake[] = {0, 1};
+    CHECK(round_owes_samples(3, 3, pts, cv_only, 2)); /* -r 3's third round */
+    CHECK(!round_owes_samples(4, 3, pts, cv_only, 2));
+    CHECK(round_owes_samples(4, 3, pts, retake, 2)); /* a restarted point's retakes */
+}
