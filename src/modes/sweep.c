@@ -71,6 +71,7 @@ typedef struct {
     size_t next_emit; /* the first point whose record is not out yet */
     int rounds;          /* rounds run */
     uint64_t budget;     /* what may be allocated (session_memory_budget) */
+    uint64_t dram_chain_min; /* a DRAM point's chain: twice the chaser's last level (chain_bytes) */
     double start;        /* clock_now() when the rounds began */
 } sweep_state;
 
@@ -107,6 +108,8 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->budget = budget;
+    dram_basis basis = dram_basis_of(&s->topo);
+    st->dram_chain_min = dram_min_bytes(&basis, 2, false);
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);
@@ -202,6 +205,8 @@ static double sweep_time_budget(const sweep_options *o)
 }
 
 /* What was planned, for -v and JSON. */
+static uint64_t chain_bytes_at(const sweep_state *st, uint64_t bytes, bool dram);
+
 static void describe_plan(session *s, const sweep_state *st, const sweep_options *o)
 {
     param_section *p = &s->info.plan;
@@ -236,7 +241,9 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
         params_number(&p->values, "time_budget_s", sweep_time_budget(o));
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency",
-                     "random pointer chase, %d-byte nodes, seed %llu, 1 thread on CPU %d; %g ms per sample, %d per "
+                     "TLB-local random pointer chase (multichase's order: random within 256 KiB groups; the DRAM "
+                     "sizes also fully random, at least twice the last level), %d-byte nodes, seed %llu, 1 thread on "
+                     "CPU %d; %g ms per sample, %d per "
                      "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s%s)",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
                      st->place.places[0].cpu, o->latency_sample_ms, latency_per_visit(o), latency_needed(o),
@@ -258,6 +265,9 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
     for (size_t i = 0; i < st->plan.n; i++) {
         param_list *row = table_add_row(sizes);
         params_int(row, "size_kb", (long long)(st->plan.points[i].bytes / 1024));
+        if (o->ops_mask & OP_MASK(OP_LATENCY))
+            params_int(row, "latency_chain_bytes",
+                       (long long)chain_bytes_at(st, st->plan.points[i].bytes, st->plan.points[i].dram));
         params_text(row, "reason", st->plan.points[i].reason);
         params_text(row, "size_basis", st->plan.points[i].basis);
         if (st->plan.points[i].dram)
@@ -339,21 +349,32 @@ static void check_record(session *s, const result_record *r)
                      r->node_local_fraction * 100);
 }
 
-/* The chain a latency point at `bytes` links (latency_request_for). */
-static uint64_t chain_bytes(const sweep_state *st, uint64_t bytes)
+/* The chain a latency point links (latency_request_for): its size, capped as
+ * sc-membench caps it, and at a DRAM point at least twice the chaser's last-level
+ * cache: the size is per thread, planned so that all threads' buffers outgrow the
+ * caches, but one thread chases; with 512 threads sharing 2 GiB of L3 a DRAM
+ * point is 16 MiB a thread, and a chain that size would be the L3's latency. */
+static uint64_t chain_bytes_at(const sweep_state *st, uint64_t bytes, bool dram)
 {
     uint64_t cap = st->plan.max_bytes * (uint64_t)st->place.n;
     uint64_t chase = bytes < LATENCY_MAX_BYTES ? bytes : LATENCY_MAX_BYTES;
+    if (dram && chase < st->dram_chain_min)
+        chase = st->dram_chain_min;
     chase = chase > cap ? cap - cap % 4096 : chase;
     /* whole TLB groups above one (latency_request_for) */
     return chase > CHASE_TLB_GROUP_BYTES ? chase - chase % CHASE_TLB_GROUP_BYTES : chase;
 }
 
+static uint64_t chain_bytes(const sweep_state *st, const sweep_point *p)
+{
+    return chain_bytes_at(st, p->bytes, p->size->dram);
+}
+
 /* The latency request at one size: one pinned thread, the chase capped as sc-membench does. */
 static latency_request latency_request_for(const sweep_state *st, const sweep_options *o, const topology *topo,
-                                           uint64_t bytes)
+                                           const sweep_point *p)
 {
-    uint64_t chase = chain_bytes(st, bytes);
+    uint64_t chase = chain_bytes(st, p);
     /* the headline: multichase's TLB-local order (kernels/chase.h); a chain of one
      * group or less is random over all of it */
     size_t line = (size_t)topology_cache_level(topo, 1).line_size;
@@ -391,7 +412,7 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
             return false; /* said */
     }
     if (!p->lat) {
-        latency_request lr = latency_request_for(st, o, &s->topo, p->bytes);
+        latency_request lr = latency_request_for(st, o, &s->topo, p);
         /* A chain not kept in memory of its own goes in the pool's memory when the
          * pool has room: no allocation, and pages the host already backs (on fresh
          * memory the 1 GiB chain read 700-1400 ns in some visits against 210,
@@ -462,7 +483,7 @@ static void home_chains(sweep_state *st)
         if (!largest)
             return;
         below = largest->bytes;
-        bw_pool_lend_source(st->pool, chain_bytes(st, largest->bytes), st->pool_nodes[0], &largest->home);
+        bw_pool_lend_source(st->pool, chain_bytes(st, largest), st->pool_nodes[0], &largest->home);
     }
 }
 
@@ -610,7 +631,7 @@ static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int 
         if (p->keep)
             continue;
         if (p->op == OP_LATENCY) {
-            uint64_t c = chain_bytes(st, p->bytes) * (p->size->dram || single ? 2 : 1); /* and the random one */
+            uint64_t c = chain_bytes(st, p) * (p->size->dram || single ? 2 : 1); /* and the random one */
             chain = c > chain ? c : chain;
             continue;
         }
@@ -760,7 +781,7 @@ static int sweep_describe_cost(session *s, sweep_state *st)
         if (at == st->npoints)
             break;
         const sweep_point *p = &st->points[at];
-        uint64_t chain = chain_bytes(st, p->bytes);
+        uint64_t chain = chain_bytes(st, p);
         below = p->bytes;
         bool random = p->size->dram || o->single_size_kb; /* visit_latency's with_random */
         ep[at] = (estimate_point){chain, 0, false, false, p->keep, false, random};

@@ -96,6 +96,12 @@ def check_sizes(name, m, d):
               for s, r in zip(dram, [r for r in rows if "may_fit_cache" in r])), rows[-3:])
     check("%s: the largest DRAM point is past twice the thread's L2 and L3 shares together" % name,
           dram and dram[-1] >= 2 * (sh[2] + sh[3]), (dram, sh))
+    # one thread chases: a DRAM point's chain is at least twice its whole L3 instance,
+    # whatever the per-thread size (16 MiB a thread with 512 threads would be an L3 figure)
+    chains = [r.get("latency_chain_bytes", 0) for r in rows if "may_fit_cache" in r]
+    check("%s: each DRAM point's latency chain is at least 2x one L3 (%d KiB): %s" % (
+          name, m["l3_kb"], ", ".join("%d MiB" % (c >> 20) for c in chains)),
+          chains and all(c >= 2 * m["l3_kb"] * KIB for c in chains), rows[-3:])
     wrong = []
     for r in rows:
         reason, size = r["reason"], r["size_kb"] * KIB
