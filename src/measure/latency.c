@@ -365,8 +365,8 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
         params_text(&out->params, "random_chase_order", chase_order_key(p->random->rq.layout.order));
     } else if (p->random && p->random_failed) {
         out->random_chase = RANDOM_CHASE_FAILED;
-    } else if (rq->with_random && rq->layout.order == CHASE_TLB_LOCAL) {
-        out->random_chase = RANDOM_CHASE_SAME;
+    } else if (!p->random && rq->with_random && rq->layout.order == CHASE_TLB_LOCAL) {
+        out->random_chase = RANDOM_CHASE_SAME; /* one group: no second chase (a stopped one: none said) */
     }
     params_bool(&out->params, "last_round_shifted", chase_last_round_shifted(p->ns, p->rounds, got));
     params_int(&out->params, "chased_bytes", (long long)rq->bytes);

@@ -330,6 +330,14 @@ static const char *program_isa(const traffic_program *p)
     return k ? k->isa : "none";
 }
 
+/* The stores of the kernels that write, as chosen (not as the mix names them): a
+ * record of W10 says non-temporal only when its triad kernel stores so. */
+static const char *program_stores(const traffic_program *p)
+{
+    const kernel *k = p->copy ? p->copy : p->write ? p->write : p->triad;
+    return k ? k->store : "loads";
+}
+
 /* Pages of the buffers the phase used (the chase chain and the mix's streams), the
  * lowest share on its intended node, pins. */
 static void describe(const traffic_run *r, const traffic_program *prog, result_record *out)
@@ -395,7 +403,7 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
         out->kernel_store = "loads";
     } else {
         out->kernel_isa = ph->prog ? program_isa(ph->prog) : "none";
-        out->kernel_store = ph->prog ? kernel_store_name(ph->prog->mix->stores) : "loads";
+        out->kernel_store = ph->prog ? program_stores(ph->prog) : "loads";
         out->bytes_per_sample = round(mbs * 1e6 * ph->window_s); /* a typical window: they differ by a step or two */
         out->median_headline = true;
     }
