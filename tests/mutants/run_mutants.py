@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 MUTANTS = [
     ("the traffic threads skip the injection delay while the records still name it",
@@ -741,8 +742,12 @@ def main():
                     return
                 try:
                     if kind == "sane":
+                        t0 = time.time()
                         if not sane(tree, what):
                             insane.append(what)
+                        with lock:
+                            print("%s the %s suite unmutated (%.0f s)" % (
+                                "FAILS   " if what in insane else "passes  ", what, time.time() - t0), flush=True)
                         continue
                     verdict = plant(tree, what)
                 except Exception as e:  # the runner's own failure: never a kill
