@@ -38,7 +38,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
 Prints one line per mutant as it is judged and the kill count; exit 0 only when every
 one is killed. MUTANT_JOBS (default: 2, or 1 on one CPU) workers plant in scratch trees
-of their own; each suite a chosen mutant uses is first run once unmutated (a suite that
+of their own (the mutants of the rounds, latrounds and warnings suites last, by one
+worker alone); each suite a chosen mutant uses is first run once unmutated (a suite that
 fails then stops the run: it would "kill" everything)."""
 import json
 import os
@@ -727,14 +728,22 @@ def main():
         # each suite a planted bug uses passes unmutated first (run as one more task,
         # its verdict waited for before any mutant of it counts)
         suites = sorted({m[4].partition(":")[0] for m in planted if m[4] != "numa"})
-        tasks = queue.Queue()
-        for suite in suites:
-            tasks.put(("sane", suite))
-        for m in planted:
-            tasks.put(("plant", m))
+        # Suites whose checks need rounds done within a wall-clock time run alone, after
+        # the rest: beside a rebuild on a loaded machine the unmutated rounds suite failed.
+        alone = ("rounds", "latrounds", "warnings")
+        phases = []
+        for together in (True, False):
+            tasks = queue.Queue()
+            for suite in suites:
+                if (suite not in alone) == together:
+                    tasks.put(("sane", suite))
+            for m in planted:
+                if (m[4].partition(":")[0] not in alone) == together:
+                    tasks.put(("plant", m))
+            phases.append((tasks, trees if together else trees[:1]))
         results, lock, insane = {}, threading.Lock(), []
 
-        def worker(tree):
+        def worker(tree, tasks):
             while not insane:
                 try:
                     kind, what = tasks.get_nowait()
@@ -761,11 +770,12 @@ def main():
                     detail = " [%s]" % what[4] if verdict in ("killed", "survived") else " (%s)" % verdict.partition(": ")[2]
                     print("%s %s%s" % (word, what[0], detail), flush=True)
 
-        threads = [threading.Thread(target=worker, args=(t,)) for t in trees]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        for tasks, workers in phases:
+            threads = [threading.Thread(target=worker, args=(t, tasks)) for t in workers]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
         if insane:
             raise SystemExit("check-mutants: the %s suite fails without any mutation" % insane[0])
         for name, _, _, _, suite in chosen:
