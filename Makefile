@@ -174,12 +174,16 @@ check-mutants:
 	@python3 tests/mutants/run_mutants.py $(MUTANTS)
 
 # Every fuzz target (fuzz/fuzz_NAME.c) under libFuzzer with ASan and UBSan (clang and
-# its libFuzzer runtime, Debian's libclang-rt-NN-dev) for FUZZ_SECONDS each, one after
-# the other, starting from fuzz/corpus/NAME; new interesting inputs are added there and
+# its libFuzzer runtime, Debian's libclang-rt-NN-dev) for FUZZ_SECONDS each, FUZZ_JOBS
+# at a time, starting from fuzz/corpus/NAME; new interesting inputs are added there and
 # a crash stops the run with the input in build-fuzz/NAME-crash-*. FUZZ_TARGETS picks
 # some; FUZZ_ARGS adds libFuzzer flags (-jobs, -dict...).
 FUZZ_SECONDS ?= 60
 FUZZ_ARGS ?=
+# FUZZ_JOBS targets at a time (each one process: CPU time per target is the same, the
+# wall time is shared out); a target's output goes to build-fuzz/NAME.log, shown whole
+# when it fails (exit 255 stops xargs from starting more).
+FUZZ_JOBS ?= 2
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_MAX_LEN_parsers := 512
 FUZZ_MAX_LEN_json := 2048
@@ -189,11 +193,12 @@ FUZZ_MAX_LEN_cpuid := 16384
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS)" LDFLAGS="$(FUZZ_FLAGS)" \
 	  $(FUZZ_TARGETS:%=build-fuzz/fuzzer/%)
-	@set -e; $(foreach t,$(FUZZ_TARGETS), \
-	  mkdir -p fuzz/corpus/$(t); echo "== fuzz $(t) for $(FUZZ_SECONDS) s"; \
-	  ./build-fuzz/fuzzer/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -max_len=$(or $(FUZZ_MAX_LEN_$(t)),4096) $(if $(wildcard fuzz/dict/$(t).dict),-dict=fuzz/dict/$(t).dict) \
-	    -artifact_prefix=build-fuzz/$(t)- $(FUZZ_ARGS) fuzz/corpus/$(t);)
+	@printf '%s\n' $(foreach t,$(FUZZ_TARGETS),"$(t) $(or $(FUZZ_MAX_LEN_$(t)),4096)$(if $(wildcard fuzz/dict/$(t).dict), -dict=fuzz/dict/$(t).dict)") | \
+	  xargs -d '\n' -P $(FUZZ_JOBS) -n 1 sh -c 'set -- $$0; mkdir -p fuzz/corpus/$$1; echo "== fuzz $$1 for $(FUZZ_SECONDS) s"; \
+	    if ./build-fuzz/fuzzer/$$1 -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=$$2 $$3 \
+	      -artifact_prefix=build-fuzz/$$1- $(FUZZ_ARGS) fuzz/corpus/$$1 >build-fuzz/$$1.log 2>&1; then \
+	      echo "== fuzz $$1: $$(grep -o "Done [0-9]* runs in [0-9]* second(s)" build-fuzz/$$1.log)"; \
+	    else cat build-fuzz/$$1.log; echo "== fuzz $$1 FAILED (build-fuzz/$$1.log)"; exit 255; fi'
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \

@@ -21,27 +21,36 @@ triplet() {
     esac
 }
 
+# CROSS_JOBS architectures at a time (default 2): a run under qemu-user waits on its
+# timed runs and signals much of the time, so two share 2 CPUs well. Each one's
+# output is held in build-cross/ARCH.report and printed when it ends.
+JOBS=${CROSS_JOBS:-2}
 mkdir -p build-cross
-pass=0 fail=0 failed_arches=()
 for arch in "${ARCHES[@]}"; do
     if ! t=$(triplet "$arch"); then
         echo "check-cross: unknown architecture '$arch' (aarch64, riscv64, ppc64le, s390x)" >&2
         exit 2
     fi
-    qemu=qemu-$arch
-    for tool in "$t-gcc" "$qemu"; do
+    for tool in "$t-gcc" "qemu-$arch"; do
         if ! command -v "$tool" >/dev/null; then
             echo "check-cross: $tool not found (apt-get install gcc-$t qemu-user)" >&2
             exit 2
         fi
     done
-    out=build-cross/$arch
+done
+
+# cross_arch ARCH: builds and runs the suite for one architecture; its last line in
+# build-cross/ARCH.result is "PASSED FAILED" (no such line: it died, a failure).
+cross_arch() {
+    local arch=$1 t out=build-cross/$1 qemu=qemu-$1
+    t=$(triplet "$arch")
+    rm -f "$out.result"
     echo "# === $arch: $t-gcc, run under $qemu ==="
     if ! make -s -j"$(nproc)" BUILD="$out" CC="$t-gcc" LDFLAGS=-static "$out/membench" "$out/membench-tests" >"$out.log" 2>&1; then
         cat "$out.log"
         echo "not ok - $arch: build"
-        fail=$((fail + 1)) failed_arches+=("$arch")
-        continue
+        echo "0 1" >"$out.result"
+        return
     fi
     # The CLI tests run "$BIN": a wrapper that execs the binary under qemu-user (signals
     # sent to the wrapper's pid reach qemu, which delivers them to the program).
@@ -49,21 +58,40 @@ for arch in "${ARCHES[@]}"; do
     printf '#!/bin/sh\nexec %s %s "$@"\n' "$qemu" "$PWD/$out/membench" >"$out/qemu/membench"
     printf '#!/bin/sh\nexec %s %s "$@"\n' "$qemu" "$PWD/$out/membench-tests" >"$out/qemu/membench-tests"
     chmod +x "$out/qemu/membench" "$out/qemu/membench-tests"
-    log=$out.test.log
-    cli=$out/qemu/membench
+    local log=$out.test.log cli=$out/qemu/membench start=$SECONDS p f total rc
     [[ " ${CROSS_UNIT_ONLY:-} " == *" $arch "* ]] && cli=-
     KERNEL_OBJDIR=$out/src/kernels OBJDUMP=$t-objdump \
-        bash tests/run_all.sh "$out/qemu/membench-tests" "$cli" 2>&1 | sed "s/^/[$arch] /" | tee "$log" | grep -E '^\[[a-z0-9]+\] (not ok|    |unit:|cli:)'
+        bash tests/run_all.sh "$out/qemu/membench-tests" "$cli" 2>&1 | sed "s/^/[$arch] /" >"$log"
+    rc=${PIPESTATUS[0]}
+    grep -E '^\[[a-z0-9]+\] (not ok|    |unit:|cli:)' "$log"
     p=$(grep -cE '^\[[a-z0-9]+\] ok - ' "$log")
     f=$(grep -cE '^\[[a-z0-9]+\] not ok - ' "$log")
     total=$(tail -1 "$log")
-    echo "# $arch: $total"
-    pass=$((pass + p)) fail=$((fail + f))
-    # A runner that died before its total line (qemu crash) is a failure too.
-    if [ "$f" -gt 0 ] || ! grep -qE '\] [0-9]+ passed, 0 failed$' <<<"$total"; then
-        failed_arches+=("$arch")
-        [ "$f" -gt 0 ] || fail=$((fail + 1))
+    echo "# $arch: $total ($((SECONDS - start)) s)"
+    # A runner that died before its total line (qemu crash), or stopped short with a
+    # total of its own (a shell error in a suite), is a failure too.
+    if [ "$f" -eq 0 ] && { [ "$rc" -ne 0 ] || ! grep -qE '\] [0-9]+ passed, 0 failed$' <<<"$total"; }; then
+        echo "not ok - $arch: the suite exited $rc"
+        tail -n 5 "$log"
+        f=1
     fi
+    echo "$p $f" >"$out.result"
+}
+
+running=()
+for arch in "${ARCHES[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    echo "# $arch: started (its output follows when all have ended)"
+    cross_arch "$arch" >"build-cross/$arch.report" 2>&1 &
+    running+=($!)
+done
+wait "${running[@]}"
+pass=0 fail=0 failed_arches=()
+for arch in "${ARCHES[@]}"; do
+    cat "build-cross/$arch.report"
+    read -r p f < <(tail -1 "build-cross/$arch.result" 2>/dev/null) || { p=0 f=1; echo "not ok - $arch: its runner died"; }
+    pass=$((pass + p)) fail=$((fail + f))
+    [ "$f" -eq 0 ] || failed_arches+=("$arch")
 done
 [ ${#failed_arches[@]} -eq 0 ] || echo "# failed on: ${failed_arches[*]}"
 echo "cross: $pass passed, $fail failed"

@@ -43,13 +43,20 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
-Prints one line per mutant and the kill count; exit 0 only when every one is killed."""
+Prints one line per mutant as it is judged and the kill count; exit 0 only when every
+one is killed. MUTANT_JOBS (default: 2, or 1 on one CPU) workers plant in scratch trees
+of their own (the mutants of the rounds, latrounds and warnings suites last, by one
+worker alone); each suite a chosen mutant uses is first run once unmutated (a suite that
+fails then stops the run: it would "kill" everything)."""
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 MUTANTS = [
     ("the TLB-local passes take the chunk offsets in order (buddy lines one pass apart)",
@@ -672,6 +679,14 @@ OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)
 ]
 
 TARGETS = ["membench", "build/membench-tests", "build/membench-faulty"]
+# What each suite runs: a mutant rebuilds only those (linking all three took most of
+# a unit mutant's time); a mutant that does not build them is no test (stale).
+SUITE_TARGETS = {"unit": ["build/membench-tests"], "faulty": ["build/membench-faulty"],
+                 "restart": ["build/membench-faulty"], "pool": ["membench", "build/membench-faulty"]}
+
+
+def suite_targets(suite):
+    return SUITE_TARGETS.get(suite.partition(":")[0], ["membench"])
 
 SCHEMA_RUNS = [
     ["-s", "128", "-o", "read", "-o", "latency", "-r", "3", "--sample-ms", "1", "--latency-sample-ms", "1"],
@@ -787,68 +802,132 @@ def suite_fails(suite, tree):
     raise SystemExit("unknown suite " + suite)
 
 
+def copy_tree(src, tree):
+    files = run(["git", "ls-files"], src).stdout.split()
+    for f in files:
+        os.makedirs(os.path.join(tree, os.path.dirname(f)), exist_ok=True)
+        shutil.copy2(os.path.join(src, f), os.path.join(tree, f))
+    # a NUMA guest's kernel and busybox, fetched once by make check-numa, are reused
+    for arch in ("x86_64",):
+        for f in ("vmlinuz", "busybox"):
+            have = os.path.join(src, "build-numa", arch, f)
+            if os.path.exists(have):
+                os.makedirs(os.path.join(tree, "build-numa", arch), exist_ok=True)
+                shutil.copy2(have, os.path.join(tree, "build-numa", arch, f))
+
+
+def plant(tree, mutant):
+    """Plants one mutant in tree and runs its suite: 'killed', 'survived' or 'stale: why'."""
+    name, path, old, new, suite = mutant
+    full = os.path.join(tree, path)
+    original = open(full).read()
+    if original.count(old) != 1:
+        return "stale: %s: the text to replace is not there once" % path
+    open(full, "w").write(original.replace(old, new))
+    try:
+        if run(["make", "-s", "-j2"] + suite_targets(suite), tree).returncode != 0:
+            return "stale: does not build"  # a mutant that does not build is no test
+        return "killed" if suite_fails(suite, tree) else "survived"
+    finally:
+        open(full, "w").write(original)
+        os.utime(full)  # newer than the mutant's objects: rebuilt next time
+
+
+def sane(tree, suite):
+    """The unmutated tree passes the suite (else every mutant of it would be 'killed')."""
+    return run(["make", "-s", "-j2"] + suite_targets(suite), tree).returncode == 0 and not suite_fails(suite, tree)
+
+
 def main():
     only = sys.argv[1] if len(sys.argv) > 1 else ""
     src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    tree = tempfile.mkdtemp(prefix="membench-mutants-")
+    # Workers, each with a scratch tree of its own: a mutant's rebuild (CPU) beside
+    # another's suite (mostly waiting on timed runs). MUTANT_JOBS=1 runs one at a time.
+    jobs = max(1, int(os.environ.get("MUTANT_JOBS", min(2, os.cpu_count() or 1))))
+    base = tempfile.mkdtemp(prefix="membench-mutants-")
     try:
-        files = run(["git", "ls-files"], src).stdout.split()
-        for f in files:
-            os.makedirs(os.path.join(tree, os.path.dirname(f)), exist_ok=True)
-            shutil.copy2(os.path.join(src, f), os.path.join(tree, f))
-        # a NUMA guest's kernel and busybox, fetched once by make check-numa, are reused
-        for arch in ("x86_64",):
-            for f in ("vmlinuz", "busybox"):
-                have = os.path.join(src, "build-numa", arch, f)
-                if os.path.exists(have):
-                    os.makedirs(os.path.join(tree, "build-numa", arch), exist_ok=True)
-                    shutil.copy2(have, os.path.join(tree, "build-numa", arch, f))
-        build = run(["make", "-s", "-j2"] + TARGETS, tree)
+        first = os.path.join(base, "w0")
+        copy_tree(src, first)
+        build = run(["make", "-s", "-j2"] + TARGETS, first)
         if build.returncode != 0:
             print(build.stdout)
             raise SystemExit("check-mutants: the unmutated tree does not build")
-        for suite in ("unit", "schema", "observed", "faulty", "poll", "latrounds", "rounds", "restart", "pool", "files",
-                      "numamem", "traffic", "pipe", "patterns", "c2c", "warnings", "fleet", "plan"):
-            if suite_fails(suite, tree):
-                raise SystemExit("check-mutants: the %s suite fails without any mutation" % suite)
-        killed, survived, stale = 0, [], []
+        trees = [first]
+        for w in range(1, jobs):  # built copies (mtimes kept: nothing is rebuilt)
+            trees.append(os.path.join(base, "w%d" % w))
+            shutil.copytree(first, trees[-1], symlinks=True)
         chosen = [m for m in MUTANTS if only in m[0]]
         numa = os.environ.get("MUTANTS_NUMA") == "1"
-        skipped = 0
-        for name, path, old, new, suite in chosen:
+        planted = [m for m in chosen if m[4] != "numa" or numa]
+        # each suite a planted bug uses passes unmutated first (run as one more task,
+        # its verdict waited for before any mutant of it counts)
+        suites = sorted({m[4].partition(":")[0] for m in planted if m[4] != "numa"})
+        # Suites whose checks need rounds done within a wall-clock time run alone, after
+        # the rest: beside a rebuild on a loaded machine the unmutated rounds suite failed.
+        alone = ("rounds", "latrounds", "warnings")
+        phases = []
+        for together in (True, False):
+            tasks = queue.Queue()
+            for suite in suites:
+                if (suite not in alone) == together:
+                    tasks.put(("sane", suite))
+            for m in planted:
+                if (m[4].partition(":")[0] not in alone) == together:
+                    tasks.put(("plant", m))
+            phases.append((tasks, trees if together else trees[:1]))
+        results, lock, insane = {}, threading.Lock(), []
+
+        def worker(tree, tasks):
+            while not insane:
+                try:
+                    kind, what = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    if kind == "sane":
+                        t0 = time.time()
+                        if not sane(tree, what):
+                            insane.append(what)
+                        with lock:
+                            print("%s the %s suite unmutated (%.0f s)" % (
+                                "FAILS   " if what in insane else "passes  ", what, time.time() - t0), flush=True)
+                        continue
+                    verdict = plant(tree, what)
+                except Exception as e:  # the runner's own failure: never a kill
+                    if kind == "sane":
+                        insane.append(what)
+                        continue
+                    verdict = "error: %r" % e
+                with lock:
+                    results[what] = verdict
+                    word = {"killed": "killed  ", "survived": "SURVIVED"}.get(verdict, verdict[:5].upper().ljust(8))
+                    detail = " [%s]" % what[4] if verdict in ("killed", "survived") else " (%s)" % verdict.partition(": ")[2]
+                    print("%s %s%s" % (word, what[0], detail), flush=True)
+
+        for tasks, workers in phases:
+            threads = [threading.Thread(target=worker, args=(t, tasks)) for t in workers]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        if insane:
+            raise SystemExit("check-mutants: the %s suite fails without any mutation" % insane[0])
+        for name, _, _, _, suite in chosen:
             if suite == "numa" and not numa:
-                skipped += 1
                 print("skipped  %s [numa: MUTANTS_NUMA=1 boots the x86-64 guest]" % name)
-                continue
-            full = os.path.join(tree, path)
-            original = open(full).read()
-            if original.count(old) != 1:
-                stale.append(name)
-                print("STALE    %s (%s: the text to replace is not there once)" % (name, path))
-                continue
-            open(full, "w").write(original.replace(old, new))
-            try:
-                built = run(["make", "-s", "-j2"] + TARGETS, tree).returncode == 0
-                caught = not built or suite_fails(suite, tree)  # a mutant that does not build is no test
-            finally:
-                open(full, "w").write(original)
-                os.utime(full)  # newer than the mutant's objects: rebuilt next time
-            if not built:
-                stale.append(name)
-                print("STALE    %s (does not build)" % name)
-            elif caught:
-                killed += 1
-                print("killed   %s [%s]" % (name, suite))
-            else:
-                survived.append(name)
-                print("SURVIVED %s [%s]" % (name, suite))
-        print("check-mutants: %d of %d planted bugs killed%s%s%s" % (
-            killed, len(chosen) - skipped, ", %d survived" % len(survived) if survived else "",
-            ", %d stale" % len(stale) if stale else "",
-            ", %d NUMA-only skipped (MUTANTS_NUMA=1 runs them)" % skipped if skipped else ""))
-        return 0 if killed == len(chosen) - skipped else 1
+        killed = sum(1 for v in results.values() if v == "killed")
+        survived = sum(1 for v in results.values() if v == "survived")
+        stale = sum(1 for v in results.values() if v.startswith("stale"))
+        errors = sum(1 for v in results.values() if v.startswith("error"))
+        skipped = len(chosen) - len(planted)
+        print("check-mutants: %d of %d planted bugs killed%s%s%s%s (%d worker%s)" % (
+            killed, len(planted), ", %d survived" % survived if survived else "",
+            ", %d stale" % stale if stale else "", ", %d runner errors" % errors if errors else "",
+            ", %d NUMA-only skipped (MUTANTS_NUMA=1 runs them)" % skipped if skipped else "",
+            jobs, "s" if jobs > 1 else ""))
+        return 0 if killed == len(planted) else 1
     finally:
-        shutil.rmtree(tree, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

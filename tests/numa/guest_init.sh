@@ -25,6 +25,8 @@ run() {
     shift
     # each node's free memory before the run: a check that fails on a node's capacity
     # shows it (outside the markers, read by check_guest.py)
+    # the guest's uptime at the start of each run: the host prints the slowest runs
+    echo "=== UPTIME $name $(cut -d' ' -f1 /proc/uptime)"
     echo "=== FREE $name $(cat /sys/devices/system/node/node*/meminfo 2>/dev/null | awk '/MemFree/{printf "node%s=%dMiB ", $2, $4/1024}')"
     echo "=== BEGIN $name"
     "$@" >/tmp/out 2>/tmp/err
@@ -172,5 +174,6 @@ cat /tmp/sigterm.json
 echo
 echo "=== END sigterm rc=$rc"
 
+echo "=== UPTIME done $(cut -d' ' -f1 /proc/uptime)"
 echo "=== GUEST DONE"
 poweroff -f
