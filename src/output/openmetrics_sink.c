@@ -283,6 +283,30 @@ static void write_loaded_bandwidth(FILE *f, const result_list *list, char **labe
             om_sample(f, name, labels[i], params_get_number(&list->items[i].params, "bandwidth_mb_s", 0) * 1e6);
 }
 
+/* Latency's figure beside the headline at a DRAM point: the same buffer chased fully
+ * random, page walks included (the JSON's random_chase.value, the CSV's
+ * random_latency_ns), with that record's labels. */
+static bool random_row(const result_record *r)
+{
+    return r->random_chase == RANDOM_CHASE_MEASURED && r->random_nsamples > 0;
+}
+
+static void write_random_latency(FILE *f, const result_list *list, char **labels)
+{
+    static const char name[] = "membench_random_latency_seconds";
+    bool any = false;
+    for (size_t i = 0; list && i < list->n && !any; i++)
+        any = random_row(&list->items[i]) && labels[i];
+    if (!any)
+        return;
+    om_family(f, name, "gauge", "seconds",
+              "Latency of the same buffer chased fully random, page walks included (the median sample), beside "
+              "membench_latency_seconds (TLB-local, as multichase)");
+    for (size_t i = 0; i < list->n; i++)
+        if (random_row(&list->items[i]) && labels[i])
+            om_sample(f, name, labels[i], list->items[i].random_summary.median * 1e-9);
+}
+
 void openmetrics_write_run(FILE *f, const run_info *info)
 {
     char *mode_label = om_labels_text(&(om_label){"mode", info->mode}, 1);
@@ -291,8 +315,10 @@ void openmetrics_write_run(FILE *f, const run_info *info)
     char **labels = render_all(info->results);
     for (size_t i = 0; labels && i < sizeof families / sizeof families[0]; i++)
         write_family(f, &families[i], info->results, labels);
-    if (labels)
+    if (labels) {
         write_loaded_bandwidth(f, info->results, labels);
+        write_random_latency(f, info->results, labels);
+    }
     for (size_t i = 0; labels && info->results && i < info->results->n; i++)
         free(labels[i]);
     free(labels);

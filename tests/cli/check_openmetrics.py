@@ -247,6 +247,17 @@ if fams:
                     "membench_bandwidth_samples_bytes_per_second": "bytes_per_second",
                     "membench_latency_seconds": "seconds", "membench_latency_samples_seconds": "seconds"}, units)
 check_mode("latency", ["latency", "--sample-ms", "1", "--min", "4K", "--max", "64K"], "latency")
+fams, doc = check_mode("latency with its DRAM point's full random chase",
+                       ["latency", "--sample-ms", "1", "--min", "512K", "--max", "1M", "--points-per-octave", "1"],
+                       "latency-random")
+if doc:
+    want = {json.dumps(lab, sort_keys=True): r["random_chase"]["value"] * 1e-9
+            for r, lab in zip(doc["results"], with_repeats(doc["results"])) if r.get("random_chase")}
+    got = {json.dumps(s[1], sort_keys=True): s[2]
+           for s in (fams or {}).get("membench_random_latency_seconds", {}).get("samples", [])}
+    check("latency: membench_random_latency_seconds, the largest size's random_chase.value x 1e-9 with its labels",
+          len(want) == 1 and set(got) == set(want) and all(same(got[k], want[k], 1e-12) for k in want) and
+          fams["membench_random_latency_seconds"]["unit"] == "seconds", (got, want))
 check_mode("stream", ["stream", "-n", "200000", "--ntimes", "3"], "stream")
 fams, doc = check_mode("mlc (latency-matrix, peak-bandwidth, bandwidth-matrix, loaded-latency, c2c)",
                        ["mlc", "-b", "4M", "-t", "0.05"], "mlc")

@@ -35,6 +35,7 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
   patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
             chase beside it, in latency, the sweep and latency-matrix (about 3 s)
   c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
+  openmetrics tests/cli/check_openmetrics.py: every series against the JSON (about a minute)
   plan      tests/cli/check_plan.py: --plan on the recorded large machines of
             tests/machines/make_tree.py and on this one (a few seconds)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
@@ -99,6 +100,9 @@ MUTANTS = [
     ("W10's triad runs regular stores while the mix names non-temporal ones", "src/kernels/traffic_mix.c",
      "need(&p->triad, m->triad, KERNEL_STREAM, STREAM_TRIAD, m->stores,",
      "need(&p->triad, m->triad, KERNEL_STREAM, STREAM_TRIAD, STORE_REGULAR,", "traffic"),
+    ("OpenMetrics' membench_random_latency_seconds carries the headline's median", "src/output/openmetrics_sink.c",
+     "om_sample(f, name, labels[i], list->items[i].random_summary.median * 1e-9);",
+     "om_sample(f, name, labels[i], list->items[i].summary.median * 1e-9);", "openmetrics"),
     ("the sweep CSV's random_latency_ns carries the headline's median", "src/output/csv_sink.c",
      'fprintf(f, "%.2f", r->random_summary.median);', 'fprintf(f, "%.2f", r->summary.median);', "unit:csv"),
     ("the traffic threads skip the injection delay while the records still name it",
@@ -785,6 +789,10 @@ def suite_fails(suite, tree):
     if suite == "c2c":
         os.makedirs(os.path.join(tree, "c2c"), exist_ok=True)
         return run([sys.executable, "tests/cli/check_c2c.py", "./membench", os.path.join(tree, "c2c")],
+                   tree).returncode != 0
+    if suite == "openmetrics":
+        os.makedirs(os.path.join(tree, "openmetrics"), exist_ok=True)
+        return run([sys.executable, "tests/cli/check_openmetrics.py", "./membench", os.path.join(tree, "openmetrics")],
                    tree).returncode != 0
     if suite == "plan":
         os.makedirs(os.path.join(tree, "plan"), exist_ok=True)
