@@ -55,6 +55,10 @@ static const option_spec specs[] = {
              "and no round slower than all before; 1: each size's\nsamples back to back)"},
     OPTION_TARGET_CI(latency_options, target_ci_pct, "--rounds"),
     OPTION_MAX_TIME(latency_options, max_time_s),
+    {.long_name = "time-budget", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "time_budget_s",
+     .offset = F(time_budget_s), .min = 0, .max = 1e9, .bad = "must be a number of seconds >= 0 (0 = no budget)",
+     .help = "Rounds past --rounds that only the CV rule wants start\nonly when they end within this many seconds "
+             "of\nmeasuring (default: 15; 0 = no budget; not with --target-ci)"},
     {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),
      .given = OPTION_GIVEN(latency_options, cpu_given), .min = 0, .max = CPU_LIST_MAX_ID, .bad = "not a CPU number",
      .help = "CPU to run on (default: the first usable)"},
@@ -96,6 +100,7 @@ void latency_options_defaults(void *opts)
     o->cpu = -1;
     o->mem_node = -1;
     o->rounds = 3;
+    o->time_budget_s = LATENCY_TIME_BUDGET_S;
 }
 
 parse_result latency_options_check(void *opts, char *err, size_t errlen)

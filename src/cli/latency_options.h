@@ -11,6 +11,7 @@
 #include "kernels/chase.h"
 
 #define LATENCY_MAX_ROUNDS 21 /* one sample per visit at most: the CV rule's 21 samples */
+#define LATENCY_TIME_BUDGET_S 15.0 /* --time-budget's default: issue 34's goal for the curve */
 
 typedef enum { MEM_POLICY_BIND, MEM_POLICY_PREFERRED } latency_mem_policy;
 
@@ -34,6 +35,7 @@ typedef struct {
     int rounds;          /* --rounds: visits every size gets, spread over the run */
     double target_ci_pct; /* --target-ci: more rounds until every median interval is within ±this %; 0 = none */
     double max_time_s;   /* --max-time: no round starts after this many seconds; 0 = none */
+    double time_budget_s; /* --time-budget: rounds past --rounds only within it; 0 = none */
 } latency_options;
 
 extern const option_table latency_option_table;

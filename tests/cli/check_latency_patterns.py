@@ -120,6 +120,20 @@ p, d = run_json([BIN, "mlc", "--idle_latency", "-b", "2M", "-t", "0.05"], TMP, "
 step = [r for r in (d["results"] if d else []) if r["metric"] == "latency"]
 check("mlc --idle_latency: its chase is the TLB-local one",
       p.returncode == 0 and step and all(r["params"].get("chase_order") == "tlb-local" for r in step), p.stderr)
+# --- the curve's time budget: rounds past --rounds only within it --------------------
+p, d = run_json([BIN, "latency", "--min", "4K", "--max", "64K", "--rounds", "2", "--sample-ms", "0.1",
+                 "--time-budget", "1e-9"], TMP, "budget")
+recs = d["results"] if d else []
+missed = [r for r in recs if not r["converged"]]
+check("latency --time-budget 1e-9 --rounds 2: the two rounds, 8 samples a size, and a further round only if "
+      "none missed its CV (time_budget_cut says so)",
+      p.returncode == 0 and recs and d["plan"].get("rounds") == 2 and d["plan"].get("time_budget_s") == 1e-9 and
+      all(len(r["samples"]) == 8 for r in recs) and d["plan"].get("time_budget_cut") is bool(missed),
+      d and (d["plan"].get("rounds"), d["plan"].get("time_budget_cut"), [len(r["samples"]) for r in recs]))
+p, d = run_json([BIN, "latency", "--min", "4K", "--max", "8K"] + QUICK, TMP, "budget-default")
+check("latency: the default time budget is 15 s; none with --target-ci",
+      p.returncode == 0 and d and d["plan"].get("time_budget_s") == 15, d and d["plan"].get("time_budget_s"))
+
 # --- the modes agree: one buffer recipe whichever mode measures it -------------------
 def recipe(r):
     """What decides a latency figure besides the host: buffer, chase, CPU, node, pages, rule."""
