@@ -707,6 +707,12 @@ def run(cmd, cwd, **kw):
     return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", **kw)
 
 
+# Suites that are one check script run as tests/cli/SCRIPT ./membench TREE/SUITE.
+CHECK_SCRIPTS = {"rounds": "check_rounds.py", "numamem": "check_numa_mem.py", "traffic": "check_traffic.py",
+                 "patterns": "check_latency_patterns.py", "c2c": "check_c2c.py",
+                 "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py"}
+
+
 def suite_fails(suite, tree):
     """True when the suite fails (the planted bug is caught)."""
     if suite.startswith("unit"):
@@ -744,10 +750,6 @@ def suite_fails(suite, tree):
                     "-o", "read", "-o", "write", "-r", "2", "--sample-ms", "2", "-t", "2"], tree).returncode != 0
     if suite == "latrounds":
         return run([sys.executable, "tests/cli/check_latency_rounds.py", "./membench", tree], tree).returncode != 0
-    if suite == "rounds":
-        os.makedirs(os.path.join(tree, "rounds"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_rounds.py", "./membench", os.path.join(tree, "rounds")],
-                   tree).returncode != 0
     if suite == "restart":
         return run([sys.executable, "tests/cli/check_restart.py", "./build/membench-faulty", tree],
                    tree).returncode != 0
@@ -771,13 +773,9 @@ def suite_fails(suite, tree):
         return False
     if suite == "files":
         return run(["bash", "tests/cli/check_file_safety.sh", "./membench"], tree).returncode != 0
-    if suite == "numamem":
-        os.makedirs(os.path.join(tree, "numamem"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_numa_mem.py", "./membench", os.path.join(tree, "numamem")],
-                   tree).returncode != 0
-    if suite == "traffic":
-        os.makedirs(os.path.join(tree, "traffic"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_traffic.py", "./membench", os.path.join(tree, "traffic")],
+    if suite in CHECK_SCRIPTS:
+        os.makedirs(os.path.join(tree, suite), exist_ok=True)
+        return run([sys.executable, "tests/cli/" + CHECK_SCRIPTS[suite], "./membench", os.path.join(tree, suite)],
                    tree).returncode != 0
     if suite == "pipe":
         doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
@@ -785,26 +783,6 @@ def suite_fails(suite, tree):
                      '2>"$1" | head -1 >/dev/null; exit ${PIPESTATUS[0]}', doc, err], tree)
         d = json.load(open(doc)) if os.path.exists(doc) else {}
         return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
-    if suite == "patterns":
-        os.makedirs(os.path.join(tree, "patterns"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_latency_patterns.py", "./membench", os.path.join(tree, "patterns")],
-                   tree).returncode != 0
-    if suite == "c2c":
-        os.makedirs(os.path.join(tree, "c2c"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_c2c.py", "./membench", os.path.join(tree, "c2c")],
-                   tree).returncode != 0
-    if suite == "openmetrics":
-        os.makedirs(os.path.join(tree, "openmetrics"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_openmetrics.py", "./membench", os.path.join(tree, "openmetrics")],
-                   tree).returncode != 0
-    if suite == "plan":
-        os.makedirs(os.path.join(tree, "plan"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_plan.py", "./membench", os.path.join(tree, "plan")],
-                   tree).returncode != 0
-    if suite == "warnings":
-        os.makedirs(os.path.join(tree, "warnings"), exist_ok=True)
-        return run([sys.executable, "tests/cli/check_warnings.py", "./membench", os.path.join(tree, "warnings")],
-                   tree).returncode != 0
     if suite == "fleet":
         return run([sys.executable, "tests/report/check_fleet.py", "./membench"], tree).returncode != 0
     if suite == "numa":
