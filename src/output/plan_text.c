@@ -97,7 +97,11 @@ static void estimate(FILE *f, const param_list *v)
             s, num(v, "estimate_rounds"), params_get_number(v, "estimate_samples_s", 0),
             params_get_number(v, "estimate_warmup_s", 0), params_get_number(v, "estimate_touch_s", 0),
             params_get_number(v, "estimate_chains_s", 0), params_get_number(v, "estimate_other_s", 0));
-    if (bound > s + 0.05)
+    double time_budget = params_get_number(v, "time_budget_s", 0);
+    if (bound > s + 0.05 && time_budget > 0 && bound > time_budget && s < time_budget)
+        fprintf(f, "; the latency points' further rounds end within --time-budget %g s (all %lld would take %.1f s)",
+                time_budget, num(v, "estimate_latency_rounds"), bound);
+    else if (bound > s + 0.05)
         fprintf(f, "; %.1f s if the latency points take all %lld rounds", bound, num(v, "estimate_latency_rounds"));
     fprintf(f, "; %s the %.0f s a default run should take\n", s <= budget ? "within" : "OVER", budget);
     fprintf(f, "Model: ");
