@@ -138,7 +138,7 @@ TEST(report_fleet_of_many_runs_leaves_the_charts_out)
     enum { N = REPORT_CHART_RUNS + 1 };
     loaded_run runs[N];
     const char *names[N];
-    char name[N][16];
+    char name[N][32]; /* room for any int: -O1 builds check the format */
     for (int i = 0; i < N; i++) {
         CHECK(load_fleet(&runs[i], "h", "C"));
         snprintf(name[i], sizeof name[i], "r%d.json", i);
