@@ -101,7 +101,14 @@ void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
     size_t stride = layout->node_bytes;
     if (stride < sizeof(void *) || bytes < stride || bytes % stride != 0)
         return NULL;
-    visit_order v = {.layout = layout, .n = bytes / stride, .per_page = 1};
+    /* field by field, not `= {...}`: zeroing the whole struct (16 permutations) is a
+     * memset call on some targets, and a kernel object calls no libc */
+    visit_order v;
+    v.layout = layout;
+    v.n = bytes / stride;
+    v.per_page = 1;
+    v.spread = 1;
+    v.spread_bits = 0;
     if (layout->order == CHASE_PAGE_LOCAL) {
         size_t page = layout->page_bytes;
         if (page < stride || page % stride != 0 || bytes % page != 0)
