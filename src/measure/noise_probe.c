@@ -39,15 +39,15 @@ bool noise_mem_probe_counts(size_t bytes, uint64_t llc_bytes)
     return llc_bytes > 0 && bytes >= 2 * llc_bytes;
 }
 
-bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes)
+bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes, int node)
 {
     memset(p, 0, sizeof *p);
     size_t words = bytes / sizeof(uint64_t) / NOISE_MEM_PARTS * NOISE_MEM_PARTS;
-    if (!words)
+    if (!words || !buffer_alloc(&p->mem, words * sizeof *p->buf, PAGES_NORMAL, 0, node)) {
+        memset(p, 0, sizeof *p);
         return false;
-    p->buf = malloc(words * sizeof *p->buf);
-    if (!p->buf)
-        return false;
+    }
+    p->buf = p->mem.ptr;
     for (size_t i = 0; i < words; i++) /* touched now: no page fault in a probe */
         p->buf[i] = i;
     p->words = words;
@@ -76,7 +76,8 @@ double noise_mem_probe_run(noise_mem_probe *p)
 
 void noise_mem_probe_close(noise_mem_probe *p)
 {
-    free(p->buf);
+    if (p->buf)
+        buffer_free(&p->mem);
     memset(p, 0, sizeof *p);
 }
 

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memory/buffer.h"
+
 #define NOISE_PROBE_EVERY_S 0.1
 #define NOISE_PROBE_MIN 5        /* fewer probes: no verdict */
 #define NOISE_FLAG_PCT 5.0       /* a run whose host varied more is flagged */
@@ -33,6 +35,7 @@ double noise_probe_run(void);
 #define NOISE_MEM_PARTS 4
 
 typedef struct {
+    buffer mem;    /* the mapping */
     uint64_t *buf; /* NULL: not open (no memory probe; the CPU probe alone) */
     size_t words;
     size_t next; /* the part read next */
@@ -48,8 +51,12 @@ size_t noise_mem_probe_bytes(uint64_t llc_bytes, uint64_t budget);
  * cache (a 300 MiB L3: BENCHMARKS.md "Calibration") a part is cached or not by what
  * the run did since, and the times alternate with the run's own work. */
 bool noise_mem_probe_counts(size_t bytes, uint64_t llc_bytes);
-/* Allocates and touches the buffer; false (and p closed) when it cannot. */
-bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes);
+/* Allocates the buffer, preferably on node (-1: wherever the caller runs), and
+ * touches it; false (and p closed) when it cannot. A session passes its first CPU's
+ * node: touched by whatever CPU the main thread was on, 32 MiB of probe landed on a
+ * small node a run then bound its buffer to (the NUMA guest's node 3), and the run
+ * found no room there. */
+bool noise_mem_probe_open(noise_mem_probe *p, size_t bytes, int node);
 /* Seconds the read of the next part took. */
 double noise_mem_probe_run(noise_mem_probe *p);
 void noise_mem_probe_close(noise_mem_probe *p);

@@ -193,7 +193,9 @@ static void probe_host(session *s)
         if (!s->env.memory_budget || !s->env.memory_budget(&budget, why, sizeof why))
             budget = 0; /* unknown: no memory probe */
         size_t bytes = noise_mem_probe_bytes(llc, budget);
-        s->mem_probe_counts = noise_mem_probe_open(&s->mem_probe, bytes) && noise_mem_probe_counts(bytes, llc);
+        const cpu_info *first = s->have_topo && s->topo.usable.count ? topology_cpu(&s->topo, s->topo.usable.ids[0]) : NULL;
+        int node = first ? topology_memory_node(&s->topo, first->node) : -1;
+        s->mem_probe_counts = noise_mem_probe_open(&s->mem_probe, bytes, node) && noise_mem_probe_counts(bytes, llc);
         now = clock_now(); /* after the buffer's first touch */
     }
     s->probe_at[s->nprobes] = now - s->start;

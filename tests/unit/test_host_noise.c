@@ -151,7 +151,7 @@ TEST(noise_memory_probe_size_and_reads)
     CHECK(!noise_mem_probe_counts(NOISE_MEM_MAX_BYTES, 33u << 20));
     CHECK(!noise_mem_probe_counts(NOISE_MEM_MIN_BYTES, 0));             /* unknown: not counted */
     noise_mem_probe p;
-    CHECK(noise_mem_probe_open(&p, 1 << 16));
+    CHECK(noise_mem_probe_open(&p, 1 << 16, -1));
     CHECK_INT(p.words, (1 << 16) / 8);
     for (int i = 0; i < NOISE_MEM_PARTS + 1; i++)
         CHECK(noise_mem_probe_run(&p) >= 0);
