@@ -260,51 +260,61 @@ static void write_family(FILE *f, const metric_names *m, const result_list *list
     }
 }
 
+/* A figure some records carry beside their headline, one gauge sample per such
+ * record with that record's labels. */
+typedef struct {
+    const char *name, *unit, *help;
+    bool (*has)(const result_record *r);
+    double (*value)(const result_record *r); /* in the base unit */
+} side_figure;
+
 /* Loaded latency's other figure: the bandwidth the traffic threads made in the
  * window each delay's latency was measured in (the JSON's params.bandwidth_mb_s,
- * MLC's third column), one sample per delay, with that latency record's labels. */
+ * MLC's third column), one sample per delay. */
 static bool loaded_row(const result_record *r)
 {
     return strcmp(r->operation, "loaded-latency") == 0 && params_find(&r->params, "bandwidth_mb_s");
 }
 
-static void write_loaded_bandwidth(FILE *f, const result_list *list, char **labels)
+static double loaded_bandwidth(const result_record *r)
 {
-    static const char name[] = "membench_loaded_latency_bandwidth_bytes_per_second";
-    bool any = false;
-    for (size_t i = 0; list && i < list->n && !any; i++)
-        any = loaded_row(&list->items[i]) && labels[i];
-    if (!any)
-        return;
-    om_family(f, name, "gauge", "bytes_per_second",
-              "Loaded latency: bandwidth of the traffic threads during the window of that delay's latency");
-    for (size_t i = 0; i < list->n; i++)
-        if (loaded_row(&list->items[i]) && labels[i])
-            om_sample(f, name, labels[i], params_get_number(&list->items[i].params, "bandwidth_mb_s", 0) * 1e6);
+    return params_get_number(&r->params, "bandwidth_mb_s", 0) * 1e6;
 }
 
 /* Latency's figure beside the headline at a DRAM point: the same buffer chased fully
  * random, page walks included (the JSON's random_chase.value, the CSV's
- * random_latency_ns), with that record's labels. */
+ * random_latency_ns). */
 static bool random_row(const result_record *r)
 {
     return r->random_chase == RANDOM_CHASE_MEASURED && r->random_nsamples > 0;
 }
 
-static void write_random_latency(FILE *f, const result_list *list, char **labels)
+static double random_latency(const result_record *r)
 {
-    static const char name[] = "membench_random_latency_seconds";
+    return r->random_summary.median * 1e-9;
+}
+
+static const side_figure side_figures[] = {
+    {"membench_loaded_latency_bandwidth_bytes_per_second", "bytes_per_second",
+     "Loaded latency: bandwidth of the traffic threads during the window of that delay's latency", loaded_row,
+     loaded_bandwidth},
+    {"membench_random_latency_seconds", "seconds",
+     "Latency of the same buffer chased fully random, page walks included (the median sample), beside "
+     "membench_latency_seconds (TLB-local, as multichase)",
+     random_row, random_latency},
+};
+
+static void write_side_figure(FILE *f, const side_figure *fig, const result_list *list, char **labels)
+{
     bool any = false;
     for (size_t i = 0; list && i < list->n && !any; i++)
-        any = random_row(&list->items[i]) && labels[i];
+        any = fig->has(&list->items[i]) && labels[i];
     if (!any)
         return;
-    om_family(f, name, "gauge", "seconds",
-              "Latency of the same buffer chased fully random, page walks included (the median sample), beside "
-              "membench_latency_seconds (TLB-local, as multichase)");
+    om_family(f, fig->name, "gauge", fig->unit, fig->help);
     for (size_t i = 0; i < list->n; i++)
-        if (random_row(&list->items[i]) && labels[i])
-            om_sample(f, name, labels[i], list->items[i].random_summary.median * 1e-9);
+        if (fig->has(&list->items[i]) && labels[i])
+            om_sample(f, fig->name, labels[i], fig->value(&list->items[i]));
 }
 
 void openmetrics_write_run(FILE *f, const run_info *info)
@@ -315,10 +325,8 @@ void openmetrics_write_run(FILE *f, const run_info *info)
     char **labels = render_all(info->results);
     for (size_t i = 0; labels && i < sizeof families / sizeof families[0]; i++)
         write_family(f, &families[i], info->results, labels);
-    if (labels) {
-        write_loaded_bandwidth(f, info->results, labels);
-        write_random_latency(f, info->results, labels);
-    }
+    for (size_t i = 0; labels && i < sizeof side_figures / sizeof side_figures[0]; i++)
+        write_side_figure(f, &side_figures[i], info->results, labels);
     for (size_t i = 0; labels && info->results && i < info->results->n; i++)
         free(labels[i]);
     free(labels);
