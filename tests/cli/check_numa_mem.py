@@ -20,7 +20,7 @@ import time
 
 BIN, TMP = sys.argv[1:3]
 MIB = 1 << 20
-results = []
+from round_records import check, results  # noqa: E402
 METRICS = [("runtime-max/thread", "secs,", "runtime_max_s"), ("runtime-min/thread", "secs,", "runtime_min_s"),
            ("runtime-avg/thread", "secs,", "runtime_avg_s"), ("spread-runtime/thread", "%,", "spread_runtime_pct"),
            ("data/thread", "GB,", "data_per_thread_gb"), ("data-total", "GB,", "data_total_gb"),
@@ -28,13 +28,6 @@ METRICS = [("runtime-max/thread", "secs,", "runtime_max_s"), ("runtime-min/threa
            ("total-speed", "GB/sec,", "total_speed_gb_s")]
 MMTESTS = re.compile(r"([0-9.]+), GB\/sec,\s+total-speed")
 QUIET = re.compile(r"^ +([0-9.]+) GB/sec total speed$", re.M)
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:500].replace("\n", "\\n"))
 
 
 def run(args, name, env=None):

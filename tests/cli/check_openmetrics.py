@@ -22,17 +22,10 @@ import sys
 import time
 
 BIN, TMP = sys.argv[1:3]
-results = []
+from round_records import check, results  # noqa: E402
 SCALE = {"bandwidth": 1e6, "latency": 1e-9}
 HEADLINE = {"bandwidth": "membench_bandwidth_bytes_per_second", "latency": "membench_latency_seconds"}
 SAMPLES = {"bandwidth": "membench_bandwidth_samples_bytes_per_second", "latency": "membench_latency_samples_seconds"}
-
-
-def check(name, cond, detail=""):
-    results.append(bool(cond))
-    print(("ok - " if cond else "not ok - ") + name)
-    if not cond and detail:
-        print("    " + str(detail)[:500].replace("\n", "\\n"))
 
 
 # --- the text format, read strictly ------------------------------------------------

@@ -133,14 +133,19 @@ def check_memory(name, m, d):
           p["memory_peak_bytes"] <= p["memory_budget_bytes"], nodes[:2])
 
 
-def samples_floor(d, rounds):
-    """The timed samples and warm-ups alone: per round every bandwidth point a warm-up
-    and a sample of --sample-ms x 1.25, every latency point its samples."""
+def floors(d, rounds):
+    """The timed samples and the warm-ups alone: per round every bandwidth point a
+    sample of --sample-ms x 1.25 and a warm-up at least as long, every latency point
+    its samples. Returns (samples, warm-ups)."""
     p, ops = d["plan"], d["plan"]["operations"].split(",")
     bw = len([o for o in ops if o != "latency"]) * len(p["sizes"])
     lat = len(p["sizes"]) if "latency" in ops else 0
     per_visit = -(-7 // rounds)
-    return rounds * (bw * 2 * 0.0125 + lat * per_visit * 0.020)
+    return rounds * (bw * 0.0125 + lat * per_visit * 0.020), rounds * bw * 0.0125
+
+
+def samples_floor(d, rounds):
+    return sum(floors(d, rounds))
 
 
 def check_time(name, d, r):
@@ -149,6 +154,11 @@ def check_time(name, d, r):
           p["estimate_s"] <= BUDGET_S and p["estimate_budget_s"] == BUDGET_S, p["estimate_s"])
     check("%s: the estimate counts every round's samples and warm-ups (at least %.2f s)" % (name, samples_floor(d, r)),
           samples_floor(d, r) <= p["estimate_s"] and p["estimate_rounds"] == r, (p["estimate_s"], p["estimate_rounds"]))
+    samples, warmups = floors(d, r)
+    check("%s: the estimate's samples (at least %.2f s) and warm-ups (at least %.2f s) each counted" %
+          (name, samples, warmups),
+          p["estimate_samples_s"] >= samples - 1e-9 and p["estimate_warmup_s"] >= warmups - 1e-9,
+          (p["estimate_samples_s"], p["estimate_warmup_s"]))
     parts = sum(p["estimate_%s_s" % k] for k in ("samples", "warmup", "touch", "chains", "other"))
     check("%s: the estimate is the sum of its parts, the bound at least the estimate" % name,
           abs(parts - p["estimate_s"]) < 1e-6 * max(1, parts) and p["estimate_bound_s"] >= p["estimate_s"],

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
-"""What check_rounds.py (the sweep) and check_latency_rounds.py (membench latency)
-both need: a run whose --json is read back, and a record's sample end times by round."""
+"""What the check scripts share: one check() for their TAP lines, a run whose --json
+is read back, and a record's sample end times by round."""
 import json
 import os
 import subprocess
+import sys
 
 
 # Every check's verdict, in order: the script exits 0 when all are true.
@@ -11,11 +12,16 @@ results = []
 
 
 def check(name, cond, detail=""):
-    """One TAP line; what went wrong below it when it failed."""
+    """One TAP line; what went wrong below it when it failed. Under
+    MEMBENCH_CHECK_FAILFAST=1 (make check-mutants) the first failure ends the script:
+    one failure is all a planted bug needs, and the rest of a suite is its time."""
     results.append(bool(cond))
     print(("ok - " if cond else "not ok - ") + name)
     if not cond and detail:
-        print("    " + str(detail)[:600])
+        print("    " + str(detail)[:600].replace("\n", "\\n"))
+    if not cond and os.environ.get("MEMBENCH_CHECK_FAILFAST") == "1":
+        sys.stdout.flush()
+        sys.exit(1)
 
 
 def load_doc(path):

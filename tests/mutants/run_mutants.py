@@ -48,7 +48,8 @@ Prints one line per mutant as it is judged and the kill count; exit 0 only when 
 one is killed. MUTANT_JOBS (default: 2, or 1 on one CPU) workers plant in scratch trees
 of their own (the mutants of the rounds, latrounds and warnings suites last, by one
 worker alone); each suite a chosen mutant uses is first run once unmutated (a suite that
-fails then stops the run: it would "kill" everything)."""
+fails then stops the run: it would "kill" everything). A check script under a mutant
+stops at its first failing check (MEMBENCH_CHECK_FAILFAST=1): that is the kill."""
 import json
 import os
 import queue
@@ -65,7 +66,7 @@ MUTANTS = [
      "unit:chase"),
     ("every TLB-local pass visits the groups' chunks in one order",
      "src/kernels/chase.c", "(g + 1) * 0xD6E8FEB86659FD93ULL ^ (pass + 1) * 0x9E3779B97F4A7C15ULL",
-     "(g + 1) * 0xD6E8FEB86659FD93ULL", "unit:chase"),
+     "(g + 1) * 0xD6E8FEB86659FD93ULL ^ (pass & 0) * 0x9E3779B97F4A7C15ULL", "unit:chase"),
     ("a TLB-local chain never closes its cycle", "src/kernels/chase.c",
      "    *prev = first; /* the cycle closes */\n", "", "unit:chase"),
     ("the full random chase is chased in the headline's TLB-local order", "src/measure/latency.c",
@@ -93,7 +94,7 @@ MUTANTS = [
      "            line[1] = line[0] + (uintptr_t)k; /* a store beside the link: Modified */",
      "            acc += line[1] + (uintptr_t)k; /* a store beside the link: Modified */", "c2c"),
     ("c2c reports the reader's re-chase of its own lines as the transfer", "src/measure/c2c.c",
-     "            c->ns[c->got] = ns;", "            c->ns[c->got] = own;", "c2c"),
+     "            c->ns[c->got] = ns;", "            c->ns[c->got] = own + 0 * ns;", "c2c"),
     ("the sweep's DRAM latency chain is the per-thread size (an L3 figure with hundreds of threads)",
      "src/modes/sweep.c", "if (dram && chase < st->dram_chain_min)", "if (0 && dram && chase < st->dram_chain_min)",
      "plan"),
@@ -775,7 +776,7 @@ def suite_fails(suite, tree):
     if suite in CHECK_SCRIPTS:
         os.makedirs(os.path.join(tree, suite), exist_ok=True)
         return run([sys.executable, "tests/cli/" + CHECK_SCRIPTS[suite], "./membench", os.path.join(tree, suite)],
-                   tree).returncode != 0
+                   tree, env=dict(os.environ, MEMBENCH_CHECK_FAILFAST="1")).returncode != 0
     if suite == "pipe":
         doc, err = os.path.join(tree, "pipe.json"), os.path.join(tree, "pipe.err")
         piped = run(["bash", "-c", 'timeout 20 ./membench latency-matrix --buffer 64M --sample-ms 3000 --json "$0" '
