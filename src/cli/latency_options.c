@@ -47,8 +47,10 @@ static const option_spec specs[] = {
     {.long_name = "seed", .value_name = "N", .kind = OPT_UINT, .key = "seed", .offset = F(seed), .min = 0,
      .max = (double)UINT64_MAX, .bad = "must be a whole number >= 0", .help = "Seed of the random order (default 1)"},
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
-     .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
-     .help = "Duration of one sample (default 20); 7-21 samples,\nuntil CV < 5%"},
+     .given = OPTION_GIVEN(latency_options, sample_ms_given), .min = 0.1, .max = 100000,
+     .bad = "must be a number from 0.1 to 100000",
+     .help = "Duration of one sample (default 20, down to 5 when the\n--rounds would not end within --time-budget); 7-21\n"
+             "samples, until CV < 5%"},
     {.long_name = "rounds", .value_name = "N", .kind = OPT_INT, .key = "rounds", .offset = F(rounds), .min = 1,
      .max = LATENCY_MAX_ROUNDS, .bad = "must be a whole number from 1 to 21",
      .help = "Visit every size N times, in plan order, its samples\nspread over the visits (default 3; more while CV >= 5%\n"
@@ -57,8 +59,9 @@ static const option_spec specs[] = {
     OPTION_MAX_TIME(latency_options, max_time_s),
     {.long_name = "time-budget", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "time_budget_s",
      .offset = F(time_budget_s), .min = 0, .max = 1e9, .bad = "must be a number of seconds >= 0 (0 = no budget)",
-     .help = "Rounds past --rounds that only the CV rule wants start\nonly when they end within this many seconds "
-             "of\nmeasuring (default: 15; 0 = no budget; not with --target-ci)"},
+     .help = "The default samples are shortened (to 5 ms at least) so\nthe --rounds end within this many seconds of "
+             "measuring,\nand rounds past --rounds that only the CV rule wants\nstart only when they end within it "
+             "(default: 15;\n0 = no budget; not with --target-ci)"},
     {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),
      .given = OPTION_GIVEN(latency_options, cpu_given), .min = 0, .max = CPU_LIST_MAX_ID, .bad = "not a CPU number",
      .help = "CPU to run on (default: the first usable)"},

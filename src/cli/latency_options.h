@@ -12,6 +12,7 @@
 
 #define LATENCY_MAX_ROUNDS 21 /* one sample per visit at most: the CV rule's 21 samples */
 #define LATENCY_TIME_BUDGET_S 15.0 /* --time-budget's default: issue 34's goal for the curve */
+#define LATENCY_MIN_SAMPLE_MS 5.0  /* the default sample, shortened to fit the budget, no shorter */
 
 typedef enum { MEM_POLICY_BIND, MEM_POLICY_PREFERRED } latency_mem_policy;
 
@@ -25,6 +26,7 @@ typedef struct {
     bool full_random; /* --full-random: the curve chased as CHASE_RANDOM */
     uint64_t seed;
     double sample_ms;
+    bool sample_ms_given; /* else shortened (to LATENCY_MIN_SAMPLE_MS) when the rounds would pass the budget */
     int cpu;             /* -1 = first usable CPU */
     bool cpu_given;
     int mem_node;        /* --mem-node: memory on this NUMA node; -1 = the CPU's own */

@@ -260,8 +260,7 @@ static void visit_job(team *t, int tid, void *arg)
     p->elapsed_s += clock_now() - start;
 }
 
-/* Whether the request asks for the random chase and it differs from the headline's. */
-static bool random_differs(const latency_request *rq)
+bool latency_request_chases_random(const latency_request *rq)
 {
     return rq->with_random && rq->layout.order == CHASE_TLB_LOCAL && rq->bytes > rq->layout.page_bytes;
 }
@@ -272,7 +271,7 @@ chase_point *chase_point_create(const latency_request *rq)
     if (!p)
         return NULL;
     p->rq = *rq;
-    if (random_differs(rq)) {
+    if (latency_request_chases_random(rq)) {
         latency_request r = *rq;
         r.layout = (chase_layout){CHASE_RANDOM, rq->layout.node_bytes, 0, rq->layout.seed, 0};
         r.memory = rq->random_memory;
@@ -356,6 +355,7 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
         params_int(&out->params, "chase_group_bytes", (long long)rq->layout.page_bytes);
         params_int(&out->params, "chase_spread", rq->layout.spread);
     }
+    params_number(&out->params, "sample_ms", rq->sample_s * 1e3); /* asked: a latency mode may shorten its default */
     params_number(&out->params, "chain_build_s", p->build_s);
     params_int(&out->params, "chain_builds", p->builds);
     bool random_ok = true;

@@ -73,6 +73,9 @@ uint64_t chase_resize_steps(double sample_s, double ns_per_step, uint64_t steps)
  * before, at most 12, none once a stop is asked for. Returns how many ran. */
 int chase_settle(double first_ns, double (*chase)(void *ctx), void *ctx);
 
+/* Whether the request asks for the full random chase and it differs from the
+ * headline's (a second chain, as many samples). */
+bool latency_request_chases_random(const latency_request *rq);
 chase_point *chase_point_create(const latency_request *rq);
 /* count more samples tagged with `round` (0: until the CV rule is met); the chain
  * is freed afterwards unless keep_chain. MEASURE_STOPPED: no sample this visit. */

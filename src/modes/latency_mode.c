@@ -22,6 +22,7 @@
 #include "output/latency_sink.h"
 #include "platform/platform.h"
 #include "plan/round_schedule.h"
+#include "plan/sweep_estimate.h"
 
 #define MAX_POINTS 1024
 #define MIN_SAMPLES 7
@@ -155,6 +156,67 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
     return 0;
 }
 
+static latency_request request_for(const latency_state *st, const latency_options *o, uint64_t bytes)
+{
+    bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
+    latency_request rq = {bytes,     st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
+                          CV_TARGET, st->pages,  st->huge_size,         st->node,    strict,
+                          NULL,      false,      NULL,                  false};
+    if ((o->order == CHASE_PAGE_LOCAL || o->order == CHASE_TLB_LOCAL) && bytes < rq.layout.page_bytes)
+        rq.layout.page_bytes = bytes; /* smaller than a page or group: random within it */
+    rq.with_random = bytes == st->sizes[st->nsizes - 1]; /* the DRAM point: its full random figure beside */
+    return rq;
+}
+
+/* The curve's time by the plan's model (plan/sweep_estimate.h): per round every
+ * size a warm-up chase and its samples (the DRAM point's full random chase as
+ * many), chains linked once when kept, else at every visit. */
+static double curve_estimate_s(const latency_state *st, const latency_options *o, int per, double sample_s,
+                               int line_size)
+{
+    static estimate_point pts[MAX_POINTS]; /* the plan runs once, on the main thread */
+    for (size_t i = 0; i < st->nsizes; i++) {
+        latency_request rq = request_for(st, o, st->sizes[i]);
+        pts[i] = (estimate_point){.bytes = st->sizes[i], .keep = st->points[i].keep,
+                                  .random = latency_request_chases_random(&rq)};
+    }
+    estimate_request rq = {.points = pts, .n = st->nsizes, .threads = 1, .packages = 1, .rounds = o->rounds,
+                           .latency_rounds = o->rounds, .latency_per_visit = per, .latency_sample_s = sample_s,
+                           .line_size = line_size};
+    sweep_estimate e;
+    sweep_estimate_time(&rq, &e);
+    return e.total_s;
+}
+
+/* The default sample shortened so the --rounds end within the time budget (a
+ * curve of 60 sizes to 2x a 300 MiB L3 took 26-30 s with 20 ms samples, issue
+ * 34): the longest that the model says fits (it grows with the sample), no shorter
+ * than LATENCY_MIN_SAMPLE_MS; a --sample-ms given is kept. */
+static void fit_sample_to_budget(session *s, latency_state *st, latency_options *o, int per, int line_size)
+{
+    double budget = latency_time_budget(o), asked = o->sample_ms;
+    double at = curve_estimate_s(st, o, per, asked / 1000, line_size);
+    param_list *p = &s->info.plan.values;
+    if (o->sample_ms_given || budget <= 0 || at <= budget || o->rounds == 1) {
+        params_number(p, "estimate_s", at);
+        return;
+    }
+    double lo = LATENCY_MIN_SAMPLE_MS, hi = asked; /* est(lo) may pass the budget too: then lo */
+    for (int i = 0; i < 30; i++) {
+        double mid = (lo + hi) / 2;
+        if (curve_estimate_s(st, o, per, mid / 1000, line_size) <= budget)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    o->sample_ms = lo;
+    params_number(p, "estimate_s", curve_estimate_s(st, o, per, lo / 1000, line_size));
+    params_number(p, "sample_ms_default", asked);
+    params_textf(p, "sample_fit", "samples of %.1f ms, not %g: %zu sizes in %d rounds with %g ms samples would "
+                                  "take about %.0f s, past the %g s time budget (--sample-ms or --time-budget to choose)",
+                 lo, asked, st->nsizes, o->rounds, asked, at, budget);
+}
+
 static int latency_plan(session *s)
 {
     latency_state *st = s->state;
@@ -221,6 +283,7 @@ static int latency_plan(session *s)
         pt->keep = o->rounds > 1 && kept + chains <= limit;
         kept += pt->keep ? chains : 0;
     }
+    fit_sample_to_budget(s, st, o, per, l1.line_size); /* none with --target-ci: no budget */
     param_table *sizes = section_table(&s->info.plan, "sizes");
     for (size_t i = 0; i < st->nsizes; i++) {
         curve_point *pt = &st->points[i];
@@ -253,18 +316,6 @@ static void latency_open_sinks(session *s)
 {
     const latency_options *o = s->opts;
     session_add_sink(s, latency_sink_create(s->env.out, s->env.err, o->csv));
-}
-
-static latency_request request_for(const latency_state *st, const latency_options *o, uint64_t bytes)
-{
-    bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
-    latency_request rq = {bytes,     st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
-                          CV_TARGET, st->pages,  st->huge_size,         st->node,    strict,
-                          NULL,      false,      NULL,                  false};
-    if ((o->order == CHASE_PAGE_LOCAL || o->order == CHASE_TLB_LOCAL) && bytes < rq.layout.page_bytes)
-        rq.layout.page_bytes = bytes; /* smaller than a page or group: random within it */
-    rq.with_random = bytes == st->sizes[st->nsizes - 1]; /* the DRAM point: its full random figure beside */
-    return rq;
 }
 
 /* The point's record from its samples so far; false when it has none. */

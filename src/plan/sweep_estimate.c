@@ -15,14 +15,15 @@ static double max2(double a, double b)
 
 /* A latency visit's discarded chase (measure/latency.c): a quarter sample, but at
  * least one traversal of the chain (at most a sample), and a load per 4 KiB page
- * (at most four samples). */
+ * (at most four samples); then at least one quarter sample more while the chase
+ * settles. */
 static double latency_warm_up(const estimate_request *rq, const estimate_point *p)
 {
     double line = rq->line_size > 0 ? rq->line_size : 64;
     double traverse = (double)p->bytes / line * EST_DRAM_NS * 1e-9;
     double pages = (double)p->bytes / 4096 * EST_DRAM_NS * 1e-9;
     double ls = rq->latency_sample_s;
-    return max2(max2(ls / 4, min2(ls, traverse)), min2(4 * ls, pages));
+    return max2(max2(ls / 4, min2(ls, traverse)), min2(4 * ls, pages)) + ls / 4;
 }
 
 /* One latency visit in round r (1 = the first). */

@@ -58,6 +58,29 @@ check("latency: over 3 rounds the chains stay linked (both of the largest size's
       last["params"].get("random_chain_builds") == 1 and all(row.get("chain_kept") for row in d["plan"]["sizes"]),
       last.get("params"))
 
+# --- latency's time budget: the default sample shortened to fit, a given one kept ---
+FIT = [BIN, "latency", "--min", "64K", "--max", "2M", "--points-per-octave", "1"]
+fits = {}
+for name, extra in (("fit", ["--time-budget", "1"]), ("floor", ["--time-budget", "0.01"]),
+                    ("given", ["--time-budget", "0.01", "--sample-ms", "20"]), ("nobudget", ["--time-budget", "0"])):
+    p, d = run_json(FIT + extra, TMP, "lat" + name)
+    plan = d["plan"] if d else {}
+    ms = [r["params"].get("sample_ms") for r in (d["results"] if d else [])]
+    fits[name] = (p.returncode, plan, ms)
+rc, plan, ms = fits["fit"]
+asked = float(re.match(r"[0-9.]+", plan.get("timing", "x") or "x").group(0)) if re.match(r"[0-9.]+", plan.get("timing", "")) else 0
+check("latency --time-budget 1: the 20 ms default shortened so the plan's estimate fits, each size sampled that long",
+      rc == 0 and plan.get("sample_ms_default") == 20 and "sample_fit" in plan and 5 < asked < 20 and
+      plan.get("estimate_s", 99) <= 1 + 1e-6 and len(ms) == 6 and all(abs(m - asked) < 1e-3 for m in ms),
+      (rc, plan.get("sample_fit"), plan.get("estimate_s"), asked, ms))
+rc, plan, ms = fits["floor"]
+check("latency --time-budget 0.01: the default sample no shorter than 5 ms",
+      rc == 0 and "sample_fit" in plan and ms and all(m == 5 for m in ms), (rc, plan.get("sample_fit"), ms))
+for name, what in (("given", "--sample-ms 20 given"), ("nobudget", "--time-budget 0")):
+    rc, plan, ms = fits[name]
+    check("latency, %s: the sample stays 20 ms" % what,
+          rc == 0 and "sample_fit" not in plan and ms and all(m == 20 for m in ms), (rc, plan.get("sample_fit"), ms))
+
 p = subprocess.run([BIN, "latency", "--min", "256K", "--max", "512K", "--points-per-octave", "1", "--csv"] + QUICK,
                    capture_output=True, text=True)
 rows = csv_rows(p.stdout)
