@@ -7,6 +7,7 @@
 
 #include "core/run_info.h"
 #include "output/latency_matrix_sink.h"
+#include "sink_capture.h"
 #include "test.h"
 
 /* A 2x2 plan: rows node 0 (CPU 0) and node 1 (CPU 4), columns nodes 0 and 3. */
@@ -47,24 +48,13 @@ static char *render(bool csv, bool complete, int last)
 {
     run_info info;
     plan_2x2(&info);
-    result_list results = {0};
-    info.results = &results;
-    char *text = NULL;
-    size_t len;
-    FILE *f = open_memstream(&text, &len);
-    sink *s = latency_matrix_sink_create(f, f, csv);
-    sink_begin(s, &info);
-    for (int i = 1; i <= last; i += 2) {
-        result_record r = cell(i, 100 + i);
-        sink_record(s, &info, &r);
-        result_free(&r);
-    }
-    info.complete = complete;
-    sink_end(s, &info);
-    sink_destroy(s);
-    fclose(f);
-    run_info_free(&info);
-    return text;
+    result_record recs[2];
+    size_t n = 0;
+    for (int i = 1; i <= last; i += 2)
+        recs[n++] = cell(i, 100 + i);
+    sink_capture c;
+    FILE *f = sink_capture_open(&c);
+    return sink_capture_run(&c, latency_matrix_sink_create(f, f, csv), &info, recs, n, complete);
 }
 
 TEST(latency_matrix_sink_dashes_where_no_cell_was_measured)
