@@ -174,7 +174,7 @@ static latency_request request_for(const latency_state *st, const latency_option
 static double curve_estimate_s(const latency_state *st, const latency_options *o, int per, double sample_s,
                                int line_size)
 {
-    static estimate_point pts[MAX_POINTS]; /* the plan runs once, on the main thread */
+    estimate_point pts[MAX_POINTS]; /* 24 KiB */
     for (size_t i = 0; i < st->nsizes; i++) {
         latency_request rq = request_for(st, o, st->sizes[i]);
         pts[i] = (estimate_point){.bytes = st->sizes[i], .keep = st->points[i].keep,
