@@ -154,9 +154,12 @@ check("mlc bandwidth matrix: a cell per CPU node (0-3) and memory node (0-4), th
       str([(x["params"].get("cpu_node"), x["params"].get("mem_node"), [p["cpu"] for p in x["placement"]],
             x.get("node_local_fraction"), x.get("pins_verified")) for x in bm])[:800])
 ll = records(r, "loaded-latency")
-check("mlc loaded latency: the chaser and a traffic thread on each of the other 15 CPUs, all pinned",
-      ll and all(sorted(p["cpu"] for p in x["placement"]) == CPUS and x.get("pins_verified") == 16 for x in ll),
-      str([([p["cpu"] for p in x["placement"]], x.get("pins_verified")) for x in ll[:2]]))
+check("mlc -d 0 loaded latency: idle, then delay 0; the chaser on CPU 0 and a traffic thread on each of the other "
+      "15 CPUs, all pinned",
+      [(x["operation"], x["params"].get("delay")) for x in ll] == [("idle-latency", 0), ("loaded-latency", 0)] and
+      all([p["cpu"] for p in x["placement"]] == CPUS and x.get("pins_verified") == 16 for x in ll),
+      str([(x["operation"], x["params"].get("delay"), [p["cpu"] for p in x["placement"]], x.get("pins_verified"))
+           for x in ll]))
 cc = [x for x in records(r, "c2c") if x["params"].get("kind") == "node"]
 check("mlc c2c: writer x reader over every ordered pair of nodes 0-3, each on a CPU of its node, both pinned, "
       "the line homed where said",

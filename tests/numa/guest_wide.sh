@@ -66,10 +66,11 @@ run plan $M --plan
 # and 78 s without it.)
 watched default $M --time-budget 1 --json /tmp/default.json
 # MLC's default sequence (latency matrix, peak injection bandwidth, bandwidth matrix,
-# loaded latency, c2c), every node and every CPU, with MLC's -t short and -b 8M: the
-# default 64 MiB chains and buffers per cell took 122 s to link and first-touch here,
-# and 4 x 64 MiB per cell cannot be bound to the 128 MiB node 4.
-watched mlc $M mlc -b 8M -t 0.02 --json /tmp/mlc.json
+# loaded latency, c2c), every node and every CPU, with MLC's -t short, -b 8M and one
+# injection delay (-d 0): the default 64 MiB chains and buffers per cell took 122 s to
+# link and first-touch here, 4 x 64 MiB per cell cannot be bound to the 128 MiB node
+# 4, and the 19 delays of the loaded latency took 25 s of the remaining 86.
+watched mlc $M mlc -b 8M -t 0.02 -d 0 --json /tmp/mlc.json
 # perf bench numa mem with all 16 CPUs busy: 4 processes of 4 threads, task i bound
 # to CPU i, each process's memory on the far socket's node (3, 2, 1, 0).
 watched numa_mem $M numa mem -p 4 -t 4 -P 8 -T 4 -s 3 -C 0-15 -M 3x4,2x4,1x4,0x4 --json /tmp/numa_mem.json
