@@ -44,6 +44,9 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
             MUTANTS_NUMA=1, else reported as skipped (a one-node host cannot tell)
+  numa-wide the 16-CPU x86-64 guest (NUMA_ARCHES=x86_64-wide, about 4 minutes under
+            TCG): the default run, mlc and numa mem on 16 CPUs in 4 nodes; like numa,
+            only with MUTANTS_NUMA=1
 Prints one line per mutant as it is judged and the kill count; exit 0 only when every
 one is killed. MUTANT_JOBS (default: 2, or 1 on one CPU) workers plant in scratch trees
 of their own (the mutants of the rounds, latrounds and warnings suites last, by one
@@ -537,6 +540,17 @@ MUTANTS = [
      "} else if (0) {", "files"),
     ("report --svg writes a chart over the run it reads",
      "src/output/report_files.c", "            if (file_target_same_file(path, runs[i])) {", "            if (0) {", "files"),
+    # The 16-CPU guest: bugs that only show past CPU 7 or with two-digit CPU numbers.
+    ("the spread placement wraps at 8 places: threads 8-15 doubled up on CPUs 0-7's places",
+     "src/plan/placement.c", "k = (size_t)i % p; /* the order already spreads */",
+     "k = (size_t)i % (p < 8 ? p : 8); /* the order already spreads */", "numa-wide"),
+    ("CPUs matched to their node's cpulist modulo 8 (a byte-wide mask): CPUs 8-15 get the node of CPUs 0-7",
+     "src/topology/topology.c", "if (t->cpus[c].id == nd->cpus.ids[k])",
+     "if (t->cpus[c].id % 8 == nd->cpus.ids[k] % 8)", "numa-wide"),
+    ("perf's -C/-M lists keep a number's last digit only (CPU 12 read as 2)",
+     "src/plan/numa_bind.c", "v = v * 10 + (*s - '0');", "v = *s - '0';", "numa-wide"),
+    ("MLC's -m mask reads the hex digits a-f as 1-6",
+     "src/cli/mlc_options.c", "(c | 0x20) - 'a' + 10;", "(c | 0x20) - 'a' + 1;", "numa-wide"),
     ("every buffer bound to thread 0's node",
      "src/measure/bandwidth.c", "                                   rq->nodes ? rq->nodes[tid] : -1);",
      "                                   rq->nodes ? rq->nodes[0] : -1);", "numa"),
@@ -724,6 +738,9 @@ def run(cmd, cwd, **kw):
     return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", **kw)
 
 
+# Suites that boot a NUMA guest (run_numa_guest.sh's NUMA_ARCHES): only with MUTANTS_NUMA=1.
+NUMA_SUITES = {"numa": "x86_64", "numa-wide": "x86_64-wide"}
+
 # Suites that are one check script run as tests/cli/SCRIPT ./membench TREE/SUITE.
 CHECK_SCRIPTS = {"rounds": "check_rounds.py", "numamem": "check_numa_mem.py", "traffic": "check_traffic.py",
                  "patterns": "check_latency_patterns.py", "c2c": "check_c2c.py",
@@ -802,8 +819,8 @@ def suite_fails(suite, tree):
         return piped.returncode != 141 or d.get("stopped_by") != "SIGPIPE" or "error" in open(err).read()
     if suite == "fleet":
         return run([sys.executable, "tests/report/check_fleet.py", "./membench"], tree).returncode != 0
-    if suite == "numa":
-        env = dict(os.environ, NUMA_ARCHES="x86_64", CI="true")
+    if suite in NUMA_SUITES:
+        env = dict(os.environ, NUMA_ARCHES=NUMA_SUITES[suite], CI="true")
         return run(["bash", "tests/numa/run_numa_guest.sh"], tree, env=env).returncode != 0
     raise SystemExit("unknown suite " + suite)
 
@@ -864,10 +881,10 @@ def main():
             shutil.copytree(first, trees[-1], symlinks=True)
         chosen = [m for m in MUTANTS if only in m[0]]
         numa = os.environ.get("MUTANTS_NUMA") == "1"
-        planted = [m for m in chosen if m[4] != "numa" or numa]
+        planted = [m for m in chosen if m[4] not in NUMA_SUITES or numa]
         # each suite a planted bug uses passes unmutated first (run as one more task,
         # its verdict waited for before any mutant of it counts)
-        suites = sorted({m[4].partition(":")[0] for m in planted if m[4] != "numa"})
+        suites = sorted({m[4].partition(":")[0] for m in planted if m[4] not in NUMA_SUITES})
         # Suites whose checks need rounds done within a wall-clock time run alone, after
         # the rest: beside a rebuild on a loaded machine the unmutated rounds suite failed.
         alone = ("rounds", "latrounds", "warnings")
@@ -919,8 +936,8 @@ def main():
         if insane:
             raise SystemExit("check-mutants: the %s suite fails without any mutation" % insane[0])
         for name, _, _, _, suite in chosen:
-            if suite == "numa" and not numa:
-                print("skipped  %s [numa: MUTANTS_NUMA=1 boots the x86-64 guest]" % name)
+            if suite in NUMA_SUITES and not numa:
+                print("skipped  %s [%s: MUTANTS_NUMA=1 boots the %s guest]" % (name, suite, NUMA_SUITES[suite]))
         killed = sum(1 for v in results.values() if v == "killed")
         survived = sum(1 for v in results.values() if v == "survived")
         stale = sum(1 for v in results.values() if v.startswith("stale"))
