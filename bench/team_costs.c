@@ -7,8 +7,10 @@
  * first touch of MIB MiB split across the T threads (each maps and fills its share,
  * as the pool's first touch does), and stopping the team. More threads than CPUs
  * is the oversubscribed case (barrier waiters sleep).
- *   make bench-team && build/team_costs [MIB [MAX_T [BARRIERS [REPEATS]]]]
- * Prints one row per T: the median of REPEATS (default 3) of each, in ms. */
+ *   make bench-team && build/team_costs [MIB [MAX_T [BARRIERS [REPEATS [MIN_T]]]]]
+ * Prints one row per T (from MIN_T, default 1, doubling): the median of REPEATS
+ * (default 3) of each, in ms. One T alone (MIN_T = MAX_T) is for a profiler
+ * (perf stat -e context-switches). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -67,9 +69,10 @@ static bool arg_int(const char *text, int min, int max, int *out)
 
 int main(int argc, char **argv)
 {
-    int mib = 256, max_t = 4096, barriers = 100, repeats = 3;
+    int mib = 256, max_t = 4096, barriers = 100, repeats = 3, min_t = 1;
     if ((argc > 1 && !arg_int(argv[1], 1, 1 << 20, &mib)) || (argc > 2 && !arg_int(argv[2], 1, 4096, &max_t)) ||
-        (argc > 3 && !arg_int(argv[3], 1, 100000, &barriers)) || (argc > 4 && !arg_int(argv[4], 1, MAX_REPEATS, &repeats)))
+        (argc > 3 && !arg_int(argv[3], 1, 100000, &barriers)) || (argc > 4 && !arg_int(argv[4], 1, MAX_REPEATS, &repeats)) ||
+        (argc > 5 && !arg_int(argv[5], 1, 4096, &min_t)))
         return 2;
     cpu_list usable;
     if (!platform_usable_cpus(&usable) || usable.count == 0) {
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
            usable.count, mib, barriers, repeats);
     printf("%7s %10s %10s %12s %14s %10s %12s\n", "threads", "start_ms", "job_ms", "barrier_us", "first_touch_ms",
            "stop_ms", "touch_GB/s");
-    for (int n = 1; n <= max_t; n *= 2) {
+    for (int n = min_t; n <= max_t; n *= 2) {
         team_place *places = calloc((size_t)n, sizeof *places);
         buffer *bufs = calloc((size_t)n, sizeof *bufs);
         int *ok = calloc((size_t)n, sizeof *ok);

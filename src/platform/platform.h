@@ -6,6 +6,7 @@
 #ifndef MEMBENCH_PLATFORM_H
 #define MEMBENCH_PLATFORM_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,14 @@ void platform_die_with_parent(void);
 bool platform_thread_times(double *user_s, double *system_s);
 /* CPU the calling thread runs on now, or -1. */
 int platform_current_cpu(void);
+
+/* Sleeping until another thread changes a word (a futex on Linux: no lock that
+ * each woken thread must take again). wait_on returns once *word may differ from
+ * expected: at once when it already does, after a wake_all on word, and also on a
+ * signal or spuriously, so callers re-check the word in a loop. The waker changes
+ * the word first, then calls wake_all, which wakes every thread sleeping on it. */
+void platform_wait_on(atomic_uint *word, unsigned expected);
+void platform_wake_all(atomic_uint *word);
 
 /* NUMA node holding each page (queried, not assumed) of process pid (0: this
  * one; another needs the right to ptrace it): nodes[i] is -1 where unknown.

@@ -19,25 +19,74 @@ typedef struct {
     bool pin_verified;
 } worker;
 
+/* Every wait here is on a word another thread moves on (platform_wait_on: a futex
+ * on Linux), never on a mutex: with a condition variable, each of T woken threads
+ * took one mutex again, one at a time, and an oversubscribed barrier of 4096
+ * threads cost 200 ms (BENCHMARKS.md, issue 38). A waiter spins a little first;
+ * the one who moves a word on wakes the sleepers only when there are any. */
 struct team {
     int n;
     worker *workers;
-    pthread_mutex_t lock;
-    pthread_cond_t wake, done;
-    unsigned long generation; /* incremented per job */
-    int finished;
-    int ready; /* workers that have pinned themselves */
-    bool quit;
-    team_job job;
+    atomic_uint job_gen;      /* moved on per job, and once more to quit */
+    atomic_uint job_sleepers; /* workers asleep on job_gen */
+    atomic_uint pending;      /* workers yet to pin themselves, then to finish the job */
+    atomic_bool quit;
+    team_job job; /* written before job_gen moves on, read after */
     void *arg;
-    /* sense-reversing barrier; waiters spin, then sleep on barrier_wake */
-    atomic_int barrier_count;
-    atomic_int barrier_sense;
-    pthread_mutex_t barrier_lock;
-    pthread_cond_t barrier_wake;
-    int barrier_sleepers;  /* under barrier_lock */
+    atomic_uint barrier_count;    /* arrivals in this generation */
+    atomic_uint barrier_gen;      /* moved on by each generation's last arrival */
+    atomic_uint barrier_sleepers; /* waiters asleep on barrier_gen */
     bool oversubscribed; /* more threads than usable CPUs: barrier waiters sleep */
 };
+
+enum {
+    SPIN_FOREVER = 0, /* never sleep (yielding after YIELD_AFTER polls) */
+    YIELD_AFTER = 20000,
+    SLEEP_AFTER = 100, /* polls before sleeping: a few microseconds */
+};
+
+/* Waits until *word moves on from seen: polls it (up to spins times, or forever
+ * with SPIN_FOREVER), then sleeps on it, counted in *sleepers. The count goes up
+ * before the word is checked and the waker moves the word before it reads the
+ * count (both sequentially consistent), so either the waker sees a sleeper and
+ * wakes it, or the sleeper sees the new value and never sleeps. */
+static void wait_for_change(atomic_uint *word, unsigned seen, atomic_uint *sleepers, unsigned spins)
+{
+    for (unsigned i = 0; spins == SPIN_FOREVER || i < spins; i++) {
+        if (atomic_load_explicit(word, memory_order_acquire) != seen)
+            return;
+        if (i > YIELD_AFTER)
+            sched_yield();
+    }
+    atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+    while (atomic_load_explicit(word, memory_order_seq_cst) == seen)
+        platform_wait_on(word, seen);
+    atomic_fetch_sub_explicit(sleepers, 1, memory_order_relaxed);
+}
+
+/* Moves *word on (publishing what was written before) and wakes its sleepers. */
+static void release_all(atomic_uint *word, atomic_uint *sleepers)
+{
+    atomic_fetch_add_explicit(word, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(sleepers, memory_order_seq_cst) > 0)
+        platform_wake_all(word);
+}
+
+/* One worker is done (pinned, or finished the job); the last wakes team_run. */
+static void worker_done(team *t)
+{
+    if (atomic_fetch_sub_explicit(&t->pending, 1, memory_order_acq_rel) == 1)
+        platform_wake_all(&t->pending);
+}
+
+/* The caller's wait for every worker: each decrement changes the word (a sleep
+ * on an old count returns at once), and only the last one wakes. */
+static void wait_all_done(team *t)
+{
+    unsigned left;
+    while ((left = atomic_load_explicit(&t->pending, memory_order_acquire)) != 0)
+        platform_wait_on(&t->pending, left);
+}
 
 static bool verify_pin(const cpu_list *place)
 {
@@ -64,26 +113,18 @@ static void *worker_main(void *p)
         w->pin_verified = verify_pin(&w->place);
     }
     w->observed_cpu = platform_current_cpu();
-    unsigned long seen = 0;
-    pthread_mutex_lock(&t->lock);
-    if (++t->ready == t->n)
-        pthread_cond_signal(&t->done);
-    for (;;) {
-        while (!t->quit && t->generation == seen)
-            pthread_cond_wait(&t->wake, &t->lock);
-        if (t->quit)
+    worker_done(t);
+    /* Idle between jobs: a short spin, then sleep (a team waits for its next job
+     * for as long as the caller measures on other threads or prints). */
+    for (unsigned seen = 0;;) {
+        wait_for_change(&t->job_gen, seen, &t->job_sleepers, SLEEP_AFTER);
+        seen = atomic_load_explicit(&t->job_gen, memory_order_acquire);
+        if (atomic_load_explicit(&t->quit, memory_order_acquire))
             break;
-        seen = t->generation;
-        team_job job = t->job;
-        void *arg = t->arg;
-        pthread_mutex_unlock(&t->lock);
-        job(t, w->tid, arg);
+        t->job(t, w->tid, t->arg);
         w->observed_cpu = platform_current_cpu(); /* where the job (a measurement) ended */
-        pthread_mutex_lock(&t->lock);
-        if (++t->finished == t->n)
-            pthread_cond_signal(&t->done);
+        worker_done(t);
     }
-    pthread_mutex_unlock(&t->lock);
     return NULL;
 }
 
@@ -107,13 +148,13 @@ team *team_create(const team_place *places, int n, team_failure *why)
         free(t);
         return failed(why, ENOMEM, 0);
     }
-    pthread_mutex_init(&t->lock, NULL);
-    pthread_cond_init(&t->wake, NULL);
-    pthread_cond_init(&t->done, NULL);
+    atomic_init(&t->job_gen, 0);
+    atomic_init(&t->job_sleepers, 0);
+    atomic_init(&t->pending, (unsigned)n);
+    atomic_init(&t->quit, false);
     atomic_init(&t->barrier_count, 0);
-    atomic_init(&t->barrier_sense, 0);
-    pthread_mutex_init(&t->barrier_lock, NULL);
-    pthread_cond_init(&t->barrier_wake, NULL);
+    atomic_init(&t->barrier_gen, 0);
+    atomic_init(&t->barrier_sleepers, 0);
     cpu_list usable;
     if (platform_usable_cpus(&usable)) {
         t->oversubscribed = (size_t)n > usable.count;
@@ -141,62 +182,39 @@ team *team_create(const team_place *places, int n, team_failure *why)
         started++;
     }
     if (started != n) {
-        pthread_mutex_lock(&t->lock); /* the started workers read n */
-        t->n = started;
-        pthread_mutex_unlock(&t->lock);
+        t->n = started; /* the ones to stop and join; workers read n only in a job */
         team_destroy(t);
         return failed(why, error, started);
     }
     /* Return only once every worker is pinned, so callers can read the checks. */
-    pthread_mutex_lock(&t->lock);
-    while (t->ready < t->n)
-        pthread_cond_wait(&t->done, &t->lock);
-    pthread_mutex_unlock(&t->lock);
+    wait_all_done(t);
     return t;
 }
 
 void team_run(team *t, team_job job, void *arg)
 {
-    pthread_mutex_lock(&t->lock);
     t->job = job;
     t->arg = arg;
-    t->finished = 0;
-    t->generation++;
-    pthread_cond_broadcast(&t->wake);
-    while (t->finished < t->n)
-        pthread_cond_wait(&t->done, &t->lock);
-    pthread_mutex_unlock(&t->lock);
+    atomic_store_explicit(&t->pending, (unsigned)t->n, memory_order_relaxed);
+    release_all(&t->job_gen, &t->job_sleepers); /* publishes job, arg and pending */
+    wait_all_done(t);
 }
 
 void team_barrier(team *t)
 {
-    int sense = !atomic_load_explicit(&t->barrier_sense, memory_order_relaxed);
-    if (atomic_fetch_add_explicit(&t->barrier_count, 1, memory_order_acq_rel) == t->n - 1) {
+    /* The generation moves on only once this thread has arrived, so the one read
+     * before arriving is this round's. */
+    unsigned gen = atomic_load_explicit(&t->barrier_gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&t->barrier_count, 1, memory_order_acq_rel) == (unsigned)t->n - 1) {
+        /* The last arrival: reset the count before anyone can pass, then release. */
         atomic_store_explicit(&t->barrier_count, 0, memory_order_relaxed);
-        atomic_store_explicit(&t->barrier_sense, sense, memory_order_release);
-        /* Sleepers re-check the sense under the lock before waiting, so taking it
-         * here after the flip means none can miss the broadcast. */
-        pthread_mutex_lock(&t->barrier_lock);
-        if (t->barrier_sleepers)
-            pthread_cond_broadcast(&t->barrier_wake);
-        pthread_mutex_unlock(&t->barrier_lock);
+        release_all(&t->barrier_gen, &t->barrier_sleepers);
         return;
     }
     /* Every thread has a CPU: spin (yielding now and then), so timed starts are
      * tight. More threads than CPUs: a spinner holds a CPU that a thread still on
      * its way here needs (4096 threads on 2 CPUs took minutes), so sleep. */
-    for (unsigned long spins = 0; !t->oversubscribed || spins < 100; spins++) {
-        if (atomic_load_explicit(&t->barrier_sense, memory_order_acquire) == sense)
-            return;
-        if (spins > 20000)
-            sched_yield();
-    }
-    pthread_mutex_lock(&t->barrier_lock);
-    t->barrier_sleepers++;
-    while (atomic_load_explicit(&t->barrier_sense, memory_order_acquire) != sense)
-        pthread_cond_wait(&t->barrier_wake, &t->barrier_lock);
-    t->barrier_sleepers--;
-    pthread_mutex_unlock(&t->barrier_lock);
+    wait_for_change(&t->barrier_gen, gen, &t->barrier_sleepers, t->oversubscribed ? SLEEP_AFTER : SPIN_FOREVER);
 }
 
 int team_size(const team *t)
@@ -218,19 +236,12 @@ void team_destroy(team *t)
 {
     if (!t)
         return;
-    pthread_mutex_lock(&t->lock);
-    t->quit = true;
-    pthread_cond_broadcast(&t->wake);
-    pthread_mutex_unlock(&t->lock);
+    atomic_store_explicit(&t->quit, true, memory_order_relaxed);
+    release_all(&t->job_gen, &t->job_sleepers); /* wakes the idle workers to quit */
     for (int i = 0; i < t->n; i++) {
         pthread_join(t->workers[i].thread, NULL);
         cpu_list_free(&t->workers[i].place);
     }
-    pthread_mutex_destroy(&t->lock);
-    pthread_mutex_destroy(&t->barrier_lock);
-    pthread_cond_destroy(&t->barrier_wake);
-    pthread_cond_destroy(&t->wake);
-    pthread_cond_destroy(&t->done);
     free(t->workers);
     free(t);
 }

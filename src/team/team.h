@@ -33,8 +33,9 @@ team *team_create(const team_place *places, int n, team_failure *why);
 void team_run(team *t, team_job job, void *arg);
 
 /* Inside a job: waits until all n threads arrive. Spins (so a timed start is
- * tight), yielding now and then; with more threads than CPUs it sleeps instead,
- * so the threads still on their way get the CPUs. */
+ * tight), yielding now and then; with more threads than CPUs it sleeps instead
+ * (on a futex: the last arrival wakes the sleepers with one call, and none takes a
+ * lock on its way out), so the threads still on their way get the CPUs. */
 void team_barrier(team *t);
 
 int team_size(const team *t);

@@ -64,4 +64,10 @@ void test_write_file(const char *root, const char *rel, const char *content);
  * slowed kernel's test relies on. */
 void test_sleep(double seconds);
 
+/* For a test whose failure is a hang (a lost wake-up): unless the test ends within
+ * seconds, the run prints what hung, names the test as failed and exits 1, so a
+ * planted bug fails make check and the mutants instead of blocking them. Disarmed
+ * when the test ends. */
+void test_watchdog(unsigned seconds, const char *what);
+
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,30 @@ void test_sleep(double seconds)
         ;
 }
 
+static const char *current_test;
+static char watchdog_note[512];
+
+static void watchdog_fired(int sig)
+{
+    (void)sig;
+    /* only async-signal-safe calls: the note was written when armed */
+    if (write(STDOUT_FILENO, watchdog_note, strlen(watchdog_note)) < 0)
+        _exit(1);
+    _exit(1);
+}
+
+void test_watchdog(unsigned seconds, const char *what)
+{
+    snprintf(watchdog_note, sizeof watchdog_note, "    watchdog: %s did not end within %u s (a hang)\nnot ok - %s\n",
+             what, seconds, current_test ? current_test : "?");
+    fflush(stdout); /* what the test printed so far comes before the note */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = watchdog_fired;
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(seconds);
+}
+
 static void cleanup_dirs(void)
 {
     for (int i = 0; i < ndirs; i++) {
@@ -114,7 +139,9 @@ int main(int argc, char **argv)
         if (only && !strstr(tests[i].name, only))
             continue;
         current_failures = 0;
+        current_test = tests[i].name;
         tests[i].fn();
+        alarm(0); /* a watchdog the test armed */
         if (current_failures) {
             printf("not ok - %s\n", tests[i].name);
             failed++;
