@@ -67,7 +67,7 @@ void test_sleep(double seconds);
 /* For a test whose failure is a hang (a lost wake-up): unless the test ends within
  * seconds, the run prints what hung, names the test as failed and exits 1, so a
  * planted bug fails make check and the mutants instead of blocking them. Disarmed
- * when the test ends. */
+ * when the test ends. MEMBENCH_TEST_WATCHDOG_S=N shortens it to N seconds. */
 void test_watchdog(unsigned seconds, const char *what);
 
 #endif
