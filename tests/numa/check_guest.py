@@ -13,14 +13,15 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 import check_observed  # noqa: E402  (tests/cli/check_observed.py: observed against planned)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guest_log  # noqa: E402
 
-text = open(sys.argv[1], errors="replace").read().replace("\r", "")
+# The console log's run blocks and each node's free memory before a run ("=== FREE
+# name node0=..MiB .."), read by tests/numa/guest_log.py.
+log = guest_log.Log(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "?")
+text, free_before, runs = log.text, log.free_before, log.runs
 label = "numa guest (%s)" % sys.argv[2] if len(sys.argv) > 2 else "numa guest"
 passed = failed = 0
-
-
-# "=== FREE name node0=..MiB ..": each node's free memory before that run.
-free_before = dict(re.findall(r"^=== FREE (\S+) (.*)$", text, re.M))
 last_run = None
 
 
@@ -36,22 +37,6 @@ def check(name, cond, detail=""):
             print("    " + detail[:600].replace("\n", "\n    "))
         if last_run in free_before:
             print("    free before %s: %s" % (last_run, free_before[last_run]))
-
-
-runs = {}
-for m in re.finditer(r"^=== BEGIN (\S+)\n(.*?)^=== END \1 rc=(\d+)$", text, re.S | re.M):
-    body = m.group(2)
-    out, _, rest = body.partition("=== STDERR\n")
-    err, _, js = rest.partition("=== JSON\n")
-    doc = None
-    if js.strip():
-        try:
-            doc = json.loads(js)
-        except ValueError as e:
-            doc = {"_invalid": str(e)}
-    # Kernel messages cannot interleave (loglevel=3), but be strict about our lines only.
-    err_lines = [l for l in err.splitlines() if l.strip()]
-    runs[m.group(1)] = {"rc": int(m.group(3)), "out": out, "err": err, "err_lines": err_lines, "json": doc}
 
 
 def run(name):
