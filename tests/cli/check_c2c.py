@@ -22,8 +22,16 @@ check("c2c HITM: the reader found the writer's store in every line of its window
       m and m["params"]["state"] == "HITM" and m["params"].get("writer_marked_share") == 1, (p.stderr, m.get("params")))
 check("c2c --clean (HIT): the reader found no store of the writer's: the lines were clean",
       c and c["params"]["state"] == "HIT" and c["params"].get("writer_marked_share") == 0, (p2.stderr, c.get("params")))
+
+
+def first_visit(r):
+    """The first visit's median: reader_own_ns is that visit's (value may take in a
+    second visit's samples, and then meet the re-chase's median only by chance)."""
+    return r["params"].get("first_visit_ns", r["value"])
+
+
 check("c2c: the figure is the transfer's samples, not the reader's re-chase (reader_own_ns beside it)",
-      m and c and m["value"] != m["params"]["reader_own_ns"] and c["value"] != c["params"]["reader_own_ns"],
-      (m.get("value"), m.get("params", {}).get("reader_own_ns")))
+      m and c and first_visit(m) != m["params"]["reader_own_ns"] and first_visit(c) != c["params"]["reader_own_ns"],
+      (m and first_visit(m), m.get("params", {}).get("reader_own_ns")))
 
 sys.exit(0 if all(results) else 1)
