@@ -117,7 +117,7 @@ MUTANTS = [
     ("OpenMetrics' membench_random_latency_seconds carries the headline's median", "src/output/openmetrics_sink.c",
      "    return r->random_summary.median * 1e-9;", "    return r->summary.median * 1e-9;", "openmetrics"),
     ("latency ignores its time budget", "src/modes/latency_mode.c",
-     "round_loop_run_budget(s, &l, st->start, latency_time_budget(o));", "round_loop_run_budget(s, &l, st->start, 0);",
+     "round_loop_run_budget(s, &l, st->start, budget);", "round_loop_run_budget(s, &l, st->start, 0 * budget);",
      "patterns"),
     ("the sweep CSV's random_latency_ns carries the headline's median", "src/output/csv_sink.c",
      'fprintf(f, "%.2f", r->random_summary.median);', 'fprintf(f, "%.2f", r->summary.median);', "unit:csv"),
