@@ -72,6 +72,10 @@ static measure_status build_chain(chase_point *p)
     /* Linking the chain writes every line, so it is also the first touch: pages
      * land on this thread's node, and no separate fill pass is needed. */
     double build_start = clock_now();
+    if (!rq->memory && !buffer_populate(&p->b, 0, rq->bytes)) { /* its pages at once, not a fault each */
+        buffer_free(&p->b);
+        return MEASURE_STOPPED;
+    }
     p->pos = chase_build(p->b.ptr, rq->bytes, &rq->layout);
     p->build_s = clock_now() - build_start;
     p->builds++;

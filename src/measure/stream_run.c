@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "measure/stream_run.h"
 
+#include "platform/platform.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,10 @@ static void job_init(team *t, int tid, void *arg)
     size_t step = STOP_CHECK_BYTES / sizeof(double);
     for (size_t from = lo; from < hi && !stop_requested(); from += step) {
         size_t to = hi - from < step ? hi : from + step;
+        /* the chunk's pages in one call each (platform_populate), not a fault a page */
+        platform_populate(&c->arrays.a[from], (to - from) * sizeof(double));
+        platform_populate(&c->arrays.b[from], (to - from) * sizeof(double));
+        platform_populate(&c->arrays.c[from], (to - from) * sizeof(double));
         for (size_t i = from; i < to; i++) { /* first touch: the chunk lands on this thread's node */
             c->arrays.a[i] = 1.0;
             c->arrays.b[i] = 2.0;

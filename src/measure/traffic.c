@@ -71,7 +71,7 @@ static void job_prepare(team *t, int tid, void *arg)
     if (is_chaser(r, tid)) {
         r->ok[tid] = alloc_one(&r->chase, s, s->chase_bytes, node);
         /* linking the chain writes every line: it is the first touch too */
-        if (r->ok[tid])
+        if (r->ok[tid] && buffer_populate(&r->chase, 0, s->chase_bytes)) /* its pages at once */
             r->chase_pos = chase_build(r->chase.ptr, s->chase_bytes, &s->layout);
         r->ok[tid] = r->ok[tid] && (r->chase_pos || stop_flagged());
         return;

@@ -155,6 +155,20 @@ uint64_t pattern_word(uint64_t seed, size_t index)
     return z ^ (z >> 31);
 }
 
+bool buffer_populate(buffer *b, size_t off, size_t len)
+{
+    for (size_t done = 0; off < b->len && done < len; done += STOP_CHECK_BYTES) {
+        if (stop_poll())
+            return false;
+        size_t at = off + done;
+        if (at >= b->len)
+            break;
+        size_t n = len - done < STOP_CHECK_BYTES ? len - done : STOP_CHECK_BYTES;
+        platform_populate((char *)b->ptr + at, n < b->len - at ? n : b->len - at);
+    }
+    return true;
+}
+
 bool buffer_fill(buffer *b, uint64_t seed)
 {
     uint64_t *w = b->ptr;
@@ -163,6 +177,7 @@ bool buffer_fill(buffer *b, uint64_t seed)
         if (stop_poll())
             return false;
         size_t hi = n - lo < step ? n : lo + step;
+        platform_populate(&w[lo], (hi - lo) * 8); /* the chunk's pages in one call, not a fault each */
         for (size_t i = lo; i < hi; i++)
             w[i] = pattern_word(seed, i);
     }

@@ -48,6 +48,10 @@ bool buffer_alloc_bound(buffer *b, size_t len, page_request req, uint64_t huge_s
  * global memory. Never MAP_HUGETLB (PAGES_HUGETLB becomes THP); unbound: the pages
  * land where they are first touched. */
 bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_size);
+/* Backs [off, off+len) of b with memory now, from the calling thread (its node, as a
+ * first touch there would), STOP_CHECK_BYTES at a time (platform_populate); the
+ * writes that follow then take no page faults. False when a stop was requested. */
+bool buffer_populate(buffer *b, size_t off, size_t len);
 /* Writes every byte (first touch happens in the calling thread, so pages land on
  * its node) with a pattern derived from seed; word i gets pattern_word(seed, i).
  * False when a stop was requested before the end (the rest is untouched). */

@@ -13,7 +13,7 @@
 
 #include "cli/traffic_options.h"
 #include "measure/traffic.h"
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "modes/session.h"
 #include "modes/traffic_layout.h"
 #include "memory/memory_budget.h"
@@ -74,13 +74,49 @@ static int plan_rows(session *s, bwm_state *st, const traffic_options *o, int *m
     return 0;
 }
 
+/* The row whose threads need the largest buffers to reach the DRAM rule together
+ * (its rule over its thread count, plan/dram_size.h): its basis, its thread count
+ * in *threads. Every cell's buffers are that size. */
+static dram_basis row_basis(const session *s, const bwm_state *st, int *threads)
+{
+    dram_basis best = dram_basis_for(&s->topo, NULL, 0);
+    uint64_t need = 0;
+    for (size_t r = 0; r < st->m.nrows; r++) {
+        const placement *p = &st->rows[r];
+        if (p->n <= 0)
+            continue;
+        int *cpus = malloc(sizeof(int) * (size_t)p->n);
+        if (!cpus)
+            continue;
+        for (int i = 0; i < p->n; i++)
+            cpus[i] = p->places[i].cpu;
+        dram_basis b = dram_basis_for(&s->topo, cpus, (size_t)p->n);
+        free(cpus);
+        uint64_t per = (dram_rule_bytes(&b) + (uint64_t)p->n - 1) / (uint64_t)p->n;
+        if (per > need) {
+            need = per;
+            best = b;
+            *threads = p->n;
+        }
+    }
+    return best;
+}
+
 static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int most)
 {
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
+    int threads = most;
+    dram_basis b = row_basis(s, st, &threads);
+    bool capped = false;
     st->bytes = o->buffer_bytes ? o->buffer_bytes
-                                : traffic_buffer_default(traffic_dram_total(&s->topo), most, st->buffers, budget);
+                                : traffic_buffer_default(dram_rule_bytes(&b), threads, st->buffers, budget, &capped);
+    if (!o->buffer_bytes && st->bytes * (uint64_t)most * (uint64_t)st->buffers > budget / 2) {
+        st->bytes = budget / 2 / ((uint64_t)most * (uint64_t)st->buffers); /* the busiest row must fit too */
+        st->bytes -= st->bytes % (1 << 20);
+        capped = true;
+    }
     st->bytes -= st->bytes % 4096;
     double need = (double)st->bytes * most * st->buffers;
     if (st->bytes < ((uint64_t)1 << 20) || need > (double)budget)
@@ -89,7 +125,7 @@ static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int 
                                  "MemAvailable and cgroup limit, less a margin)",
                                  most, st->buffers, (unsigned long long)(st->bytes >> 20),
                                  (unsigned long long)(budget >> 20));
-    session_dram_sized(s, "each cell's buffers", st->bytes * (uint64_t)most, true, o->buffer_bytes != 0, true);
+    session_dram_sized(s, &b, "each cell's buffers", st->bytes * (uint64_t)threads, o->buffer_bytes != 0, capped, true);
     page_policy_request pr = {(page_choice)o->common.pages, "--pages", st->bytes,
                               (uint64_t)most * (uint64_t)st->buffers, NULL};
     char err[256];
@@ -269,10 +305,6 @@ static void bwm_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const traffic_options *)opts)->buffer_bytes != 0;
-}
 
 const mode_def bandwidth_matrix_mode = {
     .name = "bandwidth-matrix",
@@ -287,5 +319,4 @@ const mode_def bandwidth_matrix_mode = {
     .run = bwm_run,
     .release = bwm_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

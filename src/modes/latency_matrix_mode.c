@@ -15,7 +15,7 @@
 #include "measure/ref_counter.h"
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "output/latency_matrix_sink.h"
 #include "platform/platform.h"
 
@@ -44,15 +44,18 @@ static int choose_bytes(session *s, matrix_state *st, const latency_matrix_optio
                                  "--buffer %llu MiB: more than can be allocated safely (%llu MiB: MemAvailable and "
                                  "cgroup limit, less a margin)",
                                  (unsigned long long)(o->buffer_bytes >> 20), (unsigned long long)(budget >> 20));
+    dram_basis b;
+    bool capped = false;
+    uint64_t rule = node_matrix_buffer_bytes(&s->topo, &st->m, budget, &b, &capped, why, whylen);
     if (o->buffer_given)
         snprintf(why, whylen, "--buffer");
-    st->bytes = o->buffer_given ? o->buffer_bytes : node_matrix_buffer_bytes(&s->topo, budget, why, whylen);
+    st->bytes = o->buffer_given ? o->buffer_bytes : rule;
     if (st->bytes < 4096) {
         session_error(s, "the memory budget (%llu KiB) leaves no room for a buffer",
                       (unsigned long long)(budget >> 10));
         return 1;
     }
-    session_dram_sized(s, "each cell's chased buffer", st->bytes, false, o->buffer_given, true);
+    session_dram_sized(s, &b, "each cell's chased buffer", st->bytes, o->buffer_given, capped, true);
     return 0;
 }
 
@@ -318,10 +321,6 @@ static void matrix_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const latency_matrix_options *)opts)->buffer_given;
-}
 
 const mode_def latency_matrix_mode = {
     .name = "latency-matrix",
@@ -337,5 +336,4 @@ const mode_def latency_matrix_mode = {
     .analyse = matrix_analyse,
     .release = matrix_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

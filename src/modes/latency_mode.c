@@ -17,7 +17,7 @@
 #include "measure/latency.h"
 #include "measure/ref_counter.h"
 #include "memory/page_policy.h"
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "modes/round_loop.h"
 #include "output/latency_sink.h"
 #include "platform/platform.h"
@@ -134,16 +134,17 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->budget = budget;
-    bool given = o->max_bytes != 0;
-    dram_basis b = dram_basis_of(&s->topo);
+    bool given = o->max_bytes != 0, capped = false;
+    /* One thread chases on st->cpu: the rule for that CPU (plan/dram_size.h). */
+    dram_basis b = dram_basis_for(&s->topo, &st->cpu, 1);
     st->size_basis = given ? "user" : dram_basis_key(&b);
     if (o->max_bytes == 0) {
-        /* Twice the last level (its best size: plan/dram_size.h), and no less than
-         * where the probe saw the DRAM plateau begin. */
-        o->max_bytes = dram_min_bytes(&b, 2, false);
-        o->max_bytes -= o->max_bytes % 4096;
-        if (o->max_bytes > budget)
+        o->max_bytes = dram_rule_bytes(&b);
+        o->max_bytes += (4096 - o->max_bytes % 4096) % 4096;
+        if (o->max_bytes > budget) {
             o->max_bytes = budget - budget % 4096;
+            capped = true;
+        }
         if (o->max_bytes < o->min_bytes)
             o->max_bytes = o->min_bytes;
     } else if (o->max_bytes > budget) {
@@ -152,7 +153,7 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
                                  "limit, less a margin)",
                                  (unsigned long long)(o->max_bytes >> 20), (unsigned long long)(budget >> 20));
     }
-    st->max_may_fit = session_dram_sized(s, "the largest chased buffer", o->max_bytes, false, given, false);
+    st->max_may_fit = session_dram_sized(s, &b, "the largest chased buffer", o->max_bytes, given, capped, false);
     return 0;
 }
 
@@ -566,10 +567,6 @@ static void latency_analyse(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const latency_options *)opts)->max_bytes != 0;
-}
 
 const mode_def latency_mode = {
     .name = "latency",
@@ -585,5 +582,4 @@ const mode_def latency_mode = {
     .analyse = latency_analyse,
     .release = latency_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

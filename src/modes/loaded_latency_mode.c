@@ -246,11 +246,6 @@ static void loaded_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    const traffic_options *o = opts;
-    return o->buffer_bytes != 0 && o->chase_bytes != 0;
-}
 
 const mode_def loaded_latency_mode = {
     .name = "loaded-latency",
@@ -266,5 +261,4 @@ const mode_def loaded_latency_mode = {
     .analyse = loaded_analyse,
     .release = loaded_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

@@ -545,11 +545,6 @@ static void mlc_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    const mlc_options *o = opts;
-    return o->buffer_given || o->test == MLC_C2C; /* c2c sizes its window, not DRAM buffers */
-}
 
 const mode_def mlc_mode = {
     .name = "mlc",
@@ -564,5 +559,4 @@ const mode_def mlc_mode = {
     .run = mlc_run,
     .release = mlc_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

@@ -16,7 +16,7 @@ typedef struct session session;
 
 enum {
     MODE_STANDALONE = 1, /* run() is all there is: no topology, sinks or results (topology) */
-    MODE_DRAM_SIZES = 2  /* sizes buffers to be DRAM's: takes --cache-probe, which runs before its plan */
+    MODE_DRAM_SIZES = 2  /* sizes buffers to be DRAM's: takes --cache-probe (always: the probe, a diagnostic, before its plan) */
 };
 
 typedef struct mode_def {
@@ -29,9 +29,6 @@ typedef struct mode_def {
     /* Rules between options, before anything else: PARSE_ERROR with one line in err. */
     parse_result (*check)(void *opts, char *err, size_t errlen);
     unsigned flags;
-    /* MODE_DRAM_SIZES: every buffer size came from the command line, so the cache
-     * probe's auto setting has nothing to decide (NULL: never). */
-    bool (*sizes_given)(const void *opts);
     size_t state_size;           /* the mode's state, zeroed, at session->state */
     /* Decides what to measure and why (session->info.plan); no timing. Returns 0,
      * or an exit status after saying why (session_bad_input: 2). */

@@ -187,10 +187,6 @@ static void peak_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const traffic_options *)opts)->buffer_bytes != 0;
-}
 
 const mode_def peak_mode = {
     .name = "peak-bandwidth",
@@ -205,5 +201,4 @@ const mode_def peak_mode = {
     .run = peak_run,
     .release = peak_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

@@ -16,7 +16,7 @@
 #include "measure/stop.h"
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
-#include "modes/cache_probe_step.h"
+#include "measure/cache_probe.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/openmetrics_sink.h"
@@ -675,21 +675,27 @@ static void arm_stop(session *s)
     stop_watch_output(fileno(s->env.out));
 }
 
+/* --cache-probe always: the probe as a diagnostic before the plan (its findings go
+ * to the topology's measured view; nothing is sized from them). It takes seconds,
+ * so a signal during it stops the run as one during the measurement does, and -t
+ * bounds it (half of -t at most, at most PROBE_BUDGET_S). */
+#define PROBE_BUDGET_S 3.0
 int session_plan(session *s)
 {
     const common_options *c = session_common(s);
-    if (c->plan && (s->mode->flags & MODE_DRAM_SIZES) && s->env.live && c->cache_probe != CACHE_PROBE_NEVER &&
-        (c->cache_probe == CACHE_PROBE_ALWAYS || topology_llc_unknown(&s->topo)))
+    bool probe = (s->mode->flags & MODE_DRAM_SIZES) && c->cache_probe == CACHE_PROBE_ALWAYS && s->env.live;
+    if (c->plan && probe)
         params_text(&s->info.plan.values, "cache_probe",
-                    "not run (--plan measures nothing): a run probes the last level first (about 1-3 s) and may size "
-                    "DRAM points from what it finds");
-    if ((s->mode->flags & MODE_DRAM_SIZES) && !s->parent && !c->plan) {
-        /* The probe takes seconds: a signal during it stops the run as one during
-         * the measurement does (the stop is kept for session_measure, whose sinks
-         * then write a run marked incomplete). */
+                    "not run (--plan measures nothing): the run probes the last level first (about 1-3 s), a "
+                    "diagnostic that sizes nothing");
+    if (probe && !s->parent && !c->plan) {
         arm_stop(s);
         s->signals_armed = true;
-        session_probe_caches(s);
+        s->probe_start = clock_now();
+        double budget = PROBE_BUDGET_S, limit = params_get_number(&s->info.options, "max_runtime_s", 0);
+        if (limit > 0 && limit / 2 < budget)
+            budget = limit / 2;
+        cache_probe_into(&s->topo, budget, s->env.memory_budget);
     }
     return s->mode->plan ? s->mode->plan(s) : 0;
 }
@@ -757,8 +763,8 @@ int session_measure(session *s)
         probe_host(s);
     }
     double max_runtime = params_get_number(&s->info.options, "max_runtime_s", 0);
-    if (max_runtime > 0 && !s->parent)
-        stop_set_deadline(s->start + max_runtime);
+    if (max_runtime > 0 && !s->parent) /* -t counts the probe before the plan too */
+        stop_set_deadline((s->probe_start > 0 ? s->probe_start : s->start) + max_runtime);
     for (int i = 0; i < s->nsinks; i++)
         sink_begin(s->sinks[i], &s->info);
     /* the plan's warnings, after -v's account of the plan they are about */

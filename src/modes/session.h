@@ -63,6 +63,7 @@ struct session {
     int nsinks;
     bool progress;      /* stderr is a terminal and -v is off: progress lines */
     double start;
+    double probe_start; /* when --cache-probe always began (0: it did not run): -t counts from it */
     int status;         /* 1 once a measurement failed */
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */

@@ -12,7 +12,7 @@
 #include "kernels/kernel.h"
 #include "measure/stream_run.h"
 #include "memory/page_policy.h"
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "output/stream_sink.h"
 #include "plan/dram_size.h"
 #include "platform/arch.h"
@@ -140,6 +140,22 @@ static void plan_peak(session *s, param_list *p)
         params_null(p, "peak_gbs");
 }
 
+/* The basis for every CPU any configuration uses (the arrays are the same for all). */
+static dram_basis stream_basis(const session *s)
+{
+    const stream_state *st = s->state;
+    size_t all = 0, n = 0;
+    for (int c = 0; c < st->nconfigs; c++)
+        all += (size_t)st->configs[c].place.n;
+    int *cpus = malloc(sizeof(int) * (all + 1));
+    for (int c = 0; cpus && c < st->nconfigs; c++)
+        for (int i = 0; i < st->configs[c].place.n; i++)
+            cpus[n++] = st->configs[c].place.places[i].cpu;
+    dram_basis b = dram_basis_for(&s->topo, cpus, n); /* out of memory: every usable CPU */
+    free(cpus);
+    return b;
+}
+
 static int stream_plan(session *s)
 {
     stream_state *st = s->state;
@@ -147,10 +163,10 @@ static int stream_plan(session *s)
     int rc = plan_configs(s);
     if (rc)
         return rc;
-    /* STREAM's rule: each array at least 4x the caches (every last-level instance),
-     * from the best knowledge of them (plan/dram_size.h). */
-    dram_basis db = dram_basis_of(&s->topo);
-    uint64_t llc = db.llc_bytes * db.instances, want = dram_min_bytes(&db, 4, true);
+    /* STREAM's rule: each array at least 4x the last-level caches the run's CPUs
+     * reach, from the largest figure any source gives (plan/dram_size.h). */
+    dram_basis db = stream_basis(s);
+    uint64_t want = dram_rule_bytes(&db);
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
@@ -167,7 +183,7 @@ static int stream_plan(session *s)
                                  "allocated safely",
                                  (unsigned long long)st->n, (unsigned long long)(need >> 20),
                                  (unsigned long long)(budget >> 20));
-    rc = plan_kernels(s, llc);
+    rc = plan_kernels(s, want / DRAM_RULE_FACTOR);
     if (rc)
         return rc;
     char err[256];
@@ -176,15 +192,17 @@ static int stream_plan(session *s)
     if (!page_policy_choose(&s->topo, &pr, &st->pages, err, sizeof err))
         return session_bad_input(s, "%s", err);
     uint64_t array = st->n * sizeof(double);
-    bool short_of_rule = array < 4 * llc;
-    if (short_of_rule) { /* said here, so not again as "may still fit a cache" */
-        char have[32], want_text[32], basis[96];
-        session_warn(s, WARN_STREAM_RULE, "%s per array%s is less than STREAM's rule, 4x the last-level cache (%s from %s): the "
+    /* The rule holds each array, not the three together (STREAM's wording). */
+    bool short_of_rule = dram_may_fit_cache(&db, array);
+    if (short_of_rule) {
+        char have[32], rule[160];
+        session_warn(s, WARN_STREAM_RULE, "%s per array%s is less than STREAM's rule, each array at least %s: the "
                      "figures may include cache hits", format_bytes(array, have, sizeof have),
-                     capped ? " (capped by the memory budget)" : "", format_bytes(4 * llc, want_text, sizeof want_text),
-                     dram_basis_text(&db, basis, sizeof basis));
+                     capped ? " (capped by the memory budget)" : o->n_given ? " (as given)" : "",
+                     dram_rule_text(&db, rule, sizeof rule));
     }
-    session_dram_sized(s, short_of_rule ? NULL : "the three arrays", 3 * array, true, o->n_given, true);
+    /* Records carry the basis; the warning above is the only one. */
+    session_dram_sized(s, &db, NULL, array, o->n_given, capped, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "array_elements", (long long)st->n);
     params_int(p, "ntimes", o->ntimes);
@@ -290,10 +308,6 @@ static void stream_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const stream_options *)opts)->n_given;
-}
 
 const mode_def stream_mode = {
     .name = "stream",
@@ -309,5 +323,4 @@ const mode_def stream_mode = {
     .analyse = stream_analyse,
     .release = stream_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

@@ -17,7 +17,7 @@
 #include "output/csv_sink.h"
 #include "output/table_sink.h"
 #include "plan/placement.h"
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "modes/round_loop.h"
 #include "plan/round_schedule.h"
 #include "plan/sweep_estimate.h"
@@ -108,8 +108,9 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
     st->budget = budget;
-    dram_basis basis = dram_basis_of(&s->topo);
-    st->dram_chain_min = dram_min_bytes(&basis, 2, false);
+    /* One thread chases: its chain at a DRAM point is the rule for its CPU alone. */
+    dram_basis chaser = dram_basis_for(&s->topo, &st->place.places[0].cpu, 1);
+    st->dram_chain_min = dram_rule_bytes(&chaser);
     int buffers = buffers_needed(o->ops_mask);
     int size_threads = o->ops_mask == OP_MASK(OP_LATENCY) ? 1 : threads;
     int *cpus = malloc(sizeof(int) * (size_t)threads);
@@ -124,6 +125,7 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
             cpus[i] = cpus[i % (m ? m : 1)];
     }
     sweep_plan_sizes(&s->topo, cpus, threads, o->full, budget, buffers, &st->plan);
+    dram_basis basis = dram_basis_for(&s->topo, cpus, (size_t)threads);
     free(cpus);
     if (o->single_size_kb) {
         uint64_t bytes = o->single_size_kb * 1024ULL;
@@ -162,9 +164,13 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                      "(MemAvailable and cgroup limit, less a margin)",
                      format_bytes(st->plan.max_bytes, nb, sizeof nb), format_bytes(SWEEP_FULL_START, mb, sizeof mb));
     const size_point *last = st->plan.n ? &st->plan.points[st->plan.n - 1] : NULL;
-    if (last && last->dram)
-        session_dram_sized(s, "the largest size, all threads together", last->bytes * (uint64_t)size_threads, true,
-                           false, false);
+    if (last && last->dram) {
+        uint64_t total = last->bytes * (uint64_t)size_threads;
+        if (size_threads == 1 && total < st->dram_chain_min) /* -o latency: the chain is the footprint */
+            total = st->dram_chain_min;
+        session_dram_sized(s, &basis, "the largest size, all threads together", total, false, st->plan.dram_capped,
+                           false);
+    }
     return 0;
 }
 
@@ -677,8 +683,13 @@ static bool make_points(session *s, sweep_state *st)
             if (op == OP_LATENCY) {
                 /* linking a random chain costs far more than touching a buffer:
                  * chains are kept at every size the limit allows */
-                uint64_t chains = p->bytes * (st->plan.points[i].dram || o->single_size_kb ? 2 : 1); /* and the random one */
-                p->keep = kept_chains + chains <= limit;
+                bool random = st->plan.points[i].dram || o->single_size_kb; /* and the random one */
+                uint64_t chains = chain_bytes_at(st, p->bytes, st->plan.points[i].dram) * (random ? 2 : 1);
+                /* The DRAM point's chains are linked once and kept while a quarter of
+                 * the budget holds them: linking two chains of the DRAM rule's size
+                 * took 5-7 s a visit on a Zen 5 guest, most of a default run. */
+                uint64_t chain_limit = st->plan.points[i].dram && st->budget / 4 > limit ? st->budget / 4 : limit;
+                p->keep = kept_chains + chains <= chain_limit;
                 kept_chains += p->keep ? chains : 0;
             } else {
                 uint64_t footprint = p->bytes * (uint64_t)threads * (uint64_t)op_buffers((mb_op)op);
@@ -836,10 +847,6 @@ static void sweep_release(session *s)
 }
 
 /* The cache probe's auto setting: nothing to decide once the sizes are given. */
-static bool sizes_given(const void *opts)
-{
-    return ((const sweep_options *)opts)->single_size_kb != 0;
-}
 
 const mode_def sweep_mode = {
     .name = "sweep",
@@ -854,5 +861,4 @@ const mode_def sweep_mode = {
     .run = sweep_run,
     .release = sweep_release,
     .flags = MODE_DRAM_SIZES,
-    .sizes_given = sizes_given,
 };

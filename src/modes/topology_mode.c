@@ -13,7 +13,7 @@
 #include "kernels/isa.h"
 #include "measure/ref_counter.h"
 #include "memory/memory_budget.h"
-#include "modes/cache_probe_step.h"
+#include "measure/cache_probe.h"
 #include "output/json.h"
 #include "output/topology_report.h"
 #include "platform/arch.h"
@@ -66,6 +66,8 @@ static const option_table table = {
     NULL,
     specs,
 };
+
+#define TOPOLOGY_PROBE_BUDGET_S 3.0
 
 static void defaults(void *opts)
 {
@@ -158,8 +160,10 @@ static void run(session *s)
     } else if (live) {
         topology_add_live_sources(&t);
     }
-    if (live && o->probe != CACHE_PROBE_NEVER)
-        cache_probe_into(&t, o->probe == CACHE_PROBE_ALWAYS, memory_budget);
+    /* The probe describes the machine (auto: where no source gives one instance's
+     * last level); DRAM sizes never come from it (plan/dram_size.h). */
+    if (live && (o->probe == CACHE_PROBE_ALWAYS || (o->probe == CACHE_PROBE_AUTO && topology_llc_unknown(&t))))
+        cache_probe_into(&t, TOPOLOGY_PROBE_BUDGET_S, memory_budget);
     /* Warnings go to stderr, as in every mode; stdout is the report (JSON: in it). */
     if (!o->json)
         topology_report_warnings(s->env.err, "membench topology: ", &t);

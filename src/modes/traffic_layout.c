@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modes/cache_probe_step.h"
+#include "modes/dram_sizing.h"
 #include "plan/traffic_plan.h"
 #include "util/format_bytes.h"
 
@@ -18,17 +18,34 @@ int traffic_check_cpus(session *s, const traffic_options *o)
     return 0;
 }
 
+/* The DRAM rule for the traffic threads' CPUs (the chaser's left out) and for the
+ * chaser's alone (plan/dram_size.h). */
+static void traffic_bases(const session *s, const traffic_layout *L, dram_basis *traffic, dram_basis *chaser)
+{
+    int first = L->chaser ? 1 : 0;
+    int *cpus = malloc(sizeof(int) * (size_t)(L->ntraffic + 1));
+    for (int i = 0; cpus && i < L->ntraffic; i++)
+        cpus[i] = L->where.places[first + i].cpu;
+    *traffic = dram_basis_for(&s->topo, cpus, cpus ? (size_t)L->ntraffic : 0); /* out of memory: every CPU */
+    free(cpus);
+    *chaser = L->chaser ? dram_basis_for(&s->topo, &L->where.places[0].cpu, 1) : *traffic;
+}
+
 static int plan_memory(session *s, const traffic_options *o, int buffers, traffic_layout *L)
 {
     uint64_t budget;
     if (!session_memory_budget(s, &budget))
         return 1; /* said */
-    uint64_t dram = traffic_dram_total(&s->topo);
-    L->buffer_bytes = o->buffer_bytes ? o->buffer_bytes : traffic_buffer_default(dram, L->ntraffic, buffers, budget);
+    traffic_bases(s, L, &L->basis, &L->chase_basis);
+    uint64_t dram = dram_rule_bytes(&L->basis);
+    L->buffer_bytes = o->buffer_bytes ? o->buffer_bytes
+                                      : traffic_buffer_default(dram, L->ntraffic, buffers, budget, &L->capped);
     L->buffer_bytes -= L->buffer_bytes % 4096;
-    if (L->chaser)
-        L->chase_bytes = o->chase_bytes ? o->chase_bytes : dram < TRAFFIC_MIN_BUFFER ? TRAFFIC_MIN_BUFFER : dram;
-    L->chase_bytes -= L->chase_bytes % 4096;
+    if (L->chaser) {
+        uint64_t chase = dram_rule_bytes(&L->chase_basis);
+        L->chase_bytes = o->chase_bytes ? o->chase_bytes : chase < TRAFFIC_MIN_BUFFER ? TRAFFIC_MIN_BUFFER : chase;
+        L->chase_bytes += (4096 - L->chase_bytes % 4096) % 4096;
+    }
     double total = (double)L->buffer_bytes * L->ntraffic * buffers + (double)L->chase_bytes;
     if (L->buffer_bytes < ((uint64_t)1 << 20) || total > (double)budget) {
         char want[32], have[32];
@@ -89,13 +106,13 @@ int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, in
     if (rc)
         return rc;
     session_describe_placement(s, &L->where);
-    session_dram_sized(s, "the traffic buffers", L->buffer_bytes * (uint64_t)L->ntraffic, true, o->buffer_bytes != 0,
-                       true);
+    session_dram_sized(s, &L->basis, "the traffic buffers", L->buffer_bytes * (uint64_t)L->ntraffic,
+                       o->buffer_bytes != 0, L->capped, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "traffic_threads", L->ntraffic);
     params_int(p, "buffer_bytes", (long long)L->buffer_bytes);
     params_int(p, "buffers_per_thread", buffers);
-    params_int(p, "llc_total_bytes", (long long)traffic_llc_total(t));
+    params_int(p, "llc_total_bytes", (long long)L->basis.bytes);
     params_text(p, "pages", L->pages.name);
     if (L->chaser)
         params_int(p, "chase_bytes", (long long)L->chase_bytes);

@@ -10,6 +10,7 @@
 #include "measure/traffic.h"
 #include "memory/page_policy.h"
 #include "modes/session.h"
+#include "plan/dram_size.h"
 #include "plan/placement.h"
 
 typedef struct {
@@ -20,6 +21,9 @@ typedef struct {
     page_plan pages;
     uint64_t buffer_bytes; /* each traffic buffer */
     uint64_t chase_bytes;
+    dram_basis basis;       /* the DRAM rule's basis for the traffic threads' CPUs */
+    dram_basis chase_basis; /* and for the chaser's */
+    bool capped;            /* the budget held buffer_bytes below the rule */
 } traffic_layout;
 
 /* chaser_cpu < 0: no chaser. buffers: how many buffers each traffic thread needs.

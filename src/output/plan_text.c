@@ -41,10 +41,11 @@ static void machine_line(FILE *f, const topology *t)
         text(f, cache_source_name(c.source));
         fprintf(f, ")");
     }
-    dram_basis d = dram_basis_of(t);
-    char b[32];
-    fprintf(f, "; last level %s x %u = %s in all\n", amount(d.llc_bytes, b, sizeof b), d.instances,
-            amount(d.llc_bytes * d.instances, (char[32]){0}, 32));
+    dram_basis d = dram_basis_for(t, NULL, 0);
+    char rule[160];
+    fprintf(f, "; DRAM rule (every usable CPU): ");
+    text(f, dram_rule_text(&d, rule, sizeof rule));
+    fprintf(f, "\n");
 }
 
 static void sizes(FILE *f, const param_table *t, int threads)

@@ -80,14 +80,12 @@ static void sources_text(FILE *f, const topology *t)
         fprintf(f, "%s L%d %s (%s%s)", level > 1 ? "," : "", level, size, cl.per_package ? "per package, " : "",
                 cache_source_name(cl.source));
     }
-    dram_basis b = dram_basis_of(t);
-    char text[96];
-    fprintf(f, "\nDRAM buffers sized from: %s", dram_basis_text(&b, text, sizeof text));
-    if (b.dram_from) {
-        format_bytes(b.dram_from, size, sizeof size);
-        fprintf(f, ", DRAM plateau measured from %s", size);
-    }
-    fprintf(f, "\n");
+    dram_basis b = dram_basis_for(t, NULL, 0);
+    char text[96], rule[160];
+    fprintf(f, "\nDRAM buffers sized from: %s (every usable CPU; a run on fewer CPUs may reach fewer instances)\n",
+            dram_basis_text(&b, text, sizeof text));
+    fprintf(f, "DRAM rule: a DRAM figure's footprint, all threads together, is at least %s\n",
+            dram_rule_text(&b, rule, sizeof rule));
     const cache_measurement *m = &t->measured;
     if (m->ran) {
         char low[32], high[32], top_size[32];
@@ -98,11 +96,11 @@ static void sources_text(FILE *f, const topology *t)
         char served[32];
         format_bytes(m->served_bytes, served, sizeof served);
         if (m->edge_found)
-            fprintf(f, "Cache probe: last level %s (edge between %s and %s), %.1f ns there, DRAM %.1f ns; a cache "
+            fprintf(f, "Cache probe (a diagnostic; nothing is sized from it): the effective last level one thread sees %s (edge between %s and %s), %.1f ns there, DRAM %.1f ns; a cache "
                        "served up to %s; %s; %.1f s\n", size, low, high, m->llc_ns, m->dram_ns, served,
                     m->sure ? "batches agree" : "batches disagree", m->wall_s);
         else
-            fprintf(f, "Cache probe (up to %s, %.1f s): %s\n", top_size, m->wall_s, m->why);
+            fprintf(f, "Cache probe (a diagnostic; up to %s, %.1f s): %s\n", top_size, m->wall_s, m->why);
     }
     char vendor[64], hypervisor[64]; /* CPUID's bytes, or a recorded dump's */
     if (t->cpu_vendor[0])
@@ -262,18 +260,25 @@ void topology_report_json(json_writer *j, const char *key, const topology *t)
         json_object_end(j);
     }
     json_array_end(j);
-    dram_basis b = dram_basis_of(t);
-    char text[96];
+    dram_basis b = dram_basis_for(t, NULL, 0);
+    char text[96], rule[160];
     json_object_begin(j, "dram_basis");
     json_int(j, "level", b.level);
-    json_uint(j, "size_bytes", b.llc_bytes);
+    json_uint(j, "size_bytes", b.bytes);
+    if (b.instance_bytes)
+        json_uint(j, "instance_bytes", b.instance_bytes);
+    else
+        json_null(j, "instance_bytes");
     json_int(j, "instances", (long long)b.instances);
+    if (b.package_bytes)
+        json_uint(j, "package_bytes", b.package_bytes);
+    else
+        json_null(j, "package_bytes");
+    json_int(j, "packages", (long long)b.packages);
     json_string(j, "source", dram_basis_key(&b));
     json_bool(j, "per_package", b.per_package);
-    if (b.dram_from)
-        json_uint(j, "dram_from_bytes", b.dram_from);
-    else
-        json_null(j, "dram_from_bytes");
+    json_uint(j, "rule_bytes", dram_rule_bytes(&b));
+    json_string(j, "rule", dram_rule_text(&b, rule, sizeof rule));
     json_string(j, "text", dram_basis_text(&b, text, sizeof text));
     json_object_end(j);
     json_string(j, "cpu_vendor", t->cpu_vendor);

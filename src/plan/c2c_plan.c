@@ -115,8 +115,11 @@ uint64_t c2c_eviction_bytes(const topology *t)
             largest = t->caches[i].size;
     /* The last level as DRAM buffers see it (plan/dram_size.h): a guest whose sysfs
      * has no L3 still has one to push lines out of. */
-    dram_basis b = dram_basis_of(t);
-    if (b.llc_bytes > largest)
-        largest = b.llc_bytes;
+    dram_basis b = dram_basis_for(t, NULL, 0);
+    uint64_t last = topology_cache_level(t, b.level).size; /* with no source, its default */
+    if (dram_largest_level(&b) > largest)
+        largest = dram_largest_level(&b);
+    if (last > largest)
+        largest = last;
     return 2 * largest < MIN_EVICTION ? MIN_EVICTION : 2 * largest;
 }

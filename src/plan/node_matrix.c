@@ -151,14 +151,20 @@ void node_matrix_free(node_matrix *m)
     memset(m, 0, sizeof *m);
 }
 
-uint64_t node_matrix_buffer_bytes(const topology *t, uint64_t budget, char *why, size_t whylen)
+uint64_t node_matrix_buffer_bytes(const topology *t, const node_matrix *m, uint64_t budget, dram_basis *basis,
+                                  bool *capped, char *why, size_t whylen)
 {
-    dram_basis b = dram_basis_of(t);
-    uint64_t bytes = dram_min_bytes(&b, NODE_MATRIX_LLC_FACTOR, false);
-    snprintf(why, whylen, "%dx the %llu KiB L%d (%s%s)%s", NODE_MATRIX_LLC_FACTOR,
-             (unsigned long long)(b.llc_bytes >> 10), b.level, b.per_package ? "per package, " : "",
-             cache_source_name(b.source),
-             bytes > NODE_MATRIX_LLC_FACTOR * b.llc_bytes ? ", raised to the measured DRAM plateau" : "");
+    /* One chaser a cell: the rule for the row CPU whose rule is largest. */
+    *basis = dram_basis_for(t, m->nrows ? &m->row_cpus[0] : NULL, m->nrows ? 1 : 0);
+    for (size_t r = 1; r < m->nrows; r++) {
+        dram_basis b = dram_basis_for(t, &m->row_cpus[r], 1);
+        if (dram_rule_bytes(&b) > dram_rule_bytes(basis))
+            *basis = b;
+    }
+    uint64_t bytes = dram_rule_bytes(basis);
+    bytes += (4096 - bytes % 4096) % 4096;
+    dram_rule_text(basis, why, whylen);
+    *capped = false;
     if (bytes < NODE_MATRIX_MIN_BYTES) {
         bytes = NODE_MATRIX_MIN_BYTES;
         snprintf(why + strlen(why), whylen - strlen(why), ", raised to the %llu MiB minimum",
@@ -166,6 +172,7 @@ uint64_t node_matrix_buffer_bytes(const topology *t, uint64_t budget, char *why,
     }
     if (bytes > budget) {
         bytes = budget - budget % 4096;
+        *capped = true;
         snprintf(why + strlen(why), whylen - strlen(why), ", capped by the memory budget");
     }
     return bytes;

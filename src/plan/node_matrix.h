@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/dram_size.h"
 #include "topology/topology.h"
 
 #define NODE_MATRIX_MIN_BYTES (64ULL << 20)
-#define NODE_MATRIX_LLC_FACTOR 4
 
 /* --cpu-of NODE=CPU */
 typedef struct {
@@ -55,12 +55,11 @@ typedef struct {
 bool node_matrix_plan(const topology *t, const node_matrix_request *rq, node_matrix *m, char *err, size_t errlen);
 void node_matrix_free(node_matrix *m);
 
-/* The default buffer: NODE_MATRIX_LLC_FACTOR x the reported last-level cache
- * instance (the one of the first usable CPU), at least NODE_MATRIX_MIN_BYTES, at
- * most budget (whole 4 KiB pages). why says which rule decided. A random chase
- * over 4x the LLC finds at most a quarter of its lines still cached (less with
- * other levels' and the TLB's misses): DRAM latency, not a cache's, while each
- * cell's chain stays quick to build; -b sets any other size. */
-uint64_t node_matrix_buffer_bytes(const topology *t, uint64_t budget, char *why, size_t whylen);
+/* The default buffer: the DRAM rule (plan/dram_size.h) for the row CPU whose rule
+ * is largest (one chaser a cell: *basis), at least NODE_MATRIX_MIN_BYTES, at most
+ * budget (whole 4 KiB pages; *capped then). why says which rule decided; -b sets
+ * any other size. */
+uint64_t node_matrix_buffer_bytes(const topology *t, const node_matrix *m, uint64_t budget, dram_basis *basis,
+                                  bool *capped, char *why, size_t whylen);
 
 #endif

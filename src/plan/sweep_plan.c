@@ -40,8 +40,14 @@ static void add_point(size_plan *p, point_kind kind, uint64_t bytes, const char 
         return;
     }
     for (size_t i = 0; i < p->n; i++)
-        if (p->points[i].bytes == bytes)
-            return; /* first reason wins */
+        if (p->points[i].bytes == bytes) {
+            if (kind.dram && !p->points[i].dram) { /* the DRAM point's reason wins: it says what the size must be */
+                snprintf(p->points[i].reason, sizeof p->points[i].reason, fmt, detail);
+                p->points[i].basis = kind.basis;
+                p->points[i].dram = true;
+            }
+            return; /* else the first reason wins */
+        }
     if (p->n >= SWEEP_MAX_POINTS)
         return;
     size_point *pt = &p->points[p->n++];
@@ -71,16 +77,17 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
         buffers = 1;
     out->max_bytes = budget / ((uint64_t)nthreads * (uint64_t)buffers);
     out->max_bytes -= out->max_bytes % 4096;
-    dram_basis b = dram_basis_of(t);
+    dram_basis b = dram_basis_for(t, cpus, (size_t)nthreads);
     char d[3 + 1][128];
     const char *basis[3 + 1];
     for (int level = 1; level <= 3; level++) {
         cache_level cl = topology_cache_level(t, level);
         basis[level] = cache_source_key(cl.source);
-        if (level == b.level && b.llc_bytes > cl.size) { /* a larger view of the last level wins */
-            cl.size = b.llc_bytes;
-            cl.source = b.source;
-            basis[level] = dram_basis_key(&b);
+        if (level == b.level && b.instance_bytes > cl.size) { /* a larger view of one instance wins */
+            cl.size = b.instance_bytes;
+            cl.source = b.instance_source;
+            cl.per_package = false;
+            basis[level] = cache_source_key(b.instance_source);
         }
         size_t sharers = 1;
         for (int i = 0; i < nthreads; i++) {
@@ -101,7 +108,7 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
                      cache_source_name(cl.source));
     }
     uint64_t l1 = out->share[1], l2 = out->share[2], l3 = out->share[3];
-    point_kind k1 = {basis[1], false}, k2 = {basis[2], false}, k3 = {basis[3], false}, ram = {basis[3], true};
+    point_kind k1 = {basis[1], false}, k2 = {basis[2], false}, k3 = {basis[3], false}, ram = {dram_basis_key(&b), true};
     add_point(out, k1, round_down_pow2(l1 / 2), "L1/2: inside L1 (%s)", d[1]);
     add_point(out, k1, round_up_pow2(l1 * 2), "2xL1: past L1 (%s)", d[1]);
     add_point(out, k2, round_down_pow2(l2 / 2), "L2/2: inside L2 (%s)", d[2]);
@@ -116,15 +123,20 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
         add_point(out, k3, round_down_pow2(l3 / 2), "L3/2: inside L3 (%s)", d[3]);
     if (round_down_pow2(l3) > l2)
         add_point(out, k3, round_down_pow2(l3), "L3: fills L3 (%s)", d[3]);
-    add_point(out, ram, round_up_pow2(l3 * 2), "2xL3: past L3, RAM (%s)", d[3]);
-    add_point(out, ram, round_up_pow2(l3 * 4), "4xL3: RAM (%s)", d[3]);
-    /* The probe saw the DRAM plateau begin past 4x L3 (all threads together): one
-     * point there, so the sweep's last rows are DRAM's. */
-    uint64_t plateau = b.dram_from ? round_up_pow2((b.dram_from + (uint64_t)nthreads - 1) / (uint64_t)nthreads) : 0;
-    if (plateau > round_up_pow2(l3 * 4)) {
-        char size[32];
-        add_point(out, ram, plateau, "DRAM plateau (measured from %s)", format_bytes(b.dram_from, size, sizeof size));
+    /* The DRAM point: all threads together at least the rule (plan/dram_size.h),
+     * whatever the cache points above say; capped by the budget (then it may fit a
+     * cache, said). One point, so every run of a machine has the same rows. */
+    uint64_t rule = dram_rule_bytes(&b), dram = round_up_pow2((rule + (uint64_t)nthreads - 1) / (uint64_t)nthreads);
+    char rule_text[160];
+    dram_rule_text(&b, rule_text, sizeof rule_text);
+    if (dram > out->max_bytes && out->max_bytes >= SWEEP_MIN_BYTES) {
+        dram = round_down_pow2(out->max_bytes);
+        out->dram_capped = true;
+        add_point(out, ram, dram, "DRAM, capped by the memory budget (the rule: %s, all threads together)", rule_text);
+    } else {
+        add_point(out, ram, dram, "DRAM: all threads together at least %s", rule_text);
     }
+    out->dram_point = dram;
     if (full) {
         size_t before = out->n;
         /* s doubles to 0 past 2^63: a budget near 2^64 ends there, never wraps round */
@@ -139,8 +151,7 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
         add_point(out, k1, SWEEP_MIN_BYTES, "minimum size%s", "");
     for (size_t i = 0; i < out->n; i++) {
         size_point *pt = &out->points[i];
-        pt->may_fit_cache = pt->dram && (b.source == CACHE_FROM_DEFAULT || pt->bytes < 2 * l3 ||
-                                         pt->bytes * (uint64_t)nthreads < b.dram_from);
+        pt->may_fit_cache = pt->dram && dram_may_fit_cache(&b, pt->bytes * (uint64_t)nthreads);
     }
     sort_points(out);
 }

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The sizes the sweep measures, per thread, at sc-membench's cache transition
- * points: L1/2, 2xL1, L2/2, L2, 2xL2, L3/4 (when L3 > 4xL2), L3/2, L3, 2xL3, 4xL3,
- * and with -f doublings from 512 MiB up to the memory limit.
+ * points: L1/2, 2xL1, L2/2, L2, 2xL2, L3/4 (when L3 > 4xL2), L3/2, L3, then one
+ * DRAM point (all threads together at least the DRAM rule, plan/dram_size.h), and
+ * with -f doublings from 512 MiB up to the memory limit.
  *
  * Unlike sc-membench, each level's size is the thread's share of the cache: the
  * instance size divided by the number of running threads on CPUs that share it, so
  * an "L3" point is really in L3 when every thread runs. Points meant to fit in a
  * cache round down to a power of two, points meant to exceed it round up; duplicates
- * are dropped and the list is sorted. L3 is the best knowledge of the last level
- * (plan/dram_size.h), and the RAM points reach past where the cache probe saw the
- * DRAM plateau begin. */
+ * are dropped and the list is sorted. Every size is a function of the machine's
+ * description, the threads and the budget: never of a measurement, so two runs of
+ * one machine have the same rows. */
 #ifndef MEMBENCH_SWEEP_PLAN_H
 #define MEMBENCH_SWEEP_PLAN_H
 
@@ -26,7 +27,7 @@
 typedef struct {
     uint64_t bytes; /* per thread */
     char reason[160];
-    const char *basis;  /* the source key of the cache size it was planned from ("measured", ...) */
+    const char *basis;  /* the source key of the cache size it was planned from ("sysfs", ...) */
     bool dram;          /* meant to be DRAM's (past the last level, or -f) */
     bool may_fit_cache; /* with dram: it may still fit a cache (plan/dram_size.h) */
 } size_point;
@@ -39,6 +40,8 @@ typedef struct {
     uint64_t max_bytes;      /* largest per-thread size the memory budget allows */
     size_t dropped;          /* points left out because of the budget */
     size_t full_points;      /* points added by -f (0 when the budget is below where -f starts) */
+    uint64_t dram_point;     /* the DRAM point's per-thread size */
+    bool dram_capped;        /* the budget held it below the rule */
 } size_plan;
 
 /* cpus: the CPU of each of nthreads threads (duplicates allowed). budget: bytes the

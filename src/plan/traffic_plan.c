@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan/traffic_plan.h"
 
-#include "plan/dram_size.h"
 
 static bool same_core(const cpu_info *a, const cpu_info *b)
 {
@@ -28,30 +27,23 @@ size_t traffic_cpus(const topology *t, const cpu_list *only, bool one_per_core, 
     return n;
 }
 
-uint64_t traffic_llc_total(const topology *t)
-{
-    dram_basis b = dram_basis_of(t);
-    return b.llc_bytes * b.instances;
-}
-
-uint64_t traffic_dram_total(const topology *t)
-{
-    dram_basis b = dram_basis_of(t);
-    return dram_min_bytes(&b, 4, true);
-}
-
-uint64_t traffic_buffer_default(uint64_t dram_total, int threads, int buffers, uint64_t budget)
+uint64_t traffic_buffer_default(uint64_t dram_total, int threads, int buffers, uint64_t budget, bool *capped)
 {
     const uint64_t mib = 1 << 20;
+    *capped = false;
     if (threads < 1 || buffers < 1)
         return 0;
-    uint64_t s = dram_total / (uint64_t)threads;
+    /* rounded up: together the threads' buffers reach the rule, never just short of it */
+    uint64_t s = (dram_total + (uint64_t)threads - 1) / (uint64_t)threads;
+    s += (mib - s % mib) % mib;
     if (s < TRAFFIC_MIN_BUFFER)
         s = TRAFFIC_MIN_BUFFER;
     uint64_t cap = budget / 2 / ((uint64_t)threads * (uint64_t)buffers);
-    if (s > cap)
-        s = cap;
-    return s - s % mib;
+    if (s > cap) {
+        s = cap - cap % mib;
+        *capped = true;
+    }
+    return s;
 }
 
 size_t traffic_unit(uint64_t delay, uint64_t buffer_bytes)

@@ -22,19 +22,12 @@
 size_t traffic_cpus(const topology *t, const cpu_list *only, bool one_per_core, int chaser_cpu, bool share_core,
                     int *out, size_t cap);
 
-/* Bytes of all last-level cache instances together, from the best knowledge of
- * the last level (plan/dram_size.h: reported, measured, a package's, or the
- * default). */
-uint64_t traffic_llc_total(const topology *t);
-/* What all threads' buffers of one kind must reach together to stream from DRAM:
- * 4x traffic_llc_total, and no less than the measured start of the DRAM plateau. */
-uint64_t traffic_dram_total(const topology *t);
-
-/* Each of a traffic thread's buffers: dram_total (traffic_dram_total) shared out
- * over the threads, at least TRAFFIC_MIN_BUFFER, so together they stream from
- * memory and not from cache; then at most half the budget over all threads x
- * buffers. A multiple of 1 MiB; 0 when even 1 MiB per buffer does not fit. */
-uint64_t traffic_buffer_default(uint64_t dram_total, int threads, int buffers, uint64_t budget);
+/* Each of a traffic thread's buffers: dram_total (the DRAM rule for the traffic
+ * CPUs, plan/dram_size.h) shared out over the threads and rounded up to 1 MiB, at
+ * least TRAFFIC_MIN_BUFFER, so together they stream from memory and not from cache;
+ * then at most half the budget over all threads x buffers (*capped: it was). 0 when
+ * even 1 MiB per buffer does not fit. */
+uint64_t traffic_buffer_default(uint64_t dram_total, int threads, int buffers, uint64_t budget, bool *capped);
 
 /* A step moves at most this many units through one buffer (W17: 1 copied + 8 read). */
 #define TRAFFIC_MAX_UNITS_PER_STEP 16

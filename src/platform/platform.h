@@ -51,6 +51,14 @@ bool platform_page_nodes(int pid, const void *const *addrs, int *nodes, size_t n
  * it is full) or, with strict, bound (numactl --membind). False if not supported. */
 bool platform_bind_to_node(void *addr, size_t len, int node, bool strict);
 
+/* Backs the whole pages inside [addr, addr+len) with memory now, as writing them
+ * would (the calling thread's node, the range's policy and page size), in one
+ * call instead of a fault a page: MADV_POPULATE_WRITE, Linux 5.14 and later. On a
+ * guest whose faults are slow this was 20-35x faster than touching every 4 KiB
+ * page (BENCHMARKS). False when the kernel cannot (the caller's writes fault the
+ * pages in as before). */
+bool platform_populate(void *addr, size_t len);
+
 /* The kernel takes memory policies at all (get_mempolicy works): false for a kernel
  * built without NUMA and for emulators that do not pass the calls on. */
 bool platform_numa_supported(void);

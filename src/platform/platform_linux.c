@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -179,6 +180,26 @@ bool platform_page_nodes(int pid, const void *const *addrs, int *nodes, size_t n
     (void)addrs;
     return false;
 #endif
+}
+
+bool platform_populate(void *addr, size_t len)
+{
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older headers lack it, older kernels say EINVAL */
+#endif
+    static volatile int unsupported;
+    long page = sysconf(_SC_PAGESIZE);
+    if (unsupported || page <= 0)
+        return false;
+    uintptr_t start = ((uintptr_t)addr + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t end = ((uintptr_t)addr + len) & ~((uintptr_t)page - 1);
+    if (end <= start)
+        return true;
+    if (madvise((void *)start, end - start, MADV_POPULATE_WRITE) == 0)
+        return true;
+    if (errno == EINVAL)
+        unsupported = 1;
+    return false;
 }
 
 bool platform_bind_to_node(void *addr, size_t len, int node, bool strict)

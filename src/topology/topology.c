@@ -560,17 +560,15 @@ static const cache_instance *level_instance(const topology *t, int level, int cp
     return any;
 }
 
-/* A level no instance describes: the probe's view, else a package's total, else
- * nothing (size 0). */
+/* A level no instance describes: a package's total, else nothing (size 0). The
+ * probe's view is never a size to plan with (plan/dram_size.h). */
 static const cache_report *level_report(const topology *t, int level)
 {
     const cache_report *package = NULL;
     for (size_t i = 0; i < t->ncache_reports; i++) {
         const cache_report *r = &t->cache_reports[i];
-        if (r->level != level)
+        if (r->level != level || r->source == CACHE_FROM_MEASURED)
             continue;
-        if (r->source == CACHE_FROM_MEASURED)
-            return r;
         if (r->per_package && !package)
             package = r;
     }

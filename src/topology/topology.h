@@ -105,8 +105,8 @@ void topology_free(topology *t);
 void topology_warn(topology *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Size of level 1..3 (data or unified): an instance's (sysfs, device tree,
- * /proc/cpuinfo or CPUID), else the probe's measurement, else a package's total,
- * else the 32K/256K/8M defaults. */
+ * /proc/cpuinfo or CPUID), else a package's total, else the 32K/256K/8M defaults;
+ * never the probe's measurement. */
 cache_level topology_cache_level(const topology *t, int level);
 
 /* Number of CPUs in cpus[0..n) that share the instance of `level` containing cpu. */

@@ -65,10 +65,16 @@ TEST(cache_sources_none_at_all_say_the_defaults_once)
               "cache sizes: no source reports L1, L2, L3 per instance (sysfs, CPUID, device tree): using L1 32 KiB "
               "(default), L2 256 KiB (default), L3 8 MiB (default)");
     CHECK(topology_llc_unknown(&t));
-    dram_basis b = dram_basis_of(&t);
-    CHECK_INT(b.source, CACHE_FROM_DEFAULT);
-    CHECK_INT(b.llc_bytes, 8 << 20);
-    CHECK(dram_may_fit_cache(&b, 1ULL << 30, true)); /* a default proves nothing, however large */
+    /* No source: the DRAM rule is the 1 GiB floor, never 4x a default */
+    dram_basis b = dram_basis_for(&t, NULL, 0);
+    CHECK(dram_basis_none(&b));
+    CHECK_INT(b.bytes, 0);
+    CHECK_INT(dram_rule_bytes(&b), 1ULL << 30);
+    CHECK_STR(dram_basis_key(&b), "floor");
+    CHECK(dram_may_fit_cache(&b, (1ULL << 30) - 4096));
+    CHECK(!dram_may_fit_cache(&b, 1ULL << 30));
+    char text[160];
+    CHECK_STR(dram_rule_text(&b, text, sizeof text), "no source describes L3: the 1 GiB floor");
     topology_free(&t);
 }
 
@@ -98,28 +104,41 @@ TEST(cache_sources_legacy_leaves_only_on_a_microvm)
     CHECK_STR(warning_with(&t, "cache sizes:"),
               "cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 508 MiB for a "
               "whole package (CPUID 0x80000005/6), not one instance's");
-    dram_basis b = dram_basis_of(&t);
+    /* The package's total is the basis: 4x it, all threads together, on any CPUs */
+    int cpu0 = 0;
+    dram_basis b = dram_basis_for(&t, &cpu0, 1), all = dram_basis_for(&t, NULL, 0);
     CHECK(b.per_package);
-    CHECK_INT(b.llc_bytes, 508ULL << 20);
-    char text[96];
+    CHECK_INT(b.bytes, 508ULL << 20);
+    CHECK_INT(b.package_bytes, 508ULL << 20);
+    CHECK_INT(b.packages, 1);
+    CHECK_INT(dram_rule_bytes(&b), 2032ULL << 20);
+    CHECK_INT(dram_rule_bytes(&all), 2032ULL << 20);
+    CHECK_STR(dram_basis_key(&b), "cpuid_amd_legacy");
+    char text[160];
     CHECK_STR(dram_basis_text(&b, text, sizeof text), "L3 508 MiB per package (CPUID 0x80000005/6)");
-    /* The probe's finding then is the last level, and DRAM sizes reach its plateau. */
-    cache_measurement m = {.ran = true, .edge_found = true, .dram_found = true, .sure = true,
-                           .llc_bytes = 32ULL << 20, .dram_from_bytes = 192ULL << 20};
-    topology_set_measured(&t, &m);
-    l3 = topology_cache_level(&t, 3);
-    CHECK_INT(l3.size, 32ULL << 20);
-    CHECK_INT(l3.source, CACHE_FROM_MEASURED);
-    CHECK(!l3.per_package);
-    b = dram_basis_of(&t);
-    CHECK_INT(b.source, CACHE_FROM_MEASURED);
-    CHECK_INT(dram_min_bytes(&b, 4, true), 192ULL << 20); /* the plateau, past 4 x 32 MiB */
-    CHECK_INT(dram_min_bytes(&b, 8, true), 256ULL << 20);
-    CHECK(dram_may_fit_cache(&b, 160ULL << 20, true));   /* below the plateau */
-    CHECK(!dram_may_fit_cache(&b, 192ULL << 20, true));
-    CHECK_STR(warning_with(&t, "cache sizes:"),
-              "cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 32 MiB "
-              "(measured)");
+    CHECK_STR(dram_rule_text(&b, text, sizeof text), "4x L3 508 MiB per package (CPUID 0x80000005/6) = 2032 MiB");
+    CHECK(dram_may_fit_cache(&b, (2032ULL << 20) - 1));
+    CHECK(!dram_may_fit_cache(&b, 2032ULL << 20));
+    /* Whatever the probe finds, smaller or larger, it sizes nothing */
+    cache_measurement probes[] = {
+        {.ran = true, .edge_found = true, .dram_found = true, .sure = true, .llc_bytes = 2ULL << 20,
+         .dram_from_bytes = 8ULL << 20},
+        {.ran = true, .edge_found = true, .dram_found = true, .sure = true, .llc_bytes = 1ULL << 30,
+         .dram_from_bytes = 4ULL << 30},
+        {.ran = true, .max_bytes = 3ULL << 30},
+    };
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        topology_set_measured(&t, &probes[i]);
+        l3 = topology_cache_level(&t, 3);
+        CHECK_INT(l3.size, 508ULL << 20);
+        CHECK_INT(l3.source, CACHE_FROM_CPUID_AMD_LEGACY);
+        b = dram_basis_for(&t, &cpu0, 1);
+        CHECK_INT(b.source, CACHE_FROM_CPUID_AMD_LEGACY);
+        CHECK_INT(dram_rule_bytes(&b), 2032ULL << 20);
+        CHECK_STR(warning_with(&t, "cache sizes:"),
+                  "cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 508 MiB for a "
+                  "whole package (CPUID 0x80000005/6), not one instance's");
+    }
     topology_free(&t);
 }
 
@@ -140,11 +159,21 @@ TEST(cache_sources_topoext_groups_ccx_by_core)
     CHECK(!topology_llc_unknown(&t));
     CHECK_INT(warnings_with(&t, "cache sizes:"), 0);
     CHECK_INT(warnings_with(&t, "sources disagree"), 0); /* the legacy package total is no instance's */
-    dram_basis b = dram_basis_of(&t);
+    /* Every CPU reaches both CCX's L3s (2 x 32 MiB), against one package's legacy
+     * total (256 MiB): the larger wins; one CPU reaches one L3, still below it */
+    dram_basis b = dram_basis_for(&t, NULL, 0);
     CHECK_INT(b.instances, 2);
-    CHECK_INT(b.source, CACHE_FROM_CPUID_TOPOEXT);
-    CHECK_INT(dram_min_bytes(&b, 4, true), 256ULL << 20);
-    CHECK_INT(dram_min_bytes(&b, 4, false), 128ULL << 20);
+    CHECK_INT(b.instance_bytes, 32ULL << 20);
+    CHECK_INT(b.package_bytes, 256ULL << 20);
+    CHECK(b.per_package);
+    CHECK_INT(dram_rule_bytes(&b), 1024ULL << 20);
+    int ccx0[] = {0, 1, 2}, both[] = {0, 8};
+    b = dram_basis_for(&t, ccx0, 3);
+    CHECK_INT(b.instances, 1);
+    CHECK_INT(dram_rule_bytes(&b), 1024ULL << 20);
+    b = dram_basis_for(&t, both, 2);
+    CHECK_INT(b.instances, 2);
+    CHECK_INT(dram_rule_bytes(&b), 1024ULL << 20);
     /* every view is kept, the package's total among them */
     cache_source src;
     CHECK_INT(topology_cache_report_max(&t, 3, &src), 32ULL << 20);
@@ -168,10 +197,13 @@ TEST(cache_sources_disagreeing_sysfs_is_said_and_dram_takes_the_larger)
                                          "buffers are sized from the largest");
     CHECK_INT(warnings_with(&t, "sources disagree on L1"), 1);
     CHECK_INT(warnings_with(&t, "sources disagree on L2"), 1);
-    dram_basis b = dram_basis_of(&t);
-    CHECK_INT(b.llc_bytes, 105ULL << 20);
+    int cpu0 = 0;
+    dram_basis b = dram_basis_for(&t, &cpu0, 1);
+    CHECK_INT(b.instance_bytes, 105ULL << 20);
+    CHECK_INT(b.bytes, 105ULL << 20);
     CHECK_INT(b.source, CACHE_FROM_CPUID_LEAF4);
     CHECK_STR(dram_basis_key(&b), "cpuid_leaf4");
+    CHECK_INT(dram_rule_bytes(&b), 420ULL << 20);
     topology_free(&t);
 }
 
@@ -186,38 +218,25 @@ TEST(cache_sources_agreeing_sources_say_nothing)
     topology_free(&t);
 }
 
-/* A probe that saw no DRAM plateau up to its largest size proves the last level is
- * at least that large: DRAM buffers are sized past it. One that saw DRAM but no
- * edge adds nothing. */
-TEST(cache_sources_probe_without_plateau_is_a_lower_bound)
+/* The probe's view is kept (topology --json shows it) but is never a size: not the
+ * last level's, not the DRAM rule's, whether it saw a plateau or not. */
+TEST(cache_sources_probe_never_sizes)
 {
     topology t;
     fixture_load(&t, fixture_microvm_no_caches(), NULL);
-    cache_measurement seen_dram = {.ran = true, .dram_found = true, .dram_from_bytes = 4ULL << 20,
-                                   .max_bytes = 768ULL << 20};
-    topology_set_measured(&t, &seen_dram);
-    CHECK_INT(topology_cache_level(&t, 3).source, CACHE_FROM_DEFAULT);
     cache_measurement all_cache = {.ran = true, .max_bytes = 768ULL << 20};
     topology_set_measured(&t, &all_cache);
-    dram_basis b = dram_basis_of(&t);
-    CHECK_INT(b.source, CACHE_FROM_MEASURED);
-    CHECK_INT(b.llc_bytes, 768ULL << 20);
-    CHECK_INT(dram_min_bytes(&b, 2, false), 1536ULL << 20);
-    topology_free(&t);
-}
-
-/* A probe whose plateau rule named an inner level, but which saw a cache serve a
- * larger size, gives the larger to the DRAM sizes. */
-TEST(cache_sources_probe_served_size_passes_its_plateau_edge)
-{
-    topology t;
-    fixture_load(&t, fixture_microvm_no_caches(), NULL);
+    CHECK_INT(topology_cache_level(&t, 3).source, CACHE_FROM_DEFAULT);
+    dram_basis b = dram_basis_for(&t, NULL, 0);
+    CHECK(dram_basis_none(&b));
+    CHECK_INT(dram_rule_bytes(&b), 1ULL << 30);
     cache_measurement m = {.ran = true, .edge_found = true, .dram_found = true, .llc_bytes = 768ULL << 10,
                            .served_bytes = 4ULL << 20, .dram_from_bytes = 6ULL << 20, .max_bytes = 96ULL << 20};
     topology_set_measured(&t, &m);
-    dram_basis b = dram_basis_of(&t);
-    CHECK_INT(b.source, CACHE_FROM_MEASURED);
-    CHECK_INT(b.llc_bytes, 4ULL << 20);
-    CHECK_INT(dram_min_bytes(&b, 4, true), 16ULL << 20);
+    b = dram_basis_for(&t, NULL, 0);
+    CHECK_INT(dram_rule_bytes(&b), 1ULL << 30);
+    cache_source src;
+    CHECK_INT(topology_cache_report_max(&t, 3, &src), 4ULL << 20); /* the view is there, for the diagnostic */
+    CHECK_INT(src, CACHE_FROM_MEASURED);
     topology_free(&t);
 }

@@ -165,21 +165,31 @@ TEST(node_matrix_refuses_nodes_and_cpus_that_are_not_there)
     topology_free(&t);
 }
 
-TEST(node_matrix_buffer_is_four_llcs_at_least_64m_within_the_budget)
+/* The buffer: the DRAM rule for the row CPU whose rule is largest (one chaser a
+ * cell), at least 64 MiB, within the budget. */
+TEST(node_matrix_buffer_is_the_dram_rule_at_least_64m_within_the_budget)
 {
     topology t;
-    char why[160];
+    node_matrix m;
+    char why[160], err[256];
+    dram_basis b;
+    bool capped = true;
     fixture_load(&t, two_sockets(), NULL);
-    CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 128ULL << 20);
-    CHECK_STR(why, "4x the 32768 KiB L3 (sysfs)");
-    CHECK_INT(node_matrix_buffer_bytes(&t, (100ULL << 20) + 123, why, sizeof why), 100ULL << 20);
-    CHECK_STR(why, "4x the 32768 KiB L3 (sysfs), capped by the memory budget");
+    CHECK(node_matrix_plan(&t, &(node_matrix_request){false, -1, -1, NULL, 0}, &m, err, sizeof err));
+    CHECK_INT(node_matrix_buffer_bytes(&t, &m, 4ULL << 30, &b, &capped, why, sizeof why), 128ULL << 20);
+    CHECK(!capped);
+    CHECK_STR(why, "4x L3 32 MiB (sysfs) = 128 MiB");
+    CHECK_INT(node_matrix_buffer_bytes(&t, &m, (100ULL << 20) + 123, &b, &capped, why, sizeof why), 100ULL << 20);
+    CHECK(capped);
+    CHECK_STR(why, "4x L3 32 MiB (sysfs) = 128 MiB, capped by the memory budget");
+    node_matrix_free(&m);
     topology_free(&t);
-    /* No L3 reported: the last level is an unreported L3, its 8 MiB default (the cache
-     * probe measures it on a live machine); 4x it is below the floor */
+    /* No L3 reported: no source describes the last level, the 1 GiB floor */
     fixture_load(&t, fixture_arm_no_l3(), NULL);
-    CHECK_INT(node_matrix_buffer_bytes(&t, 4ULL << 30, why, sizeof why), 64ULL << 20);
-    CHECK_STR(why, "4x the 8192 KiB L3 (default), raised to the 64 MiB minimum");
+    CHECK(node_matrix_plan(&t, &(node_matrix_request){false, -1, -1, NULL, 0}, &m, err, sizeof err));
+    CHECK_INT(node_matrix_buffer_bytes(&t, &m, 4ULL << 30, &b, &capped, why, sizeof why), 1ULL << 30);
+    CHECK_STR(why, "no source describes L3: the 1 GiB floor");
+    node_matrix_free(&m);
     topology_free(&t);
 }
 

@@ -10,6 +10,7 @@
 #include "memory/memory_budget.h"
 #include "modes/session.h"
 #include "output/warning_summary.h"
+#include "plan/sweep_plan.h"
 #include "test.h"
 
 
@@ -373,13 +374,11 @@ static const result_record *record_at(const session *s, const char *op, uint64_t
 }
 
 /* The sweep's latency chains beyond the keep limit get homes in the pool's sources,
- * largest first, and are linked once there: the 1 GiB chain of a default run took
- * 0.4 s to link at every visit (BENCHMARKS "Speed of the default run"). On a tree
- * with caches small enough (sizes 8 KiB to 1 MiB) and a 4 MiB budget (keep limit
- * 512 KiB: 8-256 KiB kept), one thread's pool holds one 1 MiB read source: the
- * 1 MiB chain gets it, and the 512 KiB chain, with no room left, is linked at every
- * visit. Smallest first, the 512 KiB chain would take half the source and the
- * largest none. Measured on this machine, CPU 0. */
+ * and are linked once there: the 1 GiB chain of a default run took 0.4 s to link at
+ * every visit (BENCHMARKS "Speed of the default run"). On a tree with caches small
+ * enough (sizes 8 KiB to 1 MiB, the DRAM point 4 x 256 KiB) and a 4 MiB budget
+ * (keep limit 512 KiB: 8-256 KiB kept), one thread's pool holds one 1 MiB read
+ * source: the DRAM point's 1 MiB chain gets it. Measured on this machine, CPU 0. */
 TEST(session_sweep_homes_the_largest_chain_first)
 {
     session s;
@@ -391,16 +390,12 @@ TEST(session_sweep_homes_the_largest_chain_first)
     CHECK_INT(session_plan(&s), 0);
     CHECK_INT(session_measure(&s), 0);
     const result_record *read = record_at(&s, "read", 1024), *largest = record_at(&s, "latency", 1024),
-                        *next = record_at(&s, "latency", 512), *kept = record_at(&s, "latency", 256);
-    CHECK(read && largest && next && kept);
-    if (read && largest && next && kept) {
+                        *kept = record_at(&s, "latency", 256);
+    CHECK(read && largest && kept);
+    if (read && largest && kept) {
         CHECK_INT(flag_of(read, "pooled"), 1);
         CHECK_INT(flag_of(largest, "pooled"), 1); /* in the read's source */
         CHECK_INT((long long)params_get_number(&largest->params, "chain_builds", -1), 1);
-        CHECK_INT(flag_of(next, "pooled"), 0);
-        long long rounds = (long long)params_get_number(&next->params, "rounds", -1);
-        CHECK(rounds >= 2);
-        CHECK_INT((long long)params_get_number(&next->params, "chain_builds", -1), rounds);
         CHECK_INT((long long)params_get_number(&kept->params, "chain_builds", -1), 1); /* kept: its own memory */
     }
     close_session(&s);
@@ -784,23 +779,43 @@ TEST(session_step_hook_runs_before_each_measured_step)
 }
 
 /* The Zen 5 microVM of tests/fixtures/cpuid/zen5-microvm.txt: no cache sysfs, the
- * legacy leaves only (L3 508 MiB for the whole package), and the cache probe's
- * finding there (fixed here: an edge at 64 MiB, DRAM from 320 MiB). */
+ * legacy leaves only (L3 508 MiB for the whole package), and a cache probe there
+ * that finds a small edge (64 MiB, DRAM from 320 MiB, as a noisy one-thread probe
+ * did) or a huge one (1 GiB): neither may move a size. */
 static const cache_measurement microvm_probe = {.ran = true, .edge_found = true, .dram_found = true, .sure = true,
                                                 .llc_bytes = 64ULL << 20, .llc_low_bytes = 48ULL << 20,
                                                 .llc_high_bytes = 96ULL << 20, .dram_from_bytes = 320ULL << 20,
                                                 .max_bytes = 1ULL << 30, .llc_ns = 40, .dram_ns = 120};
+static const cache_measurement microvm_big_probe = {.ran = true, .edge_found = true, .dram_found = true,
+                                                    .sure = true, .llc_bytes = 1ULL << 30,
+                                                    .dram_from_bytes = 4ULL << 30, .max_bytes = 8ULL << 30};
 
-static int open_microvm(session *s, cpuid_dump *d, bool probed, char *mode, const char *a1, const char *a2)
+static bool sixteen_gib(uint64_t *bytes, char *why, size_t whylen)
+{
+    (void)why;
+    (void)whylen;
+    *bytes = 16ULL << 30;
+    return true;
+}
+
+static int open_microvm_with(session *s, cpuid_dump *d, const cache_measurement *probe, char *mode, const char *a1,
+                             const char *a2)
 {
     if (!fixture_cpuid("zen5-microvm.txt", d))
         return -2;
     cpuid_of_open_on = d;
-    measured_of_open_on = probed ? &microvm_probe : NULL;
+    measured_of_open_on = probe;
+    budget_of_open_on = sixteen_gib;
     int rc = open_on(s, fixture_microvm_no_caches(), mode, a1, a2, NULL);
     cpuid_of_open_on = NULL;
     measured_of_open_on = NULL;
+    budget_of_open_on = fixture_four_gib;
     return rc;
+}
+
+static int open_microvm(session *s, cpuid_dump *d, bool probed, char *mode, const char *a1, const char *a2)
+{
+    return open_microvm_with(s, d, probed ? &microvm_probe : NULL, mode, a1, a2);
 }
 
 static bool planned_warning(const session *s, const char *part)
@@ -811,9 +826,9 @@ static bool planned_warning(const session *s, const char *part)
     return false;
 }
 
-/* Every mode that means DRAM sizes its buffers from the measured last level (64
- * MiB, one instance) and the measured plateau (320 MiB), never from the 8 MiB
- * default nor from the package's 508 MiB; the plan names the basis. */
+/* Every mode that means DRAM sizes its footprint, all threads together, to 4x the
+ * package's 508 MiB (2032 MiB: the largest figure any source gives), whatever the
+ * probe found (none, a small edge, a huge one): the same sizes every time. */
 TEST(session_dram_sizes_of_every_mode_on_a_guest_without_cache_sysfs)
 {
     const long long mib = 1 << 20;
@@ -822,78 +837,119 @@ TEST(session_dram_sizes_of_every_mode_on_a_guest_without_cache_sysfs)
         const char *a1, *a2, *key;
         long long bytes;
     } cases[] = {
-        {"stream", NULL, NULL, "array_elements", 320 * mib / 8}, /* max(4 x 64 MiB, the plateau) */
-        {"latency", NULL, NULL, "max_bytes", 320 * mib},        /* max(2 x 64 MiB, the plateau) */
-        {"latency-matrix", NULL, NULL, "buffer_bytes", 320 * mib},
-        {"bandwidth-matrix", NULL, NULL, "buffer_bytes", 160 * mib}, /* 320 MiB over 2 threads */
-        {"peak-bandwidth", NULL, NULL, "buffer_bytes", 160 * mib},
-        {"loaded-latency", NULL, NULL, "chase_bytes", 320 * mib},
-        {"loaded-latency", NULL, NULL, "buffer_bytes", 320 * mib}, /* one traffic thread beside the chaser */
+        {"stream", NULL, NULL, "array_elements", 2032 * mib / 8}, /* each array: STREAM's rule */
+        {"latency", NULL, NULL, "max_bytes", 2032 * mib},        /* one chaser */
+        {"latency-matrix", NULL, NULL, "buffer_bytes", 2032 * mib},
+        {"bandwidth-matrix", NULL, NULL, "buffer_bytes", 1016 * mib}, /* 2032 MiB over 2 threads */
+        {"peak-bandwidth", NULL, NULL, "buffer_bytes", 1016 * mib},
+        {"loaded-latency", NULL, NULL, "chase_bytes", 2032 * mib},
+        {"loaded-latency", NULL, NULL, "buffer_bytes", 2032 * mib}, /* one traffic thread beside the chaser */
+        {"stream", "-p", "1", "array_elements", 2032 * mib / 8},   /* one thread reaches the whole package */
+        {"peak-bandwidth", "--cpus", "1", "buffer_bytes", 2032 * mib},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const cache_measurement *probes[] = {NULL, &microvm_probe, &microvm_big_probe};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++) {
+            session s;
+            cpuid_dump d = {NULL, 0};
+            CHECK_INT(open_microvm_with(&s, &d, probes[k], cases[i].mode, cases[i].a1, cases[i].a2), -1);
+            CHECK_INT(session_plan(&s), 0);
+            if (plan_int(&s, cases[i].key) != cases[i].bytes)
+                test_fail(__FILE__, __LINE__, "%s %s (probe %zu): %s %lld, expected %lld", cases[i].mode,
+                          cases[i].a1 ? cases[i].a1 : "", k, cases[i].key, plan_int(&s, cases[i].key), cases[i].bytes);
+            CHECK_STR(params_get_text(&s.info.plan.values, "size_basis"), "L3 508 MiB per package (CPUID 0x80000005/6)");
+            CHECK_INT(plan_int(&s, "dram_rule_bytes"), 2032 * mib);
+            if (strcmp(cases[i].mode, "latency") != 0) /* a curve marks its records itself */
+                CHECK_STR(s.size_basis, "cpuid_amd_legacy");
+            CHECK(!planned_warning(&s, "below the DRAM rule"));
+            CHECK(!planned_warning(&s, "STREAM's rule"));
+            const param *fit = params_find(&s.info.plan.values, "may_fit_cache");
+            CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
+            close_session(&s);
+            cpuid_dump_free(&d);
+        }
+}
+
+/* The sweep's DRAM point: 2032 MiB over 2 threads, rounded up to a power of two (1
+ * GiB a thread), from the package's total, whatever the probe found; and the rows
+ * are the same in every case. */
+TEST(session_sweep_dram_point_from_the_package_total)
+{
+    const cache_measurement *probes[] = {NULL, &microvm_probe, &microvm_big_probe};
+    long long first[SWEEP_MAX_POINTS] = {0};
+    size_t nfirst = 0;
+    for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++) {
         session s;
         cpuid_dump d = {NULL, 0};
-        CHECK_INT(open_microvm(&s, &d, true, cases[i].mode, cases[i].a1, cases[i].a2), -1);
+        CHECK_INT(open_microvm_with(&s, &d, probes[k], NULL, "-o", "read"), -1);
         CHECK_INT(session_plan(&s), 0);
-        if (plan_int(&s, cases[i].key) != cases[i].bytes)
-            test_fail(__FILE__, __LINE__, "%s: %s %lld, expected %lld", cases[i].mode, cases[i].key,
-                      plan_int(&s, cases[i].key), cases[i].bytes);
-        CHECK_STR(params_get_text(&s.info.plan.values, "size_basis"), "L3 64 MiB (measured)");
-        if (strcmp(cases[i].mode, "latency") != 0) /* a curve marks its records itself */
-            CHECK_STR(s.size_basis, "measured");
-        CHECK(!planned_warning(&s, "may still fit a cache"));
+        const param_table *sizes = section_find_table(&s.info.plan, "sizes");
+        CHECK(sizes != NULL && sizes->nrows > 2);
+        if (sizes && sizes->nrows > 2) {
+            const param_list *last = &sizes->rows[sizes->nrows - 1];
+            CHECK_INT((long long)params_get_number(last, "size_kb", -1), 1LL << 20);
+            CHECK_STR(params_get_text(last, "size_basis"), "cpuid_amd_legacy");
+            const param *fit = params_find(last, "may_fit_cache");
+            CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
+            CHECK_STR(params_get_text(&sizes->rows[0], "size_basis"), "cpuid_amd_legacy"); /* L1/2: the legacy L1d */
+            CHECK_INT((long long)params_get_number(&sizes->rows[0], "size_kb", -1), 16); /* 48 KiB / 2, rounded down */
+            if (k == 0) {
+                nfirst = sizes->nrows;
+                for (size_t r = 0; r < sizes->nrows && r < SWEEP_MAX_POINTS; r++)
+                    first[r] = (long long)params_get_number(&sizes->rows[r], "size_kb", -1);
+            } else {
+                CHECK_INT((long long)sizes->nrows, (long long)nfirst);
+                for (size_t r = 0; r < sizes->nrows && r < nfirst; r++)
+                    CHECK_INT((long long)params_get_number(&sizes->rows[r], "size_kb", -1), first[r]);
+            }
+        }
+        CHECK_INT(plan_int(&s, "dram_footprint_bytes"), 2LL << 30);
         close_session(&s);
         cpuid_dump_free(&d);
     }
 }
 
-/* The sweep's last sizes pass the measured last level (64 MiB): 4x L3 is 256 MiB per
- * thread, from "measured", not from a default. */
-TEST(session_sweep_sizes_from_the_measured_last_level)
-{
-    session s;
-    cpuid_dump d = {NULL, 0};
-    CHECK_INT(open_microvm(&s, &d, true, NULL, "-o", "read"), -1);
-    CHECK_INT(session_plan(&s), 0);
-    const param_table *sizes = section_find_table(&s.info.plan, "sizes");
-    CHECK(sizes != NULL && sizes->nrows > 2);
-    if (sizes && sizes->nrows > 2) {
-        const param_list *last = &sizes->rows[sizes->nrows - 1];
-        CHECK_INT((long long)params_get_number(last, "size_kb", -1), 256LL << 10);
-        CHECK_STR(params_get_text(last, "size_basis"), "measured");
-        CHECK_STR(params_get_text(&sizes->rows[0], "size_basis"), "cpuid_amd_legacy"); /* L1/2: the legacy L1d */
-        CHECK_INT((long long)params_get_number(&sizes->rows[0], "size_kb", -1), 16); /* 48 KiB / 2, rounded down */
-    }
-    close_session(&s);
-    cpuid_dump_free(&d);
-}
-
-/* Without the probe only the package's 508 MiB is known: STREAM's arrays would be
- * 4x it (6 GiB for three), so the 4 GiB budget caps them, and the plan says both. */
+/* With the 4 GiB budget, STREAM's three arrays of 2032 MiB do not fit: capped, the
+ * records say they may fit a cache, and one warning says why. */
 TEST(session_stream_from_a_package_total_is_capped_by_the_budget_and_said)
 {
     session s;
     cpuid_dump d = {NULL, 0};
-    CHECK_INT(open_microvm(&s, &d, false, "stream", NULL, NULL), -1);
+    CHECK(fixture_cpuid("zen5-microvm.txt", &d));
+    cpuid_of_open_on = &d;
+    CHECK_INT(open_on(&s, fixture_microvm_no_caches(), "stream", NULL), -1);
+    cpuid_of_open_on = NULL;
     CHECK_INT(session_plan(&s), 0);
     CHECK_INT(plan_int(&s, "array_elements"), (4LL << 30) / 3 / 8);
     CHECK_STR(params_get_text(&s.info.plan.values, "size_basis"), "L3 508 MiB per package (CPUID 0x80000005/6)");
     CHECK_STR(s.size_basis, "cpuid_amd_legacy");
+    CHECK(s.may_fit_cache);
     CHECK(planned_warning(&s, "capped by the memory budget"));
+    size_t said = 0;
+    for (size_t i = 0; i < s.info.nwarnings; i++)
+        said += strstr(s.info.warnings[i], "STREAM's rule") != NULL || strstr(s.info.warnings[i], "DRAM rule") != NULL;
+    CHECK_INT((long long)said, 1);
     close_session(&s);
     cpuid_dump_free(&d);
 }
 
-/* Nothing known at all: the 8 MiB default, and every DRAM mode says its buffers may
- * still fit a cache (records: may_fit_cache). */
-TEST(session_default_sizes_are_said_to_maybe_fit_a_cache)
+/* Nothing known at all: the 1 GiB floor; a buffer that fits the budget meets it,
+ * and the basis is said as the floor. */
+TEST(session_no_cache_source_takes_the_floor)
 {
     session s;
     CHECK_INT(open_on(&s, fixture_microvm_no_caches(), "latency-matrix", NULL), -1);
     CHECK_INT(session_plan(&s), 0);
-    CHECK_STR(s.size_basis, "default");
+    CHECK_STR(s.size_basis, "floor");
+    CHECK_INT(plan_int(&s, "buffer_bytes"), 1LL << 30);
+    CHECK(!s.may_fit_cache);
+    CHECK(!planned_warning(&s, "below the DRAM rule"));
+    close_session(&s);
+    /* below the floor by the command line: said, and the records say it */
+    CHECK_INT(open_on(&s, fixture_microvm_no_caches(), "latency-matrix", "-b", "512M", NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
     CHECK(s.may_fit_cache);
-    CHECK(planned_warning(&s, "may still fit a cache (last level L3 8 MiB (default))"));
+    CHECK(planned_warning(&s, "below the DRAM rule (no source describes L3: the 1 GiB floor)"));
     close_session(&s);
 }
 
@@ -910,7 +966,7 @@ TEST(session_records_carry_the_modes_size_basis)
     session_emit(&s, &r);
     CHECK_INT(s.results.n, 1);
     if (s.results.n == 1) {
-        CHECK_STR(s.results.items[0].size_basis, "measured");
+        CHECK_STR(s.results.items[0].size_basis, "cpuid_amd_legacy");
         CHECK(s.results.items[0].dram_intent);
         CHECK(!s.results.items[0].may_fit_cache);
     }
@@ -934,42 +990,11 @@ TEST(session_sweep_sizes_pass_the_largest_view_of_the_last_level)
     if (sizes && sizes->nrows > 2) {
         const param_list *last = &sizes->rows[sizes->nrows - 1];
         CHECK_INT((long long)params_get_number(last, "size_kb", -1), 256LL << 10); /* 4 x 105 MiB / 2 threads, up */
+        CHECK_INT(plan_int(&s, "dram_rule_bytes"), 420LL << 20);
         CHECK_STR(params_get_text(last, "size_basis"), "cpuid_leaf4");
         const param *fit = params_find(last, "may_fit_cache");
         CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
     }
     close_session(&s);
     cpuid_dump_free(&d);
-}
-
-/* --cache-probe auto has nothing to decide when the command line sized every
- * buffer: each DRAM mode says when that is so. */
-TEST(session_sizes_given_spares_the_probe)
-{
-    struct {
-        char *mode;
-        const char *a1, *a2, *a3, *a4;
-        bool given;
-    } cases[] = {
-        {NULL, "-s", "1024", NULL, NULL, true},        {NULL, "-o", "read", NULL, NULL, false},
-        {"stream", "-n", "100000", NULL, NULL, true},  {"stream", "--ntimes", "3", NULL, NULL, false},
-        {"latency", "--max", "8M", NULL, NULL, true},  {"latency", "--min", "8K", NULL, NULL, false},
-        {"latency-matrix", "-b", "16M", NULL, NULL, true}, {"latency-matrix", NULL, NULL, NULL, NULL, false},
-        {"bandwidth-matrix", "-b", "8M", NULL, NULL, true}, {"bandwidth-matrix", NULL, NULL, NULL, NULL, false},
-        {"peak-bandwidth", "-b", "8M", NULL, NULL, true}, {"peak-bandwidth", NULL, NULL, NULL, NULL, false},
-        {"loaded-latency", "-b", "8M", "--chase-buffer", "8M", true},
-        {"loaded-latency", "-b", "8M", NULL, NULL, false}, /* the chased buffer is still the LLC's */
-        {"mlc", "-b", "16M", NULL, NULL, true},        {"mlc", NULL, NULL, NULL, NULL, false},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        session s;
-        CHECK_INT(open_on(&s, fixture_microvm_no_caches(), cases[i].mode, cases[i].a1, cases[i].a2, cases[i].a3,
-                          cases[i].a4, NULL),
-                  -1);
-        CHECK(s.mode->flags & MODE_DRAM_SIZES);
-        if (!s.mode->sizes_given || s.mode->sizes_given(s.opts) != cases[i].given)
-            test_fail(__FILE__, __LINE__, "%s %s: sizes given should be %d", cases[i].mode ? cases[i].mode : "sweep",
-                      cases[i].a1 ? cases[i].a1 : "", cases[i].given);
-        close_session(&s);
-    }
 }

@@ -32,12 +32,20 @@ TEST(plan_one_thread_per_socket_sees_whole_l3)
     int cpus[] = {0, 4};
     size_plan p;
     sweep_plan_sizes(&t, cpus, 2, false, 64ULL << 30, 2, &p);
-    /* L1 48K: 16K (24K down), 128K (96K up); L2 2M: 1M, 2M, 4M; L3 32M: 8M, 16M, 32M, 64M, 128M */
-    uint64_t expect[] = {16 * KB, 128 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB, 16 * MB, 32 * MB, 64 * MB, 128 * MB};
-    check_sizes(&p, expect, 10);
+    /* L1 48K: 16K (24K down), 128K (96K up); L2 2M: 1M, 2M, 4M; L3 32M: 8M, 16M, 32M;
+     * DRAM: the threads reach both sockets' L3s, 4 x 64M over 2 threads = 128M */
+    uint64_t expect[] = {16 * KB, 128 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB, 16 * MB, 32 * MB, 128 * MB};
+    check_sizes(&p, expect, 9);
     CHECK_INT(p.sharers[3], 1);
     CHECK_CONTAINS(p.points[0].reason, "L1/2");
-    CHECK_CONTAINS(p.points[9].reason, "4xL3");
+    CHECK_CONTAINS(p.points[8].reason, "DRAM: all threads together at least 4x L3 32 MiB x 2 (sysfs) = 256 MiB");
+    CHECK(p.points[8].dram && !p.points[8].may_fit_cache && !p.points[7].dram);
+    CHECK_INT(p.dram_point, 128 * MB);
+    /* both threads on one socket reach one L3: 4 x 32M over 2 threads = 64M */
+    int same[] = {0, 1};
+    sweep_plan_sizes(&t, same, 2, false, 64ULL << 30, 2, &p);
+    CHECK_INT(p.points[p.n - 1].bytes, 64 * MB);
+    CHECK(p.points[p.n - 1].dram);
     topology_free(&t);
 }
 
@@ -52,10 +60,10 @@ TEST(plan_l3_share_divides_by_threads_on_the_same_cache)
     CHECK_INT(p.sharers[1], 2);
     CHECK_INT(p.sharers[3], 8);
     CHECK_INT(p.share[3], 4 * MB);
-    uint64_t expect[] = {8 * KB, 64 * KB, 512 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB, 16 * MB};
+    uint64_t expect[] = {8 * KB, 64 * KB, 512 * KB, 1 * MB, 2 * MB, 4 * MB, 16 * MB};
     /* L1/2=12K->8K, 2xL1=48K->64K, L2/2=512K, L2=1M, 2xL2=2M, L3/4 skipped (4M !> 4M),
-       L3/2=2M dup, L3=4M, 2xL3=8M, 4xL3=16M */
-    check_sizes(&p, expect, 8);
+       L3/2=2M dup, L3=4M, DRAM: 4 x 2 x 32M over 16 threads = 16M */
+    check_sizes(&p, expect, 7);
     CHECK_CONTAINS(p.points[5].reason, "L3 32 MiB (sysfs) / 8 threads = 4 MiB");
     topology_free(&t);
 }
@@ -69,8 +77,11 @@ TEST(plan_memory_budget_drops_large_points)
     sweep_plan_sizes(&t, cpus, 2, false, 100 * MB, 2, &p); /* 25 MB per buffer */
     CHECK_INT(p.max_bytes, 25 * MB);
     CHECK_INT(p.n, 7);
-    CHECK_INT(p.dropped, 3);
+    CHECK_INT(p.dropped, 1); /* L3 (32M); the DRAM point is capped instead (16M), not dropped */
     CHECK(p.points[p.n - 1].bytes <= p.max_bytes);
+    CHECK(p.dram_capped);
+    CHECK(p.points[p.n - 1].dram && p.points[p.n - 1].may_fit_cache); /* 2 x 16M < 4 x 64M */
+    CHECK_CONTAINS(p.points[p.n - 1].reason, "DRAM, capped by the memory budget");
     topology_free(&t);
 }
 
@@ -81,14 +92,16 @@ TEST(plan_full_sweep_adds_ram_sizes_up_to_budget)
     int cpus[] = {0};
     size_plan p;
     sweep_plan_sizes(&t, cpus, 1, true, 6ULL << 30, 2, &p); /* 3 GiB per buffer */
-    /* default L3 8M: ... 16M, 32M, then 512M, 1G, 2G */
+    /* default L3 8M: ... 8M, DRAM at the 1G floor (no source), then -f's 512M, 2G */
     CHECK_INT(p.points[p.n - 1].bytes, 2ULL << 30);
     CHECK_INT(p.points[p.n - 3].bytes, 512 * MB);
+    CHECK_INT(p.points[p.n - 2].bytes, 1ULL << 30);
+    CHECK_CONTAINS(p.points[p.n - 2].reason, "no source describes L3: the 1 GiB floor");
     CHECK_CONTAINS(p.points[p.n - 1].reason, "-f");
     CHECK_CONTAINS(p.points[0].reason, "L1 64 KiB");
     for (size_t i = 1; i < p.n; i++)
         CHECK(p.points[i].bytes > p.points[i - 1].bytes);
-    CHECK_INT(p.full_points, 3);
+    CHECK_INT(p.full_points, 2);
     /* A budget below where -f starts (a small cgroup): -f adds nothing, and says so. */
     sweep_plan_sizes(&t, cpus, 1, true, 300 * MB, 1, &p);
     CHECK_INT(p.full_points, 0);

@@ -7,6 +7,7 @@
 #include "output/topology_report.h"
 #include "plan/traffic_plan.h"
 #include "platform/arch.h"
+#include "plan/dram_size.h"
 #include "test.h"
 #include "topology/topology.h"
 
@@ -358,7 +359,7 @@ TEST(topology_arm64_n1_server)
     CHECK_STR(shared_text(&t, 3, 5), "0-63");
     /* the LLC: one 32M SLC; 4 threads on it get a quarter each */
     CHECK_INT(topology_max_cache_level(&t), 3);
-    CHECK_INT(traffic_llc_total(&t), 32 << 20);
+    CHECK_INT(dram_basis_for(&t, NULL, 0).bytes, 32 << 20);
     int four[] = {0, 16, 32, 48};
     CHECK_INT(topology_cache_sharers(&t, 3, 0, four, 4), 4);
     CHECK_INT(topology_cache_sharers(&t, 2, 0, four, 4), 1);
@@ -406,7 +407,7 @@ TEST(topology_arm64_device_tree_without_sizes)
     CHECK(has_warning(&t, "cache index0 (L1): size unreadable on CPU(s) 0-1, ignored"));
     CHECK(has_warning(&t, "cache index2 (L2): size unreadable on CPU(s) 0-1, ignored"));
     CHECK(!has_warning(&t, "index1")); /* instruction caches are not looked at */
-    CHECK_INT(traffic_llc_total(&t), 8 << 20); /* the default L3 */
+    CHECK(dram_basis_none(&(dram_basis){0}) && dram_basis_for(&t, NULL, 0).bytes == 0); /* no L3 source: the floor */
     topology_free(&t);
 }
 
@@ -442,7 +443,7 @@ TEST(topology_power9_lpar)
     CHECK_STR(shared_text(&t, 3, 13), "8-15");
     CHECK_INT(count_level(&t, 1), 8);
     CHECK_INT(count_level(&t, 3), 4);
-    CHECK_INT(traffic_llc_total(&t), 40 << 20);
+    CHECK_INT(dram_basis_for(&t, NULL, 0).bytes, 40 << 20);
     int cpus[] = {8, 9, 10, 16};
     CHECK_INT(topology_cache_sharers(&t, 1, 8, cpus, 4), 2);
     CHECK_INT(topology_cache_sharers(&t, 3, 8, cpus, 4), 3);
@@ -490,7 +491,7 @@ TEST(topology_s390x_z15_lpar)
     CHECK_INT(topology_cache_level(&t, 3).size, 256 << 20);
     CHECK_INT(topology_cache_level(&t, 3).line_size, 256);
     CHECK_INT(topology_max_cache_level(&t), 4);
-    CHECK_INT(traffic_llc_total(&t), 960ULL << 20);
+    CHECK_INT(dram_basis_for(&t, NULL, 0).bytes, 960ULL << 20);
     CHECK_STR(shared_text(&t, 4, 5), "0-7");
     CHECK_INT(count_level(&t, 1), 8); /* sysfs levels untouched */
     CHECK_INT(count_level(&t, 2), 8);

@@ -13,6 +13,7 @@
 #include "measure/delay_search.h"
 #include "measure/spin_delay.h"
 #include "plan/traffic_plan.h"
+#include "plan/dram_size.h"
 #include "test.h"
 
 static const traffic_mix *mix(const char *name)
@@ -271,18 +272,27 @@ TEST(traffic_cpus_keep_the_chasers_core_free)
     CHECK_INT(out[0], 9);
     CHECK_INT(out[1], 10);
     cpu_list_free(&only);
-    CHECK(traffic_llc_total(&t) == 2 * topology_cache_level(&t, 3).size); /* both sockets' L3 */
+    CHECK(dram_basis_for(&t, NULL, 0).bytes == 2 * topology_cache_level(&t, 3).size); /* both sockets' L3 */
+    int one_socket[] = {1, 2, 3};
+    dram_basis b = dram_basis_for(&t, one_socket, 3);
+    CHECK(b.instances == 1 && b.bytes == topology_cache_level(&t, 3).size); /* threads on one socket: its L3 */
     topology_free(&t);
 }
 
 TEST(traffic_buffers_outgrow_the_llc_within_the_budget)
 {
     const uint64_t mib = 1 << 20;
-    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 64 * 1024 * mib) == 64 * mib); /* the floor */
-    CHECK(traffic_buffer_default(4 * 256 * mib, 1, 1, 64 * 1024 * mib) == 1024 * mib); /* 4x the LLC */
-    CHECK(traffic_buffer_default(4 * 256 * mib, 3, 1, 64 * 1024 * mib) == 341 * mib);  /* whole MiB */
-    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 600 * mib) == 50 * mib); /* half the budget over 6 buffers */
-    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 10 * mib) == 0);
+    bool capped = true;
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 64 * 1024 * mib, &capped) == 64 * mib); /* the floor */
+    CHECK(!capped);
+    CHECK(traffic_buffer_default(4 * 256 * mib, 1, 1, 64 * 1024 * mib, &capped) == 1024 * mib); /* 4x the LLC */
+    /* whole MiB, rounded up: 3 x 342 MiB reach the rule, 3 x 341 would not */
+    CHECK(traffic_buffer_default(4 * 256 * mib, 3, 1, 64 * 1024 * mib, &capped) == 342 * mib);
+    CHECK(traffic_buffer_default(2032 * mib, 2, 1, 64 * 1024 * mib, &capped) == 1016 * mib);
+    CHECK(!capped);
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 600 * mib, &capped) == 50 * mib); /* half the budget over 6 buffers */
+    CHECK(capped);
+    CHECK(traffic_buffer_default(4 * 32 * mib, 2, 3, 10 * mib, &capped) == 0);
     CHECK(traffic_unit(0, 0) == TRAFFIC_UNIT_FAST && traffic_unit(1, 0) == TRAFFIC_UNIT_PACED);
     CHECK(traffic_unit(0, 64 * mib) == TRAFFIC_UNIT_FAST);
     /* a step of W17 (9 units through the read buffer) must fit a 1 MiB buffer */

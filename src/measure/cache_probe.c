@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "modes/cache_probe_step.h"
+#include "measure/cache_probe.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,6 @@
 
 #define MIB (1ULL << 20)
 #define PROBE_MIN_BYTES (256ULL << 10)
-#define PROBE_BUDGET_S 3.0
 #define PROBE_FIRST_BYTES (128 * MIB)
 
 static uint64_t pow2_floor(uint64_t v)
@@ -54,10 +53,8 @@ static void copy_result(const llc_probe_result *r, uint64_t max, cache_measureme
     snprintf(m->why, sizeof m->why, "%s", r->why);
 }
 
-void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, char *, size_t))
+void cache_probe_into(topology *t, double budget_s, bool (*budget_of)(uint64_t *, char *, size_t))
 {
-    if (!always && !topology_llc_unknown(t))
-        return;
     uint64_t budget;
     char why[256] = "";
     if (!budget_of(&budget, why, sizeof why)) {
@@ -77,14 +74,14 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
     char err[256] = "";
     double spent = 0;
     for (uint64_t top = first;; top = max) {
-        llc_probe_config cfg = {PROBE_MIN_BYTES, top, PROBE_BUDGET_S, 1};
+        llc_probe_config cfg = {PROBE_MIN_BYTES, top, budget_s - spent, 1};
         if (!llc_probe_run(&cfg, &r, err, sizeof err)) {
             if (!stop_flagged()) /* a stop is the run's, said when it ends */
                 topology_warn(t, "cache probe failed: %s", err);
             return;
         }
         spent += r.wall_s;
-        if (r.dram_found || top == max)
+        if (r.dram_found || top == max || spent >= budget_s)
             break;
     }
     r.wall_s = spent;
@@ -108,39 +105,12 @@ void cache_probe_into(topology *t, bool always, bool (*budget_of)(uint64_t *, ch
     if (m.edge_found && reported > 2 * served) {
         char nominal[32];
         format_bytes(reported, nominal, sizeof nominal);
-        topology_warn(t, "cache probe: the last level serves about %s here, far below the %s %s reports (a shared "
-                         "host, or cache partitioning): DRAM buffers are sized from the larger",
+        topology_warn(t, "cache probe: the effective last level one thread sees is about %s, far below the %s %s "
+                         "reports (a shared host, or cache partitioning); DRAM buffers are sized from what the "
+                         "sources report, never from the probe",
                       llc, nominal, cache_source_name(src));
     }
     if (m.edge_found && !m.sure)
         topology_warn(t, "cache probe (%.1f s): last level about %s, DRAM from %s, but its batches disagree (a noisy "
                          "host): the edge is uncertain", m.wall_s, llc, dram);
-}
-
-void session_probe_caches(session *s)
-{
-    const common_options *c = session_common(s);
-    bool always = c->cache_probe == CACHE_PROBE_ALWAYS;
-    if (!always && s->mode->sizes_given && s->mode->sizes_given(s->opts))
-        return; /* auto: the command line sized every buffer */
-    if (s->env.live && c->cache_probe != CACHE_PROBE_NEVER)
-        cache_probe_into(&s->topo, always, s->env.memory_budget);
-}
-
-bool session_dram_sized(session *s, const char *what, uint64_t total, bool all_instances, bool given,
-                        bool every_record)
-{
-    dram_basis b = dram_basis_of(&s->topo);
-    bool may_fit = dram_may_fit_cache(&b, total, all_instances);
-    char basis[96], size[32];
-    dram_basis_text(&b, basis, sizeof basis);
-    params_text(&s->info.plan.values, "size_basis", given ? "given on the command line" : basis);
-    if (every_record && given)
-        session_size_given(s, true, may_fit);
-    else if (every_record)
-        session_size_basis(s, &b, may_fit);
-    if (may_fit && what)
-        session_warn(s, WARN_MAY_FIT_CACHE, "%s (%s in all) may still fit a cache (last level %s): its figures may be a cache's, not "
-                        "DRAM's", what, format_bytes(total, size, sizeof size), basis);
-    return may_fit;
 }
