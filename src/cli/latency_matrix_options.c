@@ -74,6 +74,9 @@ static const option_spec specs[] = {
     OPTION_COMMON("json"),
     OPTION_COMMON("openmetrics"),
     OPTION_COMMON("cache-probe"),
+    OPTION_COMMON("plan"),
+    OPTION_COMMON("sysfs"),
+    OPTION_COMMON("cpuid"),
     OPTION_COMMON("verbose"),
     OPTION_END,
 };

@@ -97,6 +97,7 @@ typedef struct {
     int cache_probe;       /* cache_probe_when: when the cache probe runs before planning */
     bool plan;             /* --plan: say the plan and exit, measuring nothing */
     const char *plan_sysfs; /* --sysfs DIR (with --plan): a recorded machine's tree, not this one */
+    const char *plan_cpuid; /* --cpuid FILE (with --plan --sysfs): that machine's CPUID dump */
     int max_operands;      /* arguments that are not options the mode takes (set by its
                               defaults: compare's two files); 0: none */
     char **operands;       /* those arguments, in order */

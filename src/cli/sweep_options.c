@@ -67,6 +67,7 @@ static const option_spec specs[] = {
     OPTION_COMMON("cache-probe"),
     OPTION_COMMON("plan"),
     OPTION_COMMON("sysfs"),
+    OPTION_COMMON("cpuid"),
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "min_sample_ms", .offset = F(sample_ms),
      .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
      .help = "Minimum duration of one bandwidth sample (default: 10)"},

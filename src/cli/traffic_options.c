@@ -124,7 +124,8 @@ static const char *mix_values(char *buf, size_t len)
 /* The rows every traffic table ends with. */
 #define ROWS_END                                                                                                   \
     OPTION_COMMON("kernel"), OPTION_COMMON("list-kernels"), OPTION_COMMON("pages"), ROW_CSV, OPTION_COMMON("json"), \
-        OPTION_COMMON("openmetrics"), OPTION_COMMON("cache-probe"), OPTION_COMMON("verbose"), OPTION_END
+        OPTION_COMMON("openmetrics"), OPTION_COMMON("cache-probe"), OPTION_COMMON("plan"), OPTION_COMMON("sysfs"),   \
+        OPTION_COMMON("cpuid"), OPTION_COMMON("verbose"), OPTION_END
 
 static const option_spec peak_specs[] = {
     OPTION_COMMON("help"),

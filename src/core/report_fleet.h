@@ -38,7 +38,7 @@ typedef struct {
     long long vcpus, nodes;  /* topology.cpus_online, numa_nodes' count; -1: not in the run */
     double per_thread;       /* the DRAM read figure over its record's threads, MB/s; NaN: missing */
     long long threads;       /* that record's threads; 0: missing */
-    char per_thread_why[112];
+    char per_thread_why[144];
 } fleet_row;
 
 /* One cell: a number in its column's unit, or text; missing (why set, never 0). */

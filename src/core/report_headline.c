@@ -52,6 +52,20 @@ static void dram_figure(const loaded_run *run, const char *metric, const char *o
         return;
     }
     format_bytes(best->size_bytes, size, sizeof size);
+    /* A record planned for DRAM says itself whether it met the DRAM rule and, where
+     * no source described the last level, what its plateau check saw. */
+    const json_value *fit = json_get(best->json, "may_fit_cache");
+    const char *check = json_get_text(json_get_object(best->json, "dram_check"), "verdict");
+    if (fit && fit->type == JV_BOOL) {
+        f->rec = best;
+        snprintf(f->why, sizeof f->why, "%s of %zu samples at %s%s", strcmp(metric, "latency") == 0 ? "median" : "best",
+                 best->nsamples, size,
+                 fit->boolean ? ": MAY NOT BE DRAM, its footprint is below the DRAM rule"
+                 : check && strcmp(check, "not_dram") == 0 ? ": MAY NOT BE DRAM, twice the footprint measured lower"
+                                                           : "");
+        f->may_not_be_dram = fit->boolean || (check && strcmp(check, "not_dram") == 0);
+        return;
+    }
     if (dram_from > 0 && (double)best->size_bytes <= dram_from) {
         snprintf(f->why, sizeof f->why, "not measured: the largest buffer, %s, fits the %s", size, level);
         return;
@@ -71,8 +85,12 @@ static void triad(const loaded_run *run, headline_figure *f)
     const char *stores = f->rec ? json_get_text(json_get_object(f->rec->json, "kernel"), "stores") : NULL;
     if (!f->rec)
         snprintf(f->why, sizeof f->why, "not measured");
-    else
-        snprintf(f->why, sizeof f->why, "best%s%.40s%s", stores ? " (" : "", stores ? stores : "", stores ? " stores)" : "");
+    else {
+        const json_value *fit = json_get(f->rec->json, "may_fit_cache");
+        f->may_not_be_dram = fit && fit->type == JV_BOOL && fit->boolean;
+        snprintf(f->why, sizeof f->why, "best%s%.40s%s%s", stores ? " (" : "", stores ? stores : "", stores ? " stores)" : "",
+                 f->may_not_be_dram ? ": MAY NOT BE DRAM, each array is below STREAM's rule" : "");
+    }
 }
 
 static void noise(const loaded_run *run, run_headline *h)

@@ -14,7 +14,8 @@
 
 typedef struct {
     const loaded_record *rec; /* NULL: missing, see why */
-    char why[96];             /* missing: "not measured"; else what the figure is ("best of 6 samples at 1 GiB") */
+    char why[128];            /* missing: "not measured"; else what the figure is ("best of 6 samples at 1 GiB") */
+    bool may_not_be_dram;     /* below the DRAM rule, or its plateau check saw a cache (why says which) */
 } headline_figure;
 
 enum { HEAD_READ, HEAD_WRITE, HEAD_COPY, HEAD_LATENCY, HEAD_TRIAD, HEAD_FIGURES };

@@ -293,3 +293,10 @@ void result_list_free(result_list *l)
     free(l->items);
     memset(l, 0, sizeof *l);
 }
+
+const char *dram_check_verdict(bool latency, double at_footprint, double at_twice)
+{
+    bool cache = latency ? at_footprint < at_twice * (1 - DRAM_CHECK_TOLERANCE)
+                         : at_footprint > at_twice * (1 + DRAM_CHECK_TOLERANCE);
+    return cache ? "not_dram" : "dram";
+}

@@ -56,6 +56,23 @@ typedef struct {
     double huge_bytes;   /* -1 when any of them could not be checked */
 } result_page_group;
 
+/* Where no source describes the last level (the DRAM rule's floor), a DRAM figure
+ * carries a plateau check: the same kind of kernel at the footprint and at twice
+ * it; a figure that is better at the smaller size was not yet DRAM's. */
+typedef struct {
+    bool ran;
+    const char *kernel;       /* what was run (a static string) */
+    const char *unit;         /* "MB/s" or "ns" */
+    uint64_t footprint_bytes; /* all threads together */
+    double at_footprint, at_twice;
+    const char *verdict;      /* "dram", "not_dram" (dram_check_verdict) */
+} result_dram_check;
+
+/* "not_dram" when the figure at the footprint is better than at twice it by more
+ * than DRAM_CHECK_TOLERANCE (bandwidth higher, latency lower), else "dram". */
+#define DRAM_CHECK_TOLERANCE 0.05
+const char *dram_check_verdict(bool latency, double at_footprint, double at_twice);
+
 typedef struct {
     const char *mode;      /* "sweep", "latency", "stream" */
     const char *operation; /* "read", "copy-nt", "latency", STREAM's "copy" ... "triad" */
@@ -98,6 +115,8 @@ typedef struct {
                                  windows of the traffic modes, as MLC averages its run),
                                  not the best */
     bool complete;            /* false when a stop cut the samples short */
+
+    result_dram_check dram_check; /* with dram_intent, where the rule was the floor */
 
     random_chase_state random_chase;
     double *random_samples;       /* RANDOM_CHASE_MEASURED: its samples, ns; owned */

@@ -125,7 +125,7 @@ static int plan_memory(session *s, bwm_state *st, const traffic_options *o, int 
                                  "MemAvailable and cgroup limit, less a margin)",
                                  most, st->buffers, (unsigned long long)(st->bytes >> 20),
                                  (unsigned long long)(budget >> 20));
-    session_dram_sized(s, &b, "each cell's buffers", st->bytes * (uint64_t)threads, o->buffer_bytes != 0, capped, true);
+    session_dram_sized(s, &b, DRAM_FIGURE_BANDWIDTH, "each cell's buffers", st->bytes * (uint64_t)threads, o->buffer_bytes != 0, capped, true);
     page_policy_request pr = {(page_choice)o->common.pages, "--pages", st->bytes,
                               (uint64_t)most * (uint64_t)st->buffers, NULL};
     char err[256];

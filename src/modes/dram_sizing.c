@@ -3,8 +3,8 @@
 
 #include "util/format_bytes.h"
 
-bool session_dram_sized(session *s, const dram_basis *b, const char *what, uint64_t total, bool given, bool capped,
-                        bool every_record)
+bool session_dram_sized(session *s, const dram_basis *b, dram_figure kind, const char *what, uint64_t total, bool given,
+                        bool capped, bool every_record)
 {
     bool may_fit = dram_may_fit_cache(b, total);
     char basis[96], rule[160], size[32];
@@ -20,6 +20,12 @@ bool session_dram_sized(session *s, const dram_basis *b, const char *what, uint6
         session_size_given(s, true, may_fit);
     else if (every_record)
         session_size_basis(s, b, may_fit);
+    if (dram_basis_none(b) && !given && !may_fit) {
+        s->dram_check_kind = s->env.live ? (int)kind : 0; /* a recorded machine is only planned */
+        s->dram_check_footprint = total;
+        params_text(p, "dram_check", "planned: no source describes the last level, so the run first measures the same "
+                                     "kind of kernel at the footprint and at twice it");
+    }
     if (may_fit && what)
         session_warn(s, WARN_MAY_FIT_CACHE, "%s (%s in all%s) is below the DRAM rule (%s): its figures may be a "
                         "cache's, not DRAM's", what, format_bytes(total, size, sizeof size),

@@ -55,7 +55,7 @@ static int choose_bytes(session *s, matrix_state *st, const latency_matrix_optio
                       (unsigned long long)(budget >> 10));
         return 1;
     }
-    session_dram_sized(s, &b, "each cell's chased buffer", st->bytes, o->buffer_given, capped, true);
+    session_dram_sized(s, &b, DRAM_FIGURE_LATENCY, "each cell's chased buffer", st->bytes, o->buffer_given, capped, true);
     return 0;
 }
 

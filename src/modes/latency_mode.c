@@ -153,7 +153,7 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
                                  "limit, less a margin)",
                                  (unsigned long long)(o->max_bytes >> 20), (unsigned long long)(budget >> 20));
     }
-    st->max_may_fit = session_dram_sized(s, &b, "the largest chased buffer", o->max_bytes, given, capped, false);
+    st->max_may_fit = session_dram_sized(s, &b, DRAM_FIGURE_LATENCY, "the largest chased buffer", o->max_bytes, given, capped, false);
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "memory/memory_budget.h"
 #include "memory/page_policy.h"
 #include "measure/cache_probe.h"
+#include "measure/dram_check.h"
 #include "output/json_report.h"
 #include "output/kernel_list.h"
 #include "output/openmetrics_sink.h"
@@ -29,6 +30,7 @@
 #include "topology/cpuid_source.h"
 #include "util/format_bytes.h"
 #include "util/one_line.h"
+#include "util/read_file.h"
 
 static const char *live_getenv(const char *name)
 {
@@ -326,6 +328,8 @@ void session_emit(session *s, result_record *r)
         r->dram_intent = s->dram_intent;
         r->may_fit_cache = s->may_fit_cache;
     }
+    if (r->dram_intent && s->dram_check.ran && !r->dram_check.ran)
+        r->dram_check = s->dram_check;
     if (!s->parent && s->measuring) /* a step's records reach its parent's session_emit */
         note_host_load(s, r);
     if (!result_list_add(&s->results, r))
@@ -556,6 +560,17 @@ static int plan_machine(session *s, const common_options *c)
     s->env.cpuid = NULL;
     s->env.measured = NULL;
     s->env.memory_budget = NULL; /* recorded_budget */
+    if (c->plan_cpuid) { /* a regular file of at most 1 MiB */
+        char err[256], *text = NULL;
+        size_t len = 0;
+        if (!read_file_limited(c->plan_cpuid, 1 << 20, &text, &len, err, sizeof err))
+            return session_bad_input(s, "--cpuid '%s': %s", c->plan_cpuid, err);
+        bool ok = cpuid_dump_parse(text, &s->recorded_cpuid, err, sizeof err);
+        free(text);
+        if (!ok)
+            return session_bad_input(s, "--cpuid '%s': %s", c->plan_cpuid, err);
+        s->env.cpuid = &s->recorded_cpuid;
+    }
     return -1;
 }
 
@@ -577,6 +592,8 @@ int session_open(session *s, const mode_def *m, int argc, char **argv, const ses
         return session_bad_input(s, "%s", err);
     if (c->openmetrics_path && c->json_path && strcmp(c->openmetrics_path, c->json_path) == 0)
         return session_bad_input(s, "--openmetrics %s: the same file as --json", c->openmetrics_path);
+    if (c->plan_cpuid && !c->plan_sysfs)
+        return session_bad_input(s, "--cpuid %s: only with --plan --sysfs (a recorded machine's CPUID)", c->plan_cpuid);
     if (c->plan_sysfs && (rc = plan_machine(s, c)) >= 0)
         return rc;
     if (!load_topology(s)) {
@@ -727,6 +744,46 @@ static bool open_documents(session *s, const common_options *c)
     return true;
 }
 
+/* The plateau check a mode asked for (modes/dram_sizing.h), before the mode runs:
+ * every usable CPU for bandwidth, the first for a chase. Its figures go to every
+ * DRAM record and to the plan; a failure is said and leaves the records without. */
+static void session_run_dram_check(session *s)
+{
+    size_t n = s->dram_check_kind == 2 ? 1 : s->topo.usable.count;
+    team_place *places = calloc(n ? n : 1, sizeof *places);
+    int *cpus = calloc(n ? n : 1, sizeof *cpus);
+    team *t = NULL;
+    if (places && cpus) {
+        for (size_t i = 0; i < n; i++) {
+            cpus[i] = s->topo.usable.ids[i];
+            places[i].cpus = (cpu_list){&cpus[i], 1};
+        }
+        t = n ? session_start_team(s, places, (int)n) : NULL;
+    }
+    measure_status ms = MEASURE_NO_MEMORY;
+    if (t) {
+        ms = s->dram_check_kind == 2 ? dram_check_latency(t, s->dram_check_footprint, &s->dram_check)
+                                     : dram_check_bandwidth(t, s->dram_check_footprint, &s->dram_check);
+        team_destroy(t);
+    }
+    free(places);
+    free(cpus);
+    param_list *p = &s->info.plan.values;
+    if (ms == MEASURE_OK) {
+        params_text(p, "dram_check_verdict", s->dram_check.verdict);
+        params_number(p, "dram_check_at_footprint", s->dram_check.at_footprint);
+        params_number(p, "dram_check_at_twice", s->dram_check.at_twice);
+        if (strcmp(s->dram_check.verdict, "dram") != 0)
+            session_warn(s, WARN_MAY_FIT_CACHE,
+                         "DRAM check: no source describes the last level, and the same kernel at twice the footprint "
+                         "measured %.4g %s against %.4g at it: the DRAM figures may be a cache's",
+                         s->dram_check.at_twice, s->dram_check.unit, s->dram_check.at_footprint);
+    } else if (ms != MEASURE_STOPPED) {
+        session_warn(s, WARN_NOT_MEASURED, "DRAM check: not run (%s)",
+                     ms == MEASURE_NO_MEMORY ? "no memory or threads for it" : "a kernel failed");
+    }
+}
+
 int session_measure(session *s)
 {
     const common_options *c = session_common(s);
@@ -773,6 +830,8 @@ int session_measure(session *s)
         say(s, "warning", planned.warnings[i]);
     run_info_free(&planned);
 
+    if (s->dram_check_kind && !session_stopped(s))
+        session_run_dram_check(s);
     s->mode->run(s);
     if (!s->parent) {
         stop_disarm(); /* a deadline reached from here on cut nothing */
@@ -807,6 +866,7 @@ void session_close(session *s)
     if (s->mode && s->mode->release && s->state)
         s->mode->release(s);
     result_list_free(&s->results);
+    cpuid_dump_free(&s->recorded_cpuid);
     free(s->probes);
     free(s->probe_at);
     free(s->mem_probes);

@@ -57,6 +57,7 @@ struct session {
     void *state;        /* the mode's state */
     topology topo;
     bool have_topo;
+    cpuid_dump recorded_cpuid; /* --cpuid FILE with --plan --sysfs */
     run_info info;
     result_list results;
     sink *sinks[SESSION_MAX_SINKS];
@@ -72,6 +73,12 @@ struct session {
     /* What session_emit gives a record that does not say (session_size_basis). */
     const char *size_basis;
     bool dram_intent, may_fit_cache;
+    /* The DRAM rule was the floor (no source describes the last level): the plateau
+     * check to run before the mode (0 none, 1 bandwidth, 2 a chase) at this
+     * footprint, and what it found, given to every DRAM record (modes/dram_sizing.h). */
+    int dram_check_kind;
+    uint64_t dram_check_footprint;
+    result_dram_check dram_check;
     session *parent;    /* this session is a step of parent's run (session_open_step) */
     /* the host's load and the noise probe (top-level sessions only) */
     host_load load_start, load_last;

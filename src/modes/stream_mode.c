@@ -202,7 +202,7 @@ static int stream_plan(session *s)
                      dram_rule_text(&db, rule, sizeof rule));
     }
     /* Records carry the basis; the warning above is the only one. */
-    session_dram_sized(s, &db, NULL, array, o->n_given, capped, true);
+    session_dram_sized(s, &db, DRAM_FIGURE_BANDWIDTH, NULL, array, o->n_given, capped, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "array_elements", (long long)st->n);
     params_int(p, "ntimes", o->ntimes);

@@ -168,7 +168,7 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
         uint64_t total = last->bytes * (uint64_t)size_threads;
         if (size_threads == 1 && total < st->dram_chain_min) /* -o latency: the chain is the footprint */
             total = st->dram_chain_min;
-        session_dram_sized(s, &basis, "the largest size, all threads together", total, false, st->plan.dram_capped,
+        session_dram_sized(s, &basis, DRAM_FIGURE_BANDWIDTH, "the largest size, all threads together", total, false, st->plan.dram_capped,
                            false);
     }
     return 0;

@@ -106,7 +106,7 @@ int traffic_layout_plan(session *s, const traffic_options *o, int chaser_cpu, in
     if (rc)
         return rc;
     session_describe_placement(s, &L->where);
-    session_dram_sized(s, &L->basis, "the traffic buffers", L->buffer_bytes * (uint64_t)L->ntraffic,
+    session_dram_sized(s, &L->basis, DRAM_FIGURE_BANDWIDTH, "the traffic buffers", L->buffer_bytes * (uint64_t)L->ntraffic,
                        o->buffer_bytes != 0, L->capped, true);
     param_list *p = &s->info.plan.values;
     params_int(p, "traffic_threads", L->ntraffic);

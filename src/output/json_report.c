@@ -211,6 +211,22 @@ static void write_random_chase(json_writer *j, const result_record *r, const run
     json_object_end(j);
 }
 
+/* The plateau check of a DRAM figure sized from the floor (result.h). */
+static void write_dram_check(json_writer *j, const result_dram_check *c)
+{
+    if (!c->ran)
+        return;
+    json_object_begin(j, "dram_check");
+    json_string(j, "kernel", c->kernel);
+    json_string(j, "unit", c->unit);
+    json_uint(j, "footprint_bytes", c->footprint_bytes);
+    json_number(j, "at_footprint", c->at_footprint);
+    json_uint(j, "twice_bytes", 2 * c->footprint_bytes);
+    json_number(j, "at_twice", c->at_twice);
+    json_string(j, "verdict", c->verdict);
+    json_object_end(j);
+}
+
 void json_write_record(json_writer *j, const result_record *r, const run_host_noise *noise)
 {
     json_object_begin(j, NULL);
@@ -226,6 +242,8 @@ void json_write_record(json_writer *j, const result_record *r, const run_host_no
         json_string(j, "size_basis", r->size_basis);
     if (r->dram_intent)
         json_bool(j, "may_fit_cache", r->may_fit_cache);
+    if (r->dram_intent)
+        write_dram_check(j, &r->dram_check);
     json_int(j, "threads", r->threads);
     json_array_begin(j, "placement");
     for (int i = 0; r->placement && i < r->threads; i++) {

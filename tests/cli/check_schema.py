@@ -249,6 +249,29 @@ def promises(doc):
         bad.append("stopped_by error, but no error said")
     if len(doc["warning_kinds"]) != len(doc["warnings"]):
         bad.append("%d warning kinds for %d warnings" % (len(doc["warning_kinds"]), len(doc["warnings"])))
+    bad += dram_rule_problems(doc)
+    return bad
+
+
+def dram_rule_problems(doc):
+    """The DRAM rule (plan/dram_size.h): the plan's may_fit_cache is exactly its
+    footprint below the rule, one warning says so exactly then, and the cache probe
+    ran only when the command line asked for it."""
+    bad, plan = [], doc.get("plan") or {}
+    if "cache_probe" in doc["topology"] and "--cache-probe always" not in " ".join(doc["command_line"]):
+        bad.append("the cache probe ran, not asked for (topology.cache_probe)")
+    if "dram_rule_bytes" not in plan or plan.get("may_fit_cache") is None:
+        return bad
+    below = plan["dram_footprint_bytes"] < plan["dram_rule_bytes"]
+    if plan["may_fit_cache"] != below:
+        bad.append("plan may_fit_cache %s for a footprint of %d against the rule's %d" %
+                   (plan["may_fit_cache"], plan["dram_footprint_bytes"], plan["dram_rule_bytes"]))
+    said = [w for w in doc["warnings"] if "below the DRAM rule" in w or "less than STREAM's rule" in w]
+    if below != bool(said) or len(said) > 1:
+        bad.append("footprint below the DRAM rule %s, but %d warning(s) say so" % (below, len(said)))
+    for r in doc.get("results", []):
+        if r.get("may_fit_cache") and not below and r["mode"] == doc["mode"] and r["mode"] not in ("latency", "sweep"):
+            bad.append("%s %s: may_fit_cache true, the plan's footprint meets the rule" % (r["mode"], r["operation"]))
     return bad
 
 

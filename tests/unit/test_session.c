@@ -881,7 +881,7 @@ TEST(session_sweep_dram_point_from_the_package_total)
     for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++) {
         session s;
         cpuid_dump d = {NULL, 0};
-        CHECK_INT(open_microvm_with(&s, &d, probes[k], NULL, "-o", "read"), -1);
+        CHECK_INT(open_microvm_with(&s, &d, probes[k], NULL, "-p", "2"), -1);
         CHECK_INT(session_plan(&s), 0);
         const param_table *sizes = section_find_table(&s.info.plan, "sizes");
         CHECK(sizes != NULL && sizes->nrows > 2);
@@ -891,6 +891,8 @@ TEST(session_sweep_dram_point_from_the_package_total)
             CHECK_STR(params_get_text(last, "size_basis"), "cpuid_amd_legacy");
             const param *fit = params_find(last, "may_fit_cache");
             CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
+            /* one thread chases: its chain is the rule itself, 2032 MiB (whole TLB groups) */
+            CHECK_INT((long long)params_get_number(last, "latency_chain_bytes", -1), 2032LL << 20);
             CHECK_STR(params_get_text(&sizes->rows[0], "size_basis"), "cpuid_amd_legacy"); /* L1/2: the legacy L1d */
             CHECK_INT((long long)params_get_number(&sizes->rows[0], "size_kb", -1), 16); /* 48 KiB / 2, rounded down */
             if (k == 0) {
@@ -951,6 +953,42 @@ TEST(session_no_cache_source_takes_the_floor)
     CHECK(s.may_fit_cache);
     CHECK(planned_warning(&s, "below the DRAM rule (no source describes L3: the 1 GiB floor)"));
     close_session(&s);
+}
+
+/* The DRAM check's verdict: a figure better at the footprint than at twice it (by
+ * more than 5%) was still a cache's; bandwidth higher, latency lower. */
+TEST(dram_check_verdict_by_metric)
+{
+    CHECK_STR(dram_check_verdict(false, 60000, 59000), "dram");
+    CHECK_STR(dram_check_verdict(false, 70000, 60000), "not_dram");
+    CHECK_STR(dram_check_verdict(false, 50000, 60000), "dram"); /* slower at the footprint: no cache helped */
+    CHECK_STR(dram_check_verdict(true, 120, 125), "dram");
+    CHECK_STR(dram_check_verdict(true, 80, 120), "not_dram");
+    CHECK_STR(dram_check_verdict(true, 130, 120), "dram");
+}
+
+/* The run's DRAM check goes to every record meant to be DRAM's, and to no other. */
+TEST(dram_check_given_to_dram_records)
+{
+    session s;
+    cpuid_dump d = {NULL, 0};
+    CHECK_INT(open_microvm(&s, &d, false, "stream", NULL, NULL), -1);
+    CHECK_INT(session_plan(&s), 0);
+    s.dram_check = (result_dram_check){true, "read", "MB/s", 1ULL << 30, 70000, 60000, "not_dram"};
+    result_record r, other;
+    result_init(&r, "stream", "triad", METRIC_BANDWIDTH);
+    session_emit(&s, &r);
+    result_init(&other, "stream", "copy", METRIC_BANDWIDTH);
+    other.size_basis = "user"; /* a record with a basis of its own, not DRAM-intended */
+    session_emit(&s, &other);
+    CHECK_INT(s.results.n, 2);
+    if (s.results.n == 2) {
+        CHECK(s.results.items[0].dram_check.ran);
+        CHECK_STR(s.results.items[0].dram_check.verdict, "not_dram");
+        CHECK(!s.results.items[1].dram_check.ran);
+    }
+    close_session(&s);
+    cpuid_dump_free(&d);
 }
 
 /* A record the mode emits without a basis of its own gets the mode's: where the
