@@ -38,7 +38,7 @@ static const option_spec specs[] = {
     {.short_name = 'b', .long_name = "buffer", .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes",
      .offset = F(buffer_bytes), .given = OPTION_GIVEN(latency_matrix_options, buffer_given), .min = 4096,
      .max = (double)MAX_MATRIX_BYTES, .bad = "not a size of at least 4K (e.g. 256M, 1G)",
-     .help = "Chased buffer per cell (default 4x the last-level cache,\nat least 64M, within the memory budget); "
+     .help = "Chased buffer per cell (default: the DRAM rule, 4x the largest\nlast-level figure any source gives, at least 64M, within the\nmemory budget); "
              "SIZE takes\nK, M or G, a bare number is KiB"},
     {.long_name = "every-cpu", .kind = OPT_FLAG, .key = "every_cpu", .offset = F(every_cpu),
      .help = "A row per usable CPU instead of per node (MLC's -a):\nlatency to its own node's memory, to find a slow "

@@ -31,7 +31,7 @@ static const option_spec specs[] = {
      .help = "Smallest buffer (default 4K); SIZE takes K, M or G,\na bare number is KiB"},
     {.long_name = "max", .value_name = "SIZE", .kind = OPT_SIZE, .key = "max_bytes", .offset = F(max_bytes),
      .min = 4096, .max = (double)MAX_LATENCY_BYTES, .bad = "not a size of at least 4K (e.g. 64M, 1G)",
-     .help = "Largest buffer (default 2x the last-level cache)"},
+     .help = "Largest buffer (default: the DRAM rule, 4x the largest\nlast-level figure any source gives)"},
     {.long_name = "points-per-octave", .value_name = "N", .kind = OPT_INT, .key = "points_per_octave",
      .offset = F(points_per_octave), .min = 1, .max = 64, .bad = "must be a whole number from 1 to 64",
      .help = "Sizes per doubling (default 4)"},

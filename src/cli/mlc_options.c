@@ -288,7 +288,7 @@ static const option_spec specs[] = {
     {.short_name = 'b', .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes", .offset = F(buffer_bytes),
      .given = OPTION_GIVEN(mlc_options, buffer_given), .min = 4096, .max = (double)(1ULL << 40),
      .bad = "not a size of at least 4K (a bare number is KiB, as in MLC)",
-     .help = "Buffer per thread (default: from the last-level cache);\nK, M or G, a bare number is KiB"},
+     .help = "Buffer per thread (default: the DRAM rule over the threads);\nK, M or G, a bare number is KiB"},
     {.short_name = 't', .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "seconds", .offset = F(seconds),
      .given = OPTION_GIVEN(mlc_options, seconds_given), .min = 0.01, .max = 3600,
      .bad = "must be a number of seconds from 0.01 to 3600", .help = "Time of each measurement (default: membench's)"},

@@ -115,9 +115,8 @@ static const option_spec shared[] = {
              "when this machine\ncannot give it; the share obtained is checked"},
     {.long_name = "cache-probe", .value_name = "WHEN", .kind = OPT_CHOICE, .key = "cache-probe",
      .offset = COMMON(cache_probe), .choices = cache_probe_choices, .bad = "must be auto, always or never",
-     .help = "Measure the last-level cache's edge and the DRAM plateau before\nsizing DRAM buffers (about 1-3 s): auto "
-             "when no source gives\nthe last level's size (or only a package's) and a buffer size\nis left to membench, "
-             "always, never"},
+     .help = "always: first measure the effective last level one thread\nsees (about 1-3 s; a diagnostic, nothing is sized from it);\n"
+             "auto (default) and never: do not"},
     {.long_name = "plan", .kind = OPT_FLAG, .key = "plan", .offset = COMMON(plan),
      .help = "Print the plan (sizes, threads and CPUs, memory per node against\nthe budget, samples, estimated time) and exit "
              "without measuring"},

@@ -42,7 +42,7 @@ static parse_result parse_array_size(void *opts, const char *arg, char *err, siz
 static const option_spec specs[] = {
     OPTION_COMMON("help"),
     {.short_name = 'n', .value_name = "N", .kind = OPT_CUSTOM, .key = "elements", .custom = parse_elements,
-     .help = "Elements per array (default: 4x the total last-level cache)"},
+     .help = "Elements per array (default: each array 4x the largest\nlast-level figure any source gives, STREAM's rule)"},
     {.long_name = "size", .value_name = "SIZE", .kind = OPT_CUSTOM, .key = "size", .custom = parse_array_size,
      .help = "Bytes per array instead (K, M or G; bare number is KiB)"},
     {.long_name = "ntimes", .value_name = "N", .kind = OPT_INT, .key = "ntimes", .offset = F(ntimes), .min = 2,

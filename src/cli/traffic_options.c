@@ -94,8 +94,8 @@ static const char *mix_values(char *buf, size_t len)
     {.short_name = 'b', .long_name = "buffer", .value_name = "SIZE", .kind = OPT_SIZE, .key = "buffer_bytes",      \
      .offset = F(buffer_bytes), .min = 1 << 20, .max = (double)MAX_BUFFER_BYTES,                                    \
      .bad = "not a size of at least 1M (e.g. 64M, 1G)",                                                            \
-     .help = "Each buffer of a traffic thread (default: 4x the\nlast-level cache shared out over the threads, at " \
-             "least\n64 MiB); SIZE takes K, M or G, a bare number is KiB"}
+     .help = "Each buffer of a traffic thread (default: the DRAM\nrule shared out over the threads, at least 64 MiB);\n" \
+             "SIZE takes K, M or G, a bare number is KiB"}
 #define ROW_PER_THREAD                                                                                             \
     {.long_name = "per-thread", .kind = OPT_FLAG, .key = "per_thread", .offset = F(per_thread),                    \
      .help = "Each traffic thread's bandwidth too (MLC -B)"}
@@ -162,7 +162,7 @@ static const option_spec loaded_specs[] = {
     {.long_name = "chase-buffer", .value_name = "SIZE", .kind = OPT_SIZE, .key = "chase_bytes",
      .offset = F(chase_bytes), .min = 1 << 20, .max = (double)MAX_BUFFER_BYTES,
      .bad = "not a size of at least 1M (e.g. 256M)",
-     .help = "Buffer the latency thread chases (default 4x the\nlast-level cache, at least 64 MiB)"},
+     .help = "Buffer the latency thread chases (default: the DRAM\nrule, 4x the largest last-level figure, at least 64 MiB)"},
     {.long_name = "sample-ms", .value_name = "MS", .kind = OPT_DOUBLE, .key = "sample_ms", .offset = F(sample_ms),
      .min = 0.1, .max = 100000, .bad = "must be a number from 0.1 to 100000",
      .help = "One latency sample with the traffic quiet (default 10;\nlonger under load)"},

@@ -27,7 +27,7 @@ bool session_dram_sized(session *s, const dram_basis *b, dram_figure kind, const
                                      "kind of kernel at the footprint and at twice it");
     }
     if (may_fit && what)
-        session_warn(s, WARN_MAY_FIT_CACHE, "%s (%s in all%s) is below the DRAM rule (%s): its figures may be a "
+        session_warn(s, WARN_MAY_FIT_CACHE, "%s (%s in all%s): below the DRAM rule (%s), so its figures may be a "
                         "cache's, not DRAM's", what, format_bytes(total, size, sizeof size),
                      capped ? ", capped by the memory budget" : given ? ", as given" : "", rule);
     return may_fit;

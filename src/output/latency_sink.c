@@ -136,11 +136,12 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
         format_bytes(row_bytes(llc, "reported_bytes"), b, sizeof b);
         format_bytes(row_bytes(llc, "measured_below_bytes"), c, sizeof c);
         fprintf(f,
-                "Effective last-level cache for this CPU: %s (at least %s, less than %s: the next size whose median "
+                "Effective last-level cache one thread sees on this CPU (a diagnostic: DRAM sizes come from the cache "
+                "sources): %s (at least %s, less than %s: the next size whose median "
                 "converged), where latency climbs to %.0f ns (reported: %s)\n",
                 a, a, c, params_get_number(llc, "measured_latency_ns", 0), b);
     } else if (llc || unconverged > 0) {
-        fprintf(f, "Effective last-level cache for this CPU: could not tell (%lld of %lld points did not reach CV < 5%% "
+        fprintf(f, "Effective last-level cache one thread sees on this CPU: could not tell (%lld of %lld points did not reach CV < 5%% "
                    "and are not used; no step among the rest has intervals apart)\n",
                 unconverged, unconverged + (long long)params_get_number(&analysis->values, "points_converged", 0));
     }

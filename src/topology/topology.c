@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "topology/topology.h"
+#include "topology/topology_sysfs.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -440,7 +441,7 @@ static void load_caches(const char *root, topology *t)
     }
 }
 
-static void load_pages(const char *root, topology *t)
+void topology_read_pages(const char *root, topology *t)
 {
     char path[1024], buf[128];
     snprintf(path, sizeof path, "%s/kernel/mm/hugepages", root);
@@ -480,7 +481,7 @@ static void load_pages(const char *root, topology *t)
     }
 }
 
-bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
+bool topology_read_sysfs(const char *sys_root, const cpu_list *usable, topology *t)
 {
     memset(t, 0, sizeof *t);
     load_cpus(sys_root, usable, t);
@@ -510,15 +511,15 @@ bool topology_load(const char *sys_root, const cpu_list *usable, topology *t)
     count_cores_packages(t);
     load_nodes(sys_root, t);
     load_caches(sys_root, t);
-    topology_report_instances(t, CACHE_FROM_SYSFS);
-    topology_add_devicetree(t, sys_root);
-    load_pages(sys_root, t);
-    topology_say_missing_caches(t);
+    return true;
+}
+
+void topology_warn_memoryless_nodes(topology *t)
+{
     for (size_t i = 0; i < t->nnodes; i++)
         if (t->nodes[i].cpus.count > 0 && t->nodes[i].mem_total == 0)
             topology_warn(t, "NUMA node %d has CPUs but no memory: its threads' memory comes from node %d",
                           t->nodes[i].id, t->nodes[i].memory_node);
-    return true;
 }
 
 void topology_free(topology *t)

@@ -547,7 +547,7 @@ guest_tree "$TMP/guest"
 ZEN5=$(dirname "$0")/../fixtures/cpuid/zen5-microvm.txt
 "$BIN" topology --sysfs "$TMP/guest" >"$TMP/guest.out" 2>"$TMP/guest.err"; rc=$?
 check "topology on a guest with no cache source: one warning naming the three defaults" \
-    bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'cache sizes:' '$TMP/guest.err') -eq 1 ] && grep -q 'no source reports L1, L2, L3 per instance .*L3 8 MiB (default)' '$TMP/guest.err' && grep -q '^DRAM buffers sized from: L3 8 MiB (default)' '$TMP/guest.out'"
+    bash -c "[ $rc -eq 0 ] && [ \$(grep -c 'cache sizes:' '$TMP/guest.err') -eq 1 ] && grep -q 'no source reports L1, L2, L3 per instance .*L3 8 MiB (default)' '$TMP/guest.err' && grep -q '^DRAM buffers sized from: no source describes L3' '$TMP/guest.out' && grep -q '^DRAM rule: .* at least no source describes L3: the 1 GiB floor' '$TMP/guest.out'"
 "$BIN" topology --sysfs "$TMP/guest" --cpuid "$ZEN5" --json >"$TMP/topo-guest.json" 2>"$TMP/guest.err"; rc=$?
 check "topology --cpuid (Zen 5 microVM): L1d 48 KiB and L2 1 MiB from the legacy leaves, L3 508 MiB per package, KVM" \
     python3 -c "import json,sys; d=json.load(open('$TMP/topo-guest.json')); u=d['levels_used']; b=d['dram_basis']; ok=$rc==0 and (u['L1']['size_bytes'],u['L1']['source'])==(48<<10,'cpuid_amd_legacy') and (u['L2']['size_bytes'],u['L2']['source'])==(1<<20,'cpuid_amd_legacy') and (u['L3']['size_bytes'],u['L3']['source'],u['L3']['per_package'])==(508<<20,'cpuid_amd_legacy',True) and (b['size_bytes'],b['per_package'],b['text'])==(508<<20,True,'L3 508 MiB per package (CPUID 0x80000005/6)') and {(c['level'],c['source']) for c in d['caches']}=={(1,'cpuid_amd_legacy'),(2,'cpuid_amd_legacy')} and d['cpu_vendor']=='AuthenticAMD' and d['hypervisor']=='KVMKVMKVM' and [w for w in d['warnings'] if w.startswith('cache sizes:')]==['cache sizes: no source reports L3 per instance (sysfs, CPUID, device tree): using L3 508 MiB for a whole package (CPUID 0x80000005/6), not one instance\'s']; sys.exit(0 if ok else 1)"
@@ -561,7 +561,49 @@ fi
 check "-v prints topology, placement, kernels and sizes with reasons" \
     bash -c "grep -q '^Caches' '$TMP/v.err' && grep -q '^Threads:' '$TMP/v.err' && grep -qE '^ +read \| [a-z0-9]+ \| loads \|' '$TMP/v.err' && grep -qE '^ +64 \| -s 64 \| user$' '$TMP/v.err' && grep -qE '^  64 KB read: .*pins verified' '$TMP/v.err'"
 "$BIN" -v -o read "${QUICK[@]}" -t 0.2 >/dev/null 2>"$TMP/v2.err"
-check "-v explains each default size" bash -c "grep -q 'L1/2: inside L1' '$TMP/v2.err' && grep -q '4xL3: RAM' '$TMP/v2.err'"
+check "-v explains each default size" bash -c "grep -q 'L1/2: inside L1' '$TMP/v2.err' && grep -q 'DRAM: all threads together at least 4x L3' '$TMP/v2.err'"
+
+# The DRAM rule (issue 44) on the Zen 5 guest without cache sysfs: every mode's plan,
+# whatever it measures, has a footprint of at least 4x the package's 508 MiB
+# (2032 MiB), all threads together; may_fit_cache false and no warning. Then the same
+# modes below the rule by the command line: may_fit_cache true and one warning.
+guest_tree "$TMP/guest24" # the same guest with 24 GiB, 23 GiB of it free
+printf 'Node 0 MemTotal: 25165824 kB\nNode 0 MemFree: 24117248 kB\n' >"$TMP/guest24/devices/system/node/node0/meminfo"
+rule_plans() { # MODE ARGS...: --plan --json on that guest with the Zen 5 CPUID
+    "$BIN" "$@" --plan --sysfs "$TMP/guest24" --cpuid "$ZEN5" --json "$TMP/rule.json" >/dev/null 2>"$TMP/rule.err"
+}
+for m in sweep stream latency latency-matrix bandwidth-matrix peak-bandwidth loaded-latency; do
+    args=(); [ "$m" = sweep ] || args=("$m")
+    rule_plans "${args[@]}"; rc=$?
+    check "DRAM rule, $m --plan on the Zen 5 guest: footprint >= 4 x 508 MiB all threads together, basis the package total" \
+        python3 -c "import json,sys; d=json.load(open('$TMP/rule.json')); p=d['plan']; ok=$rc==0 and p['dram_rule_bytes']==2032<<20 and p['dram_footprint_bytes']>=p['dram_rule_bytes'] and p['may_fit_cache'] is False and p['size_basis']=='L3 508 MiB per package (CPUID 0x80000005/6)' and not [w for w in d['warnings'] if 'DRAM rule' in w or 'STREAM' in w]; sys.exit(0 if ok else 1)"
+done
+rule_plans stream -n 1000000; rc=$?
+check "DRAM rule both ways: stream -n 1000000 (8 MB arrays) on the Zen 5 guest: may_fit_cache, one warning naming the rule" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/rule.json')); p=d['plan']; w=[x for x in d['warnings'] if 'STREAM' in x or 'DRAM rule' in x]; ok=$rc==0 and p['may_fit_cache'] is True and len(w)==1 and '4x L3 508 MiB per package (CPUID 0x80000005/6) = 2032 MiB' in w[0] and d['warning_kinds'][d['warnings'].index(w[0])]=='stream_rule'; sys.exit(0 if ok else 1)"
+rule_plans peak-bandwidth -b 512M; rc=$?
+check "DRAM rule both ways: peak-bandwidth -b 512M (2 threads: 1 GiB) on the Zen 5 guest: may_fit_cache, one may_fit_cache warning" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/rule.json')); p=d['plan']; w=[x for x in d['warnings'] if 'below the DRAM rule' in x]; ok=$rc==0 and p['may_fit_cache'] is True and p['dram_footprint_bytes']==1<<30 and len(w)==1 and d['warning_kinds'][d['warnings'].index(w[0])]=='may_fit_cache'; sys.exit(0 if ok else 1)"
+"$BIN" latency-matrix --plan --sysfs "$TMP/guest24" --json "$TMP/rule.json" >/dev/null 2>&1; rc=$?
+check "DRAM rule with no cache source at all: the 1 GiB floor, said as such, and a DRAM check planned" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/rule.json')); p=d['plan']; ok=$rc==0 and p['dram_rule_bytes']==1<<30 and p['buffer_bytes']>=1<<30 and p['size_basis']=='no source describes L3' and 'dram_check' in p; sys.exit(0 if ok else 1)"
+# This machine: five plans of each mode give the same sizes (no measurement sizes anything).
+same_sizes=0
+for m in sweep stream latency latency-matrix peak-bandwidth loaded-latency; do
+    args=(); [ "$m" = sweep ] || args=("$m")
+    for i in 1 2 3 4 5; do
+        "$BIN" "${args[@]}" --plan --json "$TMP/five-$i.json" >/dev/null 2>&1
+    done
+    python3 -c "
+import json,sys
+keys=('dram_rule_bytes','dram_footprint_bytes','array_elements','max_bytes','buffer_bytes','chase_bytes')
+def sizes(i):
+    p=json.load(open('$TMP/five-%d.json' % i))['plan']
+    return [p.get(k) for k in keys] + [r.get('size_kb') for r in p.get('sizes', [])]
+s=[sizes(i) for i in range(1, 6)]
+sys.exit(0 if s[0][0] and all(x == s[0] for x in s) else 1)" || { same_sizes=1; echo "# $m: sizes differ between plans"; }
+done
+check "five plans of each DRAM mode on this machine give the same sizes" test $same_sizes -eq 0
 
 # --- membench latency ----------------------------------------------------------
 bad_input "latency --min 2K" "'2K'" latency --min 2K
@@ -1083,8 +1125,16 @@ check "the docs check names a page with no link back to README.md and one README
 rm -rf "$nav"
 
 layers_out=$(python3 "$(dirname "$0")/check_layers.py" "$ROOT/src" 2>&1)
-check "includes point down the layers README draws (modes > cli, output > measure > core ...)" test $? -eq 0
+check "includes point down the layers README draws (modes > cli, output > measure > core ...), no files call each other round a circle" test $? -eq 0
 echo "$layers_out" | head -10 | sed 's/^/    /'
+circle=$(mktemp -d)
+mkdir -p "$circle/src/topology"
+printf 'void a_one(void)\n{\n    b_two();\n}\n' >"$circle/src/topology/a.c"
+printf 'void b_two(void)\n{\n    a_one();\n}\n' >"$circle/src/topology/b.c"
+circle_out=$(python3 "$(dirname "$0")/check_layers.py" "$circle/src" 2>&1)
+check "the layer check names two files that call each other" \
+    bash -c 'grep -qx "files that call each other round a circle: topology/a.c <-> topology/b.c" <<<"$1"' _ "$circle_out"
+rm -rf "$circle"
 
 # --- schema 2 -------------------------------------------------------------------
 # Every JSON document written above (each mode; complete, interrupted, time-limited)
