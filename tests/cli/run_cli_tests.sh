@@ -704,7 +704,7 @@ fi
 # -v explains the placement: the chaser CPU per cell, the node, the policy, the buffer and why.
 "$BIN" latency-matrix --sample-ms 1 -v >/dev/null 2>"$TMP/lmv.err"; rc=$?
 check "latency-matrix -v: the cells (CPU, nodes), MPOL_BIND, the default buffer and its reason from the LLC" \
-    bash -c "[ $rc -eq 0 ] && grep -q '^memory_policy: bind$' '$TMP/lmv.err' && grep -qE '^buffer_reason: 4x the [0-9]+ KiB L[0-9]' '$TMP/lmv.err' &&
+    bash -c "[ $rc -eq 0 ] && grep -q '^memory_policy: bind$' '$TMP/lmv.err' && grep -qE '^buffer_reason: (4x L[0-9] [0-9]+ [KMG]iB.* = [0-9]+ [KMG]iB|no source describes L[0-9]: the 1 GiB floor)' '$TMP/lmv.err' &&
         grep -qE '^buffer_bytes: [0-9]+$' '$TMP/lmv.err' && [ \$(sed -n 's/^buffer_bytes: //p' '$TMP/lmv.err') -ge 67108864 ] &&
         grep -q '^    row | column | cpu_node | cpu | mem_node$' '$TMP/lmv.err' && grep -q '^    0 | 0 | [0-9]* | $FIRST_CPU | ' '$TMP/lmv.err' &&
         grep -q '^Threads: [0-9]*, one chasing thread per node with CPUs' '$TMP/lmv.err'"
