@@ -695,7 +695,7 @@ static void arm_stop(session *s)
 /* --cache-probe always: the probe as a diagnostic before the plan (its findings go
  * to the topology's measured view; nothing is sized from them). It takes seconds,
  * so a signal during it stops the run as one during the measurement does, and -t
- * bounds it (half of -t at most, at most PROBE_BUDGET_S). */
+ * bounds it (a quarter of -t, which it may pass by twice; at most PROBE_BUDGET_S). */
 #define PROBE_BUDGET_S 3.0
 int session_plan(session *s)
 {
@@ -710,8 +710,8 @@ int session_plan(session *s)
         s->signals_armed = true;
         s->probe_start = clock_now();
         double budget = PROBE_BUDGET_S, limit = params_get_number(&s->info.options, "max_runtime_s", 0);
-        if (limit > 0 && limit / 2 < budget)
-            budget = limit / 2;
+        if (limit > 0 && limit / 4 < budget) /* the probe may run to twice its budget */
+            budget = limit / 4;
         cache_probe_into(&s->topo, budget, s->env.memory_budget);
     }
     return s->mode->plan ? s->mode->plan(s) : 0;

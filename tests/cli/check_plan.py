@@ -228,6 +228,10 @@ check("--sysfs without --plan is refused (exit 2, one line naming it)",
 bad = subprocess.run([BIN, "--plan", "--sysfs", os.path.join(TMP, "no-such-dir")], capture_output=True, text=True)
 check("--plan --sysfs of no directory is refused (exit 2)", bad.returncode == 2 and "no-such-dir" in bad.stderr,
       bad.stderr)
-bad = subprocess.run([BIN, "latency", "--plan"], capture_output=True, text=True)
+bad = subprocess.run([BIN, "c2c", "--plan"], capture_output=True, text=True)
 check("a mode without a plan printer refuses --plan (exit 2)", bad.returncode == 2, bad.stderr)
+lat = subprocess.run([BIN, "latency", "--plan"], capture_output=True, text=True)
+check("latency --plan says its sizes against the DRAM rule and measures nothing",
+      lat.returncode == 0 and "max_bytes:" in lat.stdout and "dram_rule:" in lat.stdout and "plan_only: true" in lat.stdout,
+      lat.stdout + lat.stderr)
 sys.exit(0 if all(results) else 1)

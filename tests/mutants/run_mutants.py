@@ -6,6 +6,7 @@ expects the named suite to fail on it. A planted bug that the suite lets through
 mutation no longer applies (the code it plants into changed: update the list).
 
   run_mutants.py [NAME-SUBSTRING]     all mutants, or those whose name contains it
+                                      (A|B: either)
 
 Each mutant: (name, file, the exact text replaced, its replacement, suite). Suites:
   unit      the unit tests (build/membench-tests); "unit:NAME" runs first only the
@@ -937,7 +938,7 @@ def main():
         for w in range(1, jobs):  # built copies (mtimes kept: nothing is rebuilt)
             trees.append(os.path.join(base, "w%d" % w))
             shutil.copytree(first, trees[-1], symlinks=True)
-        chosen = [m for m in MUTANTS if only in m[0]]
+        chosen = [m for m in MUTANTS if any(o in m[0] for o in only.split("|"))]
         numa = os.environ.get("MUTANTS_NUMA") == "1"
         planted = [m for m in chosen if m[4] not in NUMA_SUITES or numa]
         # each suite a planted bug uses passes unmutated first (run as one more task,
