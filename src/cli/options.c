@@ -125,7 +125,7 @@ static const option_spec shared[] = {
      .help = "With --plan: plan for the machine of a recorded sysfs tree (its\nnodes' MemFree is the memory) instead of this one"},
     {.long_name = "cpuid", .value_name = "FILE", .kind = OPT_TEXT, .key = "cpuid", .offset = COMMON(plan_cpuid),
      .bad = "file name is empty",
-     .help = "With --plan --sysfs: the recorded machine's CPUID (topology\n--dump-cpuid), its other cache source"},
+     .help = "With --plan --sysfs: the recorded machine's CPUID dump (as\ntopology's dump option writes it), its other cache source"},
     {.long_name = "list-kernels", .kind = OPT_ACTION, .key = "list-kernels", .action = ACTION_LIST_KERNELS,
      .help = "List every kernel of this binary (operation, ISA, stores,\nbytes counted) and which this CPU runs, then exit"},
 };

@@ -1030,6 +1030,18 @@ TEST(session_sweep_sizes_pass_the_largest_view_of_the_last_level)
         CHECK_INT((long long)params_get_number(last, "size_kb", -1), 256LL << 10); /* 4 x 105 MiB / 2 threads, up */
         CHECK_INT(plan_int(&s, "dram_rule_bytes"), 420LL << 20);
         CHECK_STR(params_get_text(last, "size_basis"), "cpuid_leaf4");
+        /* the L3 points too: 105 MiB shared by the 2 threads, 32 MiB when it fills */
+        const param_list *fills = NULL;
+        for (size_t i = 0; i < sizes->nrows; i++) {
+            const char *why = params_get_text(&sizes->rows[i], "reason");
+            if (why && strstr(why, "L3: fills L3"))
+                fills = &sizes->rows[i];
+        }
+        CHECK(fills != NULL);
+        if (fills) {
+            CHECK_INT((long long)params_get_number(fills, "size_kb", -1), 32LL << 10);
+            CHECK_STR(params_get_text(fills, "size_basis"), "cpuid_leaf4");
+        }
         const param *fit = params_find(last, "may_fit_cache");
         CHECK(fit && fit->kind == PARAM_BOOL && !fit->flag);
     }
