@@ -162,4 +162,9 @@ void report_headline_of(const loaded_run *run, run_headline *h)
         snprintf(h->llc, sizeof h->llc, "not in the run");
     }
     noise(run, h);
+    const json_value *probe = json_get_object(json_get_object(&run->doc, "topology"), "cache_probe");
+    double edge = 0;
+    if (probe && json_get_number(probe, "llc_bytes", &edge) && edge > 0 && edge < 0x1p62)
+        snprintf(h->probed, sizeof h->probed, "%s (cache probe: a diagnostic, no size comes from it)",
+                 format_bytes((unsigned long long)edge, size, sizeof size));
 }

@@ -23,6 +23,7 @@ enum { HEAD_READ, HEAD_WRITE, HEAD_COPY, HEAD_LATENCY, HEAD_TRIAD, HEAD_FIGURES 
 typedef struct {
     headline_figure fig[HEAD_FIGURES];
     char llc[80];      /* "L3 300 MiB (sysfs)", or "not in the run" */
+    char probed[96];   /* the cache probe's effective last level one thread saw, a diagnostic; "" not run */
     bool llc_known;
     char llc_level[16];      /* "L3"; "" unknown */
     double llc_bytes;        /* 0 unknown */

@@ -307,6 +307,10 @@ static void headlines(FILE *f, const report_model *m)
         }
         fprintf(f, "<dt>LLC</dt><dd class=\"figure%s\" data-figure=\"llc\">", h.llc_known ? "" : " missing");
         text(f, h.llc);
+        if (h.probed[0]) {
+            fputs("</dd>\n<dt>effective last level one thread sees</dt><dd class=\"figure\" data-figure=\"probed-llc\">", f);
+            text(f, h.probed);
+        }
         fprintf(f, "</dd>\n<dt>noise</dt><dd class=\"figure%s\" data-figure=\"noise\" data-noisy=\"%d\">",
                 h.noisy > 0 ? " noisy" : "", h.noisy);
         text(f, h.noise);
