@@ -40,6 +40,10 @@ check "report -o DIR/latency.svg --svg DIR: exit 2 before anything is written (t
 "$BIN" report "$TMP/a.json" -o "$TMP/page.html" --svg "$TMP/svg" >/dev/null 2>"$TMP/err"; rc=$?
 check "report --svg DIR with distinct names: exit 0, both charts" \
     bash -c "[ $rc -eq 0 ] && [ -s '$TMP/svg/bandwidth.svg' ] && [ -s '$TMP/svg/latency.svg' ]"
+cp "$TMP/svg/bandwidth.svg" "$TMP/chart.keep"
+"$BIN" report "$TMP/a.json" -o "$TMP/page2.html" --svg "$TMP/svg" --csv "$TMP/svg/bandwidth.svg" >/dev/null 2>"$TMP/err"; rc=$?
+check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anything is written (the table would overwrite a chart)" \
+    bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg: is the chart' '$TMP/err' && cmp -s '$TMP/chart.keep' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page2.html' ]"
 
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- "$BIN" --version >/dev/null 2>&1 &&
     getent group nogroup >/dev/null; then
