@@ -10,13 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/path_walk.h"
 #include "util/splitmix64.h"
 
-#define MAX_LINKS 40 /* the kernel's own limit on links in one lookup */
-
-/* Directories and links are opened O_PATH: no read permission needed, and a link
- * opened with O_NOFOLLOW is the link itself, to check and read through one
- * descriptor. */
+/* Links are opened O_PATH (util/path_walk.c walks the directories). */
 #ifndef O_PATH
 #define O_PATH O_RDONLY /* without it a link on the way fails to open: refused, never followed */
 #endif
@@ -80,110 +77,9 @@ bool file_target_same_file(const char *path, const char *other)
     return same;
 }
 
-/* A link is followed only when it is the user's or root's: a root run never writes
- * where another user's link points. */
-static bool trusted_link(const struct stat *lst)
-{
-    return lst->st_uid == geteuid() || lst->st_uid == 0;
-}
-
-/* The walk's state: the directory reached (an O_PATH descriptor), the components
- * still to walk, and the links followed so far. */
-typedef struct {
-    int dirfd;
-    char todo[2 * PATH_MAX];
-    int links;
-} walk;
-
-/* Replaces the link's component by the link's text: the walk goes on from the
- * link's directory, or from / for an absolute text. lfd: the link, opened O_PATH. */
-static bool follow_link(walk *w, int lfd, const char *after, int *e)
-{
-    char text[PATH_MAX];
-    ssize_t n = readlinkat(lfd, "", text, sizeof text - 1); /* the link just checked, not a new lookup */
-    if (n < 0 || ++w->links > MAX_LINKS) {
-        *e = n < 0 ? errno : ELOOP;
-        return false;
-    }
-    text[n] = '\0';
-    char next[sizeof w->todo];
-    if ((size_t)snprintf(next, sizeof next, "%s%s%s", text, *after ? "/" : "", after) >= sizeof next) {
-        *e = ENAMETOOLONG;
-        return false;
-    }
-    if (text[0] == '/') {
-        int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (root < 0) {
-            *e = errno;
-            return false;
-        }
-        close(w->dirfd);
-        w->dirfd = root;
-    }
-    memcpy(w->todo, next, sizeof next);
-    return true;
-}
-
-/* Walks the directories of w->todo one component at a time, never through a link
- * that is not trusted, until one component is left: it goes into name (NAME_MAX+1
- * bytes). False with the refusal in err. */
-static bool walk_to_last(walk *w, char *name, const char *flag, const char *given, char *err, size_t errlen)
-{
-    for (;;) {
-        char *p = w->todo;
-        while (*p == '/')
-            p++;
-        size_t len = strcspn(p, "/");
-        const char *after = p + len;
-        while (*after == '/')
-            after++;
-        if (len == 0 || (!*after && ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))))
-            return refuse(err, errlen, flag, given, strerror(EISDIR)); /* names a directory */
-        if (len > NAME_MAX)
-            return refuse(err, errlen, flag, given, strerror(ENAMETOOLONG));
-        char comp[NAME_MAX + 1];
-        memcpy(comp, p, len);
-        comp[len] = '\0';
-        if (!*after) {
-            if (p[len] == '/') /* "x.json/": only a directory could be meant */
-                return refuse(err, errlen, flag, given, "a directory's name: it ends in '/'");
-            memcpy(name, comp, len + 1);
-            return true;
-        }
-        int fd = openat(w->dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            int e = errno;
-            if (fd >= 0)
-                close(fd);
-            return refuse(err, errlen, flag, given, strerror(e));
-        }
-        int e = 0;
-        bool ok = true;
-        char rest[sizeof w->todo];
-        snprintf(rest, sizeof rest, "%s", after);
-        if (S_ISLNK(st.st_mode)) {
-            if (!trusted_link(&st))
-                ok = refuse_owner(err, errlen, flag, given, "a symbolic link on the way", &st, "root");
-            else if (!follow_link(w, fd, rest, &e))
-                ok = refuse(err, errlen, flag, given, strerror(e));
-            close(fd);
-        } else if (S_ISDIR(st.st_mode)) {
-            close(w->dirfd);
-            w->dirfd = fd;
-            memmove(w->todo, rest, strlen(rest) + 1);
-        } else {
-            close(fd);
-            ok = refuse(err, errlen, flag, given, strerror(ENOTDIR));
-        }
-        if (!ok)
-            return false;
-    }
-}
-
 /* The last component, name, in w->dirfd. Returns 1 when t is resolved, 0 when the
  * walk goes on through a trusted link, -1 on a refusal (in err). */
-static int resolve_last(walk *w, const char *name, file_target *t, const char *flag, const char *given, char *err,
+static int resolve_last(path_walk *w, const char *name, file_target *t, const char *flag, const char *given, char *err,
                         size_t errlen)
 {
     struct stat dst, lst, st;
@@ -199,14 +95,14 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         refuse(err, errlen, flag, given, strerror(errno));
     } else if (S_ISLNK(lst.st_mode)) {
         int e = 0;
-        if (!trusted_link(&lst))
+        if (!path_walk_trusted_link(&lst))
             refuse_owner(err, errlen, flag, given, "a symbolic link", &lst, "root");
         else if (fstatat(w->dirfd, name, &st, 0) != 0) /* a link to nothing: it would be replaced, not followed */
             refuse(err, errlen, flag, given,
                    errno == ENOENT ? "a symbolic link to a file that does not exist" : strerror(errno));
         else if ((t->std_fd = std_fd_of(&st)) >= 0)
             t->direct = true, status = 1; /* /dev/stdout */
-        else if (follow_link(w, fd, "", &e))
+        else if (path_walk_follow(w, fd, "", &e))
             status = 0;
         else
             refuse(err, errlen, flag, given, strerror(e));
@@ -237,19 +133,21 @@ bool file_target_open(file_target *t, const char *flag, const char *given, char 
 {
     memset(t, 0, sizeof *t);
     t->dirfd = t->std_fd = -1;
-    walk w = {.dirfd = open(given[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)};
-    if (w.dirfd < 0)
-        return refuse(err, errlen, flag, given, strerror(errno));
-    if (!*given || strlen(given) >= sizeof w.todo) {
-        close(w.dirfd);
-        return refuse(err, errlen, flag, given, strerror(*given ? ENAMETOOLONG : ENOENT));
+    path_walk w;
+    char why[200];
+    if (!path_walk_start(&w, given, why, sizeof why)) {
+        path_walk_end(&w);
+        return refuse(err, errlen, flag, given, why);
     }
-    strcpy(w.todo, given);
     t->path = strdup(given);
     int r = t->path ? 0 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
     char name[NAME_MAX + 1];
-    while (r == 0)
-        r = walk_to_last(&w, name, flag, given, err, errlen) ? resolve_last(&w, name, t, flag, given, err, errlen) : -1;
+    while (r == 0) {
+        if (path_walk_to_last(&w, name, why, sizeof why))
+            r = resolve_last(&w, name, t, flag, given, err, errlen);
+        else
+            r = -1, refuse(err, errlen, flag, given, why);
+    }
     t->dirfd = w.dirfd;
     if (r < 0)
         file_target_free(t);
