@@ -45,6 +45,32 @@ cp "$TMP/svg/bandwidth.svg" "$TMP/chart.keep"
 check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anything is written (the table would overwrite a chart)" \
     bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg: is the chart' '$TMP/err' && cmp -s '$TMP/chart.keep' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page2.html' ]"
 
+# Inputs. A "regular" file of a kernel file system is refused (/proc/kmsg waits for
+# the kernel log and takes what it reads): one line naming it, exit 2, never parsed.
+for f in /proc/self/status /sys/kernel/mm/transparent_hugepage/enabled; do
+    [ -r "$f" ] || continue
+    for mode in compare report; do
+        if [ $mode = compare ]; then args=("$f" "$TMP/a.json"); else args=("$f" -o "$TMP/in.html"); fi
+        timeout 60 "$BIN" $mode "${args[@]}" >"$TMP/out" 2>"$TMP/err"; rc=$?
+        check "$mode $f: refused as a kernel file system's file in one line, exit 2" \
+            bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qF '$f: not a regular file (a file of ' '$TMP/err' && grep -q 'a kernel file system' '$TMP/err' && [ ! -e '$TMP/in.html' ]"
+    done
+done
+# An input is looked up by name only with O_PATH, which opens nothing; the file
+# checked is then opened through that descriptor (/proc/self/fd/N). A stat then an
+# open by name let another user swap a FIFO in between: root opened it (releasing
+# its blocked writer) before refusing it, in 1 of 50 raced runs. The system calls
+# say it without a race: no open of an input's name but an O_PATH one.
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+    strace -f -o "$TMP/trace" -e trace=open,openat,openat2 "$BIN" compare "$TMP/a.json" "$TMP/b.json" >/dev/null 2>&1
+    grep -E '"([^"]*/)?[ab]\.json"' "$TMP/trace" >"$TMP/opens"
+    check "compare opens its inputs by name only O_PATH (then the file checked, through its descriptor)" \
+        bash -c "[ -s '$TMP/opens' ] && ! grep -v O_PATH '$TMP/opens' | grep -q . && grep -q '/proc/self/fd/' '$TMP/trace'" ||
+        sed 's/^/    /' "$TMP/opens"
+else
+    echo "# skipped: strace is needed to see how inputs are opened"
+fi
+
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- "$BIN" --version >/dev/null 2>&1 &&
     getent group nogroup >/dev/null; then
     FS=$TMP/fs
@@ -142,6 +168,23 @@ for n in (name + ".tmp", "." + name + ".tmp"):
     check "as root, --json through root's link to nobody's FIFO in a sticky directory: refused like the FIFO named directly" \
         bash -c "[ $rc -eq 2 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err'"
     rm -f "$FS/sticky/results" "$FS/group/lnk" "$FS/rootlink" "$FS/sticky/nfifo" "$FS/fifolink"
+    # Inputs through nobody's links (to a file only root can read, or to /proc/kmsg):
+    # never followed by a root run, at the name or on the way; root's own link is.
+    mkdir -m 700 "$FS/private" && cp "$FS/a.json" "$FS/private/run.json"
+    runuser -u nobody -- ln -s "$FS/private/run.json" "$FS/group/in.json"
+    runuser -u nobody -- ln -s "$FS/private" "$FS/group/indir"
+    for input in "$FS/group/in.json" "$FS/group/indir/run.json"; do
+        for mode in compare report; do
+            if [ $mode = compare ]; then args=("$input" "$FS/b.json"); else args=("$input" -o "$FS/in.html"); fi
+            timeout 60 "$BIN" $mode "${args[@]}" >"$FS/out" 2>"$FS/err"; rc=$?
+            check "as root, $mode $input through nobody's link: refused in one line naming the link's owner, exit 2" \
+                bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'a symbolic link .*of uid [0-9]*, not of this user or root' '$FS/err' && [ ! -e '$FS/in.html' ]"
+        done
+    done
+    ln -s "$FS/private/run.json" "$FS/group/root-in.json"
+    "$BIN" compare "$FS/group/root-in.json" "$FS/b.json" >/dev/null 2>"$FS/err"; rc=$?
+    check "as root, compare through root's own link: followed, exit 0" bash -c "[ $rc -eq 0 ]"
+    rm -rf "$FS/group/in.json" "$FS/group/indir" "$FS/group/root-in.json" "$FS/private"
     # root's own link, and a link made by the user running: followed (the file is
     # replaced, the link stays).
     echo old >"$FS/real.json" && ln -s "$FS/real.json" "$FS/sticky/mine.json"
