@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,6 +111,11 @@ static int resolve_last(path_walk *w, const char *name, file_target *t, const ch
         refuse_owner(err, errlen, flag, given, "in a sticky directory, a file", &lst, "the directory's owner");
     } else if (S_ISDIR(lst.st_mode)) {
         refuse(err, errlen, flag, given, strerror(EISDIR));
+    } else if ((S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&
+               !((dst.st_mode & S_ISVTX) && lst.st_uid == dst.st_uid)) {
+        /* Written into, never replaced: another user's FIFO in a directory they may
+         * write to could be held open and never read, and the run would wait on it. */
+        refuse_owner(err, errlen, flag, given, S_ISFIFO(lst.st_mode) ? "a FIFO" : "a device", &lst, "root");
     } else if (S_ISREG(lst.st_mode) && (t->std_fd = std_fd_of(&lst)) >= 0) {
         t->direct = true, status = 1;
     } else if (S_ISREG(lst.st_mode) && !(lst.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
@@ -122,17 +128,22 @@ static int resolve_last(path_walk *w, const char *name, file_target *t, const ch
         t->st = lst; /* a FIFO or device is checked again when it is opened */
         t->name = strdup(name);
         status = t->name ? 1 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
+        if (status == 1 && t->direct) { /* held: its inode cannot be freed and reused until the write */
+            t->held = fd;
+            fd = -1;
+        }
     } else {
         refuse(err, errlen, flag, given, "not a regular file, device or FIFO");
     }
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     return status;
 }
 
 bool file_target_open(file_target *t, const char *flag, const char *given, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    t->dirfd = t->std_fd = -1;
+    t->dirfd = t->std_fd = t->held = -1;
     path_walk w;
     char why[200];
     if (!path_walk_start(&w, given, why, sizeof why)) {
@@ -195,11 +206,16 @@ bool file_target_check(const char *flag, const char *given, char *err, size_t er
     return ok;
 }
 
-/* Opens the FIFO or device for the document. O_NONBLOCK: a FIFO nobody reads fails
- * (after a second's grace for a reader that is just starting) instead of hanging.
- * What is opened must be the file checked at the start: anything swapped in at the
- * name since (a link, another file) is refused with ESTALE. stdout's or stderr's own
- * file is written through that descriptor, after what the stream holds, so neither
+/* Opens the FIFO or device for the document. It must still be the file checked at
+ * the start: the name must still name it (the check held it open since, O_PATH,
+ * so its inode cannot have been freed and given to a new file: an rm and mkfifo at
+ * the name is a different inode, as a rename over it is), else ESTALE. That very
+ * file is then opened through the held descriptor (/proc/self/fd/N), so a swap
+ * after this look opens nothing planted; without /proc, by name (O_NOFOLLOW), and
+ * what was opened must be it. O_NONBLOCK: a FIFO nobody reads fails (after a
+ * second's grace for a reader that is just starting) instead of hanging, and it
+ * stays non-blocking for the write (write_direct). stdout's or stderr's own file
+ * is written through that descriptor, after what the stream holds, so neither
  * writes over the other. */
 static int open_direct(const file_target *t)
 {
@@ -207,22 +223,92 @@ static int open_direct(const file_target *t)
         fflush(t->std_fd == 1 ? stdout : stderr);
         return fcntl(t->std_fd, F_DUPFD_CLOEXEC, 3);
     }
+    struct stat st;
+    if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !same_inode(&st, &t->st)) {
+        errno = ESTALE;
+        return -1;
+    }
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", t->held);
+    const int flags = O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
     int fd = -1;
     for (int tries = 0; tries < 100; tries++) {
-        fd = openat(t->dirfd, t->name, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+        fd = t->held >= 0 ? open(self, flags) : -1;
+        if (fd < 0 && (t->held < 0 || errno == ENOENT || errno == ENOTDIR)) /* no /proc */
+            fd = openat(t->dirfd, t->name, flags | O_NOFOLLOW);
         if (fd >= 0 || errno != ENXIO)
             break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     }
-    struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !same_inode(&st, &t->st))) {
         close(fd);
         errno = ESTALE;
         return -1;
     }
-    if (fd >= 0)
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;
+}
+
+static double monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* n bytes to the non-blocking fd, waiting (poll) while it takes nothing: a reader
+ * that takes nothing for FILE_TARGET_STALL_S ends the write with ETIMEDOUT, so a
+ * FIFO held open and never read cannot hold the run for ever. */
+static bool write_direct(int fd, const char *p, size_t n)
+{
+    double last = monotonic_s();
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w > 0) {
+            p += w, n -= (size_t)w;
+            last = monotonic_s();
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            return false;
+        double left = FILE_TARGET_STALL_S - (monotonic_s() - last);
+        if (left <= 0) {
+            errno = ETIMEDOUT;
+            return false;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        if (poll(&pfd, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+            return false;
+    }
+    return true;
+}
+
+/* The document rendered in memory, then written to a FIFO or device. */
+static bool write_to_direct(int fd, void (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&doc, &len);
+    if (!m) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return false;
+    }
+    write(m, ctx);
+    bool ok = fflush(m) == 0 && !ferror(m);
+    ok = fclose(m) == 0 && ok;
+    int e = ok ? 0 : ENOMEM;
+    if (ok) {
+        ok = write_direct(fd, doc, len);
+        e = ok ? 0 : errno;
+    }
+    free(doc);
+    ok = close(fd) == 0 && ok;
+    if (!ok && e)
+        errno = e;
+    return ok;
 }
 
 static bool write_fd(int fd, const char *mode, void (*write)(FILE *f, const void *ctx), const void *ctx)
@@ -237,11 +323,22 @@ static bool write_fd(int fd, const char *mode, void (*write)(FILE *f, const void
     return fclose(f) == 0 && ok;
 }
 
+const char *file_target_error(int e)
+{
+    if (e == ETIMEDOUT)
+        return "its reader took nothing for " FILE_TARGET_STALL_TEXT;
+    if (e == ESTALE)
+        return "it is no longer the file checked at the start";
+    return strerror(e);
+}
+
 bool file_target_write(const file_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
     if (t->direct) {
         int fd = open_direct(t);
-        return fd >= 0 && write_fd(fd, "a", write, ctx);
+        if (fd >= 0 && t->std_fd >= 0) /* stdout's own descriptor: as it is (blocking or not) */
+            return write_fd(fd, "a", write, ctx);
+        return fd >= 0 && write_to_direct(fd, write, ctx);
     }
     char tmp[64];
     int fd = open_temp(t, tmp, sizeof tmp);
@@ -269,8 +366,10 @@ void file_target_free(file_target *t)
     free(t->name);
     if (t->dirfd >= 0)
         close(t->dirfd);
+    if (t->held >= 0)
+        close(t->held);
     t->path = t->name = NULL;
-    t->dirfd = t->std_fd = -1;
+    t->dirfd = t->std_fd = t->held = -1;
 }
 
 bool file_target_write_path(const char *flag, const char *path, void (*write)(FILE *f, const void *ctx),
@@ -281,7 +380,7 @@ bool file_target_write_path(const char *flag, const char *path, void (*write)(FI
         return false;
     bool ok = file_target_write(&t, write, ctx);
     if (!ok)
-        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, strerror(errno));
+        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, file_target_error(errno));
     file_target_free(&t);
     return ok;
 }

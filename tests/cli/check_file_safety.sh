@@ -45,6 +45,48 @@ cp "$TMP/svg/bandwidth.svg" "$TMP/chart.keep"
 check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anything is written (the table would overwrite a chart)" \
     bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg: is the chart' '$TMP/err' && cmp -s '$TMP/chart.keep' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page2.html' ]"
 
+# A FIFO output is written without blocking: a reader that holds it open and never
+# reads ends the write ("its reader took nothing for 10 s", exit 1), never a run
+# that waits for ever (a report of 100 runs is over the pipe's 64 KiB).
+HUNDRED=()
+for _ in $(seq 100); do HUNDRED+=("$TMP/a.json"); done
+mkfifo "$TMP/held.html"
+bash -c 'exec 3<"$1"; exec sleep 300' _ "$TMP/held.html" & HOLDER=$!
+timeout 120 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
+kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
+check "report -o FIFO held open and never read: exit 1, one line saying its reader took nothing (rc=$rc)" \
+    bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'could not write (its reader took nothing for 10 s)' '$TMP/err'"
+rm -f "$TMP/held.html"
+# A FIFO output must still be the one checked when the document is written at the
+# end: a FIFO renamed over the name mid-run, or the name removed and made again
+# (rm + mkfifo: the new FIFO used to get the freed inode number, and even the clean
+# build wrote into it; the FIFO checked is now held open from the check, so its
+# inode cannot be reused) gets nothing, and the run says why. "Mid-run": once the
+# CSV header is out (the check is done by then), then Ctrl-C.
+for how in rename recreate; do
+    rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
+    mkfifo "$TMP/out.fifo" "$TMP/planted.fifo"
+    cat "$TMP/out.fifo" >"$TMP/got.checked" & READ1=$!
+    cat "$TMP/planted.fifo" >"$TMP/got.planted" & READ2=$!
+    "$BIN" -s 16 -o read -r 1000 --sample-ms 50 -t 120 --json "$TMP/out.fifo" >"$TMP/fifo.out" 2>"$TMP/fifo.err" &
+    RUN=$!
+    for _ in $(seq 1200); do [ -s "$TMP/fifo.out" ] && break; sleep 0.1; done
+    if [ $how = rename ]; then
+        mv "$TMP/planted.fifo" "$TMP/out.fifo"
+    else
+        rm "$TMP/out.fifo" && mkfifo "$TMP/out.fifo"
+        cat "$TMP/out.fifo" >"$TMP/got.planted" & READ2B=$!
+    fi
+    kill -INT $RUN
+    wait $RUN; rc=$?
+    kill "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
+    wait "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
+    READ2B=
+    check "--json FIFO, a FIFO put at the name mid-run ($how): it gets nothing, the run says the name is no longer the FIFO checked" \
+        bash -c "[ $rc -eq 130 ] && [ ! -s '$TMP/got.planted' ] && [ ! -s '$TMP/got.checked' ] && grep -q 'could not write .*out.fifo (it is no longer the file checked at the start)' '$TMP/fifo.err'"
+done
+rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
+
 # Inputs. A "regular" file of a kernel file system is refused (/proc/kmsg waits for
 # the kernel log and takes what it reads): one line naming it, exit 2, never parsed.
 for f in /proc/self/status /sys/kernel/mm/transparent_hugepage/enabled; do
@@ -168,6 +210,25 @@ for n in (name + ".tmp", "." + name + ".tmp"):
     check "as root, --json through root's link to nobody's FIFO in a sticky directory: refused like the FIFO named directly" \
         bash -c "[ $rc -eq 2 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err'"
     rm -f "$FS/sticky/results" "$FS/group/lnk" "$FS/rootlink" "$FS/sticky/nfifo" "$FS/fifolink"
+    # nobody's FIFO at an output's name in the group-writable directory, held open
+    # by nobody and never read: root's run used to block for ever on it (any output
+    # over the pipe's 64 KiB); now it is refused at the start, written into by no one.
+    if command -v setpriv >/dev/null; then
+        runuser -u nobody -- mkfifo "$FS/group/held.out"
+        setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c 'exec 3<"$1"; exec sleep 300' _ \
+            "$FS/group/held.out" & HOLDER=$!
+        for out in report compare json; do
+            case $out in
+            report) timeout 120 "$BIN" report "${HUNDRED[@]}" -o "$FS/group/held.out" ;;
+            compare) timeout 120 "$BIN" compare "$FS/a.json" "$FS/b.json" --json "$FS/group/held.out" ;;
+            json) timeout 120 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/group/held.out" ;;
+            esac >/dev/null 2>"$FS/err"; rc=$?
+            check "as root, $out onto nobody's FIFO in a group directory, held open and never read: refused in one line, exit 2 (rc=$rc)" \
+                bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'cannot write (a FIFO of uid [0-9]*, not of this user or root)' '$FS/err'"
+        done
+        kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
+        rm -f "$FS/group/held.out"
+    fi
     # Inputs through nobody's links (to a file only root can read, or to /proc/kmsg):
     # never followed by a root run, at the name or on the way; root's own link is.
     mkdir -m 700 "$FS/private" && cp "$FS/a.json" "$FS/private/run.json"
