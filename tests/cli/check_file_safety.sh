@@ -52,7 +52,7 @@ HUNDRED=()
 for _ in $(seq 100); do HUNDRED+=("$TMP/a.json"); done
 mkfifo "$TMP/held.html"
 bash -c 'exec 3<"$1"; exec sleep 300' _ "$TMP/held.html" & HOLDER=$!
-timeout 120 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
+timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
 kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
 check "report -o FIFO held open and never read: exit 1, one line saying its reader took nothing (rc=$rc)" \
     bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'could not write (its reader took nothing for 10 s)' '$TMP/err'"
@@ -219,9 +219,9 @@ for n in (name + ".tmp", "." + name + ".tmp"):
             "$FS/group/held.out" & HOLDER=$!
         for out in report compare json; do
             case $out in
-            report) timeout 120 "$BIN" report "${HUNDRED[@]}" -o "$FS/group/held.out" ;;
-            compare) timeout 120 "$BIN" compare "$FS/a.json" "$FS/b.json" --json "$FS/group/held.out" ;;
-            json) timeout 120 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/group/held.out" ;;
+            report) timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$FS/group/held.out" ;;
+            compare) timeout 60 "$BIN" compare "$FS/a.json" "$FS/b.json" --json "$FS/group/held.out" ;;
+            json) timeout 60 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/group/held.out" ;;
             esac >/dev/null 2>"$FS/err"; rc=$?
             check "as root, $out onto nobody's FIFO in a group directory, held open and never read: refused in one line, exit 2 (rc=$rc)" \
                 bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'cannot write (a FIFO of uid [0-9]*, not of this user or root)' '$FS/err'"

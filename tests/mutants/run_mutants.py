@@ -40,6 +40,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             tests/machines/make_tree.py and on this one (a few seconds)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
+  compare   tests/cli/check_compare.py: compare's table, JSON, refusals and a gone reader
+            of stdout (a few seconds)
   fleet     tests/report/check_fleet.py: membench report of about 500 runs, its table,
             CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -568,6 +570,35 @@ MUTANTS = [
      "} else if (0) {", "files"),
     ("report --svg writes a chart over the run it reads",
      "src/output/report_files.c", "            if (file_target_same_file(path, runs[i])) {", "            if (0) {", "files"),
+    # Issue 47 (hostile, round three): MUTANTS="issue 47" runs these.
+    ("issue 47: c2c's figure and reader_own_ns swapped (the figure the reader's re-chase of its own lines)",
+     "src/measure/c2c.c", "            c->ns[c->got] = ns;\n            c->own_ns[c->got++] = own;",
+     "            c->ns[c->got] = own;\n            c->own_ns[c->got++] = ns;", "c2c"),
+    ("issue 47: stream's STREAM-rule warning filed under the memory-budget kind",
+     "src/modes/stream_mode.c", "session_warn(s, WARN_STREAM_RULE,", "session_warn(s, WARN_MEMORY_BUDGET,", "warnings"),
+    ("issue 47: a FIFO output not checked to be still at the name (a FIFO renamed or made anew there)",
+     "src/output/file_target.c",
+     "if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !same_inode(&st, &t->st)) {", "if (0) {",
+     "files"),
+    ("issue 47: another user's FIFO at an output name written into (held open, never read: a hang)",
+     "src/output/file_target.c",
+     "} else if ((S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&",
+     "} else if (0 && (S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&",
+     "files"),
+    ("issue 47: a FIFO output that takes nothing waited on for ever (no stall limit)",
+     "src/output/file_target.c", "        if (left <= 0) {", "        if (0) {", "files"),
+    ("issue 47: inputs follow another user's symbolic link",
+     "src/util/read_file.c", "        if (!path_walk_trusted_link(&st))", "        if (0)", "files"),
+    ("issue 47: a kernel file system's 'regular' file (/proc/kmsg) read as an input",
+     "src/util/read_file.c", "(kernel_fs = kernel_fs_name((long)fs.f_type)) != NULL) {",
+     "(kernel_fs = kernel_fs_name((long)fs.f_type)) != NULL && 0) {", "unit:read_file"),
+    ("issue 47: an input opened again by name after its check (a FIFO swapped in is opened)",
+     "src/util/read_file.c", "    int fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);",
+     "    int fd = -1;\n    errno = ENOENT;", "files"),
+    ("issue 47: report --csv not checked against the --svg charts (the table over a chart)",
+     "src/output/report_files.c", "        if (csv && file_target_same_file(path, csv)) {", "        if (0) {", "files"),
+    ("issue 47: compare judges on after stdout's reader is gone",
+     "src/core/compare.c", "        if (stop_poll()) { /* a bootstrap", "        if (0) { /* a bootstrap", "compare"),
     # The 16-CPU guest: bugs that only show past CPU 7 or with two-digit CPU numbers.
     ("the spread placement wraps at 8 places: threads 8-15 doubled up on CPUs 0-7's places",
      "src/plan/placement.c", "k = (size_t)i % p; /* the order already spreads */",
@@ -772,7 +803,8 @@ NUMA_SUITES = {"numa": "x86_64", "numa-wide": "x86_64-wide"}
 # Suites that are one check script run as tests/cli/SCRIPT ./membench TREE/SUITE.
 CHECK_SCRIPTS = {"rounds": "check_rounds.py", "numamem": "check_numa_mem.py", "traffic": "check_traffic.py",
                  "patterns": "check_latency_patterns.py", "c2c": "check_c2c.py",
-                 "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py"}
+                 "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py",
+                 "compare": "check_compare.py"}
 
 
 def suite_fails(suite, tree):
