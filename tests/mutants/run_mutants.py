@@ -34,7 +34,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
             chase beside it, in latency, the sweep and latency-matrix (about 3 s)
-  c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
+  c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT, and
+            which time is stored as which (membench-faulty's known times) (2 s)
   openmetrics tests/cli/check_openmetrics.py: every series against the JSON (about a minute)
   plan      tests/cli/check_plan.py: --plan on the recorded large machines of
             tests/machines/make_tree.py and on this one (a few seconds)
@@ -779,7 +780,8 @@ TARGETS = ["membench", "build/membench-tests", "build/membench-faulty"]
 # What each suite runs: a mutant rebuilds only those (linking all three took most of
 # a unit mutant's time); a mutant that does not build them is no test (stale).
 SUITE_TARGETS = {"unit": ["build/membench-tests"], "faulty": ["build/membench-faulty"],
-                 "restart": ["build/membench-faulty"], "pool": ["membench", "build/membench-faulty"]}
+                 "restart": ["build/membench-faulty"], "pool": ["membench", "build/membench-faulty"],
+                 "c2c": ["membench", "build/membench-faulty"]}
 
 
 def suite_targets(suite):
