@@ -38,8 +38,10 @@ static int close_keeping_errno(int fd, int e)
     return -1;
 }
 
+/* O_PATH opens nothing (Linux ignores O_NONBLOCK and O_NOCTTY beside it: they are
+ * there for a system without it, where a FIFO would then not be waited on). */
 #ifndef O_PATH
-#define O_PATH 0 /* without it: the fallback below, by name */
+#define O_PATH 0
 #endif
 
 /* Kernel file systems whose "regular" files are no files: reading one can wait for
@@ -64,16 +66,18 @@ static const char *kernel_fs_name(long type)
  * for reading through the descriptor itself (/proc/self/fd/N reopens that very
  * inode: no lookup by name, so nothing swapped in at the name since the check is
  * ever opened, and a FIFO's blocked writer is never released). Where /proc is not
- * mounted, by name relative to dirfd (O_NOFOLLOW) and checked to be the same
+ * mounted, by name relative to dirfd (nofollow: O_NOFOLLOW for an input, whose
+ * links the walk follows itself) and checked to be the same
  * file: a FIFO swapped in within that window is opened (without blocking), then
  * refused. O_NONBLOCK while opening, then cleared. */
-static int reopen_regular(int pfd, const struct stat *st, int dirfd, const char *name, unsigned long long *size)
+static int reopen_regular(int pfd, const struct stat *st, int dirfd, const char *name, int nofollow,
+                          unsigned long long *size)
 {
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", pfd);
     int fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
-        fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | nofollow | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat now;
@@ -92,7 +96,7 @@ int open_regular(const char *path, unsigned long long *size)
 {
     /* The type first, on an O_PATH descriptor (which opens nothing: a device never
      * acts, a FIFO's writer is not released), then that same file is opened. */
-    int pfd = open(path, O_PATH | O_CLOEXEC);
+    int pfd = open(path, O_PATH | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (pfd < 0)
         return -1;
     struct stat st;
@@ -101,7 +105,7 @@ int open_regular(const char *path, unsigned long long *size)
         e = errno;
     else if (!S_ISREG(st.st_mode))
         e = EINVAL;
-    else if ((fd = reopen_regular(pfd, &st, AT_FDCWD, path, size)) < 0)
+    else if ((fd = reopen_regular(pfd, &st, AT_FDCWD, path, 0, size)) < 0)
         e = errno;
     close(pfd);
     errno = e;
@@ -112,7 +116,7 @@ int open_regular(const char *path, unsigned long long *size)
  * file, opened (1, *fd). -1: refused, why says why. */
 static int open_last(path_walk *w, const char *name, int *fd, unsigned long long *size, char *why, size_t whylen)
 {
-    int pfd = openat(w->dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    int pfd = openat(w->dirfd, name, O_PATH | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
     if (pfd < 0 || fstat(pfd, &st) != 0) {
         snprintf(why, whylen, "cannot open: %s", strerror(errno));
@@ -136,7 +140,7 @@ static int open_last(path_walk *w, const char *name, int *fd, unsigned long long
     } else if (fstatfs(pfd, &fs) == 0 && (kernel_fs = kernel_fs_name((long)fs.f_type)) != NULL) {
         snprintf(why, whylen, "not a regular file (a file of %s, a kernel file system: reading it can wait or act)",
                  kernel_fs);
-    } else if ((*fd = reopen_regular(pfd, &st, w->dirfd, name, size)) < 0) {
+    } else if ((*fd = reopen_regular(pfd, &st, w->dirfd, name, O_NOFOLLOW, size)) < 0) {
         if (errno == EINVAL)
             snprintf(why, whylen, "not a regular file");
         else
