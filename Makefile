@@ -46,7 +46,7 @@ FUZZ_OBJS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(FUZZ_HELPER_OBJS) $(BUIL
 REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 .SECONDARY: $(FUZZ_OBJS)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BUILD)/faulty/kernel_registry.d \
-            $(BUILD)/tests/faulty/faulty_kernels.d
+            $(BUILD)/faulty/c2c.d $(BUILD)/tests/faulty/faulty_kernels.d
 
 .PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
 	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa bench-team completions
@@ -67,10 +67,15 @@ $(BUILD)/membench: $(OBJS)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # membench with corrupting kernels (tests/faulty/: MEMBENCH_CORRUPT=NAME), for the
-# command-line tests: a run must report wrong data and fail. Never installed.
-FAULTY_OBJS := $(filter-out $(BUILD)/src/kernels/kernel_registry.o,$(OBJS)) $(BUILD)/faulty/kernel_registry.o \
-               $(BUILD)/tests/faulty/faulty_kernels.o
+# command-line tests: a run must report wrong data and fail. Never installed. Its
+# c2c takes known times instead of the clock's when asked (MEMBENCH_C2C_NS).
+FAULTY_OBJS := $(filter-out $(BUILD)/src/kernels/kernel_registry.o $(BUILD)/src/measure/c2c.o,$(OBJS)) \
+               $(BUILD)/faulty/kernel_registry.o $(BUILD)/faulty/c2c.o $(BUILD)/tests/faulty/faulty_kernels.o
 $(BUILD)/faulty/kernel_registry.o: src/kernels/kernel_registry.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (faulty)"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMEMBENCH_FAULTY_KERNELS -MMD -MP -c -o $@ $<
+$(BUILD)/faulty/c2c.o: src/measure/c2c.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (faulty)"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMEMBENCH_FAULTY_KERNELS -MMD -MP -c -o $@ $<

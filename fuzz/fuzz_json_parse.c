@@ -71,7 +71,8 @@ static void terminal_text(const loaded_run *run)
     size_t len = 0;
     FILE *f = open_memstream(&table, &len);
     if (f) {
-        compare_table_print(f, "run\x1b[2J\xe2\x80\xae.json", run, "b.json", run, &r, 5);
+        compare_table_print_runs(f, "run\x1b[2J\xe2\x80\xae.json", run, "b.json", run);
+        compare_table_print(f, run, run, &r, 5);
         fclose(f);
         FUZZ_CHECK(table && strlen(table) == len && one_line_is_safe(table, true),
                    "compare's table holds a control character");

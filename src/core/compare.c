@@ -7,6 +7,7 @@
 
 #include "util/one_line.h"
 #include "util/stats.h"
+#include "util/stop_flag.h"
 
 /* Options that only decide where and how the output goes: two runs that differ
  * in them measured the same thing. */
@@ -256,6 +257,10 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
     }
     /* A's order, then what only B has in B's order: the table reads like the runs. */
     for (size_t i = 0; ok && i < a->count; i++) {
+        if (stop_poll()) { /* a bootstrap a figure: thousands take seconds nobody may be waiting for */
+            out->stopped = true;
+            break;
+        }
         compare_row *row = &out->rows[out->count++];
         row->a = &a->records[i];
         if (!match_a[i]) {

@@ -67,6 +67,10 @@ typedef struct {
     bool host_widened;
     double host_a_pct, host_b_pct;       /* as applied: at most COMPARE_HOST_WIDEN_CAP_PCT */
     bool host_a_capped, host_b_capped;   /* the run claimed more than the cap */
+    /* stop_poll() said stop before every figure was judged (stdout's reader gone,
+     * when the mode watches it: `compare ... | head -1` of 20,000 figures): the rows
+     * are partial, nothing is to be written. */
+    bool stopped;
 } compare_report;
 
 /* What differs between the runs' identity: host, CPU model, kernel, mode and each

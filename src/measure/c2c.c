@@ -14,6 +14,11 @@
 #include "util/stats.h"
 #include "util/stop_flag.h"
 
+#ifdef MEMBENCH_FAULTY_KERNELS
+/* The test build only (build/membench-faulty): tests/faulty/faulty_kernels.c. */
+void faulty_c2c_times(double *transfer_ns, double *own_ns);
+#endif
+
 typedef struct {
     const c2c_request *rq;
     handoff h;
@@ -181,6 +186,9 @@ static void reader(c2c_ctx *c)
             c->moved[1] = true;
         double ns = chase_ns(c->starts[k], lines);
         double own = chase_ns(c->starts[k], lines); /* now in the reader's own cache */
+#ifdef MEMBENCH_FAULTY_KERNELS
+        faulty_c2c_times(&ns, &own); /* MEMBENCH_C2C_NS: known times, no clock */
+#endif
         size_t marked = writer_marks(c, k);
         bool done = k == rq->max_samples || stop_flagged();
         if (k > 0) { /* window 0 warms up clocks, TLB and the code path */

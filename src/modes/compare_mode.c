@@ -6,10 +6,12 @@
  * goes through session_say, which neutralises the files' strings. */
 #include "modes/compare_mode.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "cli/compare_options.h"
 #include "core/compare.h"
+#include "measure/stop.h"
 #include "output/compare_json.h"
 #include "output/compare_table.h"
 #include "output/file_target.h"
@@ -74,12 +76,19 @@ static int compare(session *s, loaded_run *a, loaded_run *b)
         session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pa);
     if (!b->complete)
         session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pb);
+    compare_table_print_runs(s->env.out, pa, a, pb, b);
+    fflush(s->env.out);
     compare_report r;
+    stop_watch_output(fileno(s->env.out)); /* its reader gone (| head -1): judging stops, as SIGPIPE would */
     if (!compare_runs(a, b, o->threshold, !o->within_run, &r)) {
         session_say(s, "error", "out of memory");
         return 1;
     }
-    compare_table_print(s->env.out, pa, a, pb, b, &r, o->threshold);
+    if (r.stopped) { /* nothing written, nothing said: nobody reads it */
+        compare_report_free(&r);
+        return 128 + SIGPIPE;
+    }
+    compare_table_print(s->env.out, a, b, &r, o->threshold);
     say_nothing_compared(s, pa, a, pb, b, &r);
     int status = compare_exit_status(&r);
     json_job job = {pa, pb, a, b, &r, o, differences};

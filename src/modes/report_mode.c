@@ -83,7 +83,7 @@ static int report(session *s, loaded_run *runs, const char *const *paths, const 
         session_say(s, "error", "out of memory");
         return 1;
     }
-    if (o->svg_dir && !report_check_svgs(o->svg_dir, &m, o->output, paths, (size_t)n, err, sizeof err)) {
+    if (o->svg_dir && !report_check_svgs(o->svg_dir, &m, o->output, o->csv, paths, (size_t)n, err, sizeof err)) {
         report_model_free(&m);
         return session_bad_input(s, "%s", err);
     }

@@ -81,12 +81,17 @@ static const char *host_text(const loaded_run *r, bool capped, char *buf, size_t
     return buf;
 }
 
-void compare_table_print(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
-                         const compare_report *r, double threshold_pct)
+void compare_table_print_runs(FILE *f, const char *path_a, const loaded_run *a, const char *path_b,
+                              const loaded_run *b)
 {
-    char ha[80], hb[80];
     describe(f, "A", path_a, a);
     describe(f, "B", path_b, b);
+}
+
+void compare_table_print(FILE *f, const loaded_run *a, const loaded_run *b, const compare_report *r,
+                         double threshold_pct)
+{
+    char ha[80], hb[80];
     fprintf(f, "A and B are medians of each figure's raw samples (bandwidth: higher is faster;\n"
                "latency: lower is). Verdict: bootstrap 95%% interval of B/A, %d resamples, seed %d;\n",
             BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);

@@ -32,7 +32,7 @@ static void write_now(document_sink *d, const run_info *info)
     write_call c = {d->write, info};
     if (!file_target_write(&d->target, write_call_run, &c) && !d->base.failed) {
         d->base.failed = true;
-        fprintf(d->err, "%s: warning: could not write %s (%s)\n", d->who, d->given, strerror(errno));
+        fprintf(d->err, "%s: warning: could not write %s (%s)\n", d->who, d->given, file_target_error(errno));
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,13 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/path_walk.h"
 #include "util/splitmix64.h"
 
-#define MAX_LINKS 40 /* the kernel's own limit on links in one lookup */
-
-/* Directories and links are opened O_PATH: no read permission needed, and a link
- * opened with O_NOFOLLOW is the link itself, to check and read through one
- * descriptor. */
+/* Links are opened O_PATH (util/path_walk.c walks the directories). */
 #ifndef O_PATH
 #define O_PATH O_RDONLY /* without it a link on the way fails to open: refused, never followed */
 #endif
@@ -80,110 +78,9 @@ bool file_target_same_file(const char *path, const char *other)
     return same;
 }
 
-/* A link is followed only when it is the user's or root's: a root run never writes
- * where another user's link points. */
-static bool trusted_link(const struct stat *lst)
-{
-    return lst->st_uid == geteuid() || lst->st_uid == 0;
-}
-
-/* The walk's state: the directory reached (an O_PATH descriptor), the components
- * still to walk, and the links followed so far. */
-typedef struct {
-    int dirfd;
-    char todo[2 * PATH_MAX];
-    int links;
-} walk;
-
-/* Replaces the link's component by the link's text: the walk goes on from the
- * link's directory, or from / for an absolute text. lfd: the link, opened O_PATH. */
-static bool follow_link(walk *w, int lfd, const char *after, int *e)
-{
-    char text[PATH_MAX];
-    ssize_t n = readlinkat(lfd, "", text, sizeof text - 1); /* the link just checked, not a new lookup */
-    if (n < 0 || ++w->links > MAX_LINKS) {
-        *e = n < 0 ? errno : ELOOP;
-        return false;
-    }
-    text[n] = '\0';
-    char next[sizeof w->todo];
-    if ((size_t)snprintf(next, sizeof next, "%s%s%s", text, *after ? "/" : "", after) >= sizeof next) {
-        *e = ENAMETOOLONG;
-        return false;
-    }
-    if (text[0] == '/') {
-        int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (root < 0) {
-            *e = errno;
-            return false;
-        }
-        close(w->dirfd);
-        w->dirfd = root;
-    }
-    memcpy(w->todo, next, sizeof next);
-    return true;
-}
-
-/* Walks the directories of w->todo one component at a time, never through a link
- * that is not trusted, until one component is left: it goes into name (NAME_MAX+1
- * bytes). False with the refusal in err. */
-static bool walk_to_last(walk *w, char *name, const char *flag, const char *given, char *err, size_t errlen)
-{
-    for (;;) {
-        char *p = w->todo;
-        while (*p == '/')
-            p++;
-        size_t len = strcspn(p, "/");
-        const char *after = p + len;
-        while (*after == '/')
-            after++;
-        if (len == 0 || (!*after && ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))))
-            return refuse(err, errlen, flag, given, strerror(EISDIR)); /* names a directory */
-        if (len > NAME_MAX)
-            return refuse(err, errlen, flag, given, strerror(ENAMETOOLONG));
-        char comp[NAME_MAX + 1];
-        memcpy(comp, p, len);
-        comp[len] = '\0';
-        if (!*after) {
-            if (p[len] == '/') /* "x.json/": only a directory could be meant */
-                return refuse(err, errlen, flag, given, "a directory's name: it ends in '/'");
-            memcpy(name, comp, len + 1);
-            return true;
-        }
-        int fd = openat(w->dirfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            int e = errno;
-            if (fd >= 0)
-                close(fd);
-            return refuse(err, errlen, flag, given, strerror(e));
-        }
-        int e = 0;
-        bool ok = true;
-        char rest[sizeof w->todo];
-        snprintf(rest, sizeof rest, "%s", after);
-        if (S_ISLNK(st.st_mode)) {
-            if (!trusted_link(&st))
-                ok = refuse_owner(err, errlen, flag, given, "a symbolic link on the way", &st, "root");
-            else if (!follow_link(w, fd, rest, &e))
-                ok = refuse(err, errlen, flag, given, strerror(e));
-            close(fd);
-        } else if (S_ISDIR(st.st_mode)) {
-            close(w->dirfd);
-            w->dirfd = fd;
-            memmove(w->todo, rest, strlen(rest) + 1);
-        } else {
-            close(fd);
-            ok = refuse(err, errlen, flag, given, strerror(ENOTDIR));
-        }
-        if (!ok)
-            return false;
-    }
-}
-
 /* The last component, name, in w->dirfd. Returns 1 when t is resolved, 0 when the
  * walk goes on through a trusted link, -1 on a refusal (in err). */
-static int resolve_last(walk *w, const char *name, file_target *t, const char *flag, const char *given, char *err,
+static int resolve_last(path_walk *w, const char *name, file_target *t, const char *flag, const char *given, char *err,
                         size_t errlen)
 {
     struct stat dst, lst, st;
@@ -199,14 +96,14 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         refuse(err, errlen, flag, given, strerror(errno));
     } else if (S_ISLNK(lst.st_mode)) {
         int e = 0;
-        if (!trusted_link(&lst))
+        if (!path_walk_trusted_link(&lst))
             refuse_owner(err, errlen, flag, given, "a symbolic link", &lst, "root");
         else if (fstatat(w->dirfd, name, &st, 0) != 0) /* a link to nothing: it would be replaced, not followed */
             refuse(err, errlen, flag, given,
                    errno == ENOENT ? "a symbolic link to a file that does not exist" : strerror(errno));
         else if ((t->std_fd = std_fd_of(&st)) >= 0)
             t->direct = true, status = 1; /* /dev/stdout */
-        else if (follow_link(w, fd, "", &e))
+        else if (path_walk_follow(w, fd, "", &e))
             status = 0;
         else
             refuse(err, errlen, flag, given, strerror(e));
@@ -214,6 +111,11 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         refuse_owner(err, errlen, flag, given, "in a sticky directory, a file", &lst, "the directory's owner");
     } else if (S_ISDIR(lst.st_mode)) {
         refuse(err, errlen, flag, given, strerror(EISDIR));
+    } else if ((S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&
+               !((dst.st_mode & S_ISVTX) && lst.st_uid == dst.st_uid)) {
+        /* Written into, never replaced: another user's FIFO in a directory they may
+         * write to could be held open and never read, and the run would wait on it. */
+        refuse_owner(err, errlen, flag, given, S_ISFIFO(lst.st_mode) ? "a FIFO" : "a device", &lst, "root");
     } else if (S_ISREG(lst.st_mode) && (t->std_fd = std_fd_of(&lst)) >= 0) {
         t->direct = true, status = 1;
     } else if (S_ISREG(lst.st_mode) && !(lst.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
@@ -226,30 +128,37 @@ static int resolve_last(walk *w, const char *name, file_target *t, const char *f
         t->st = lst; /* a FIFO or device is checked again when it is opened */
         t->name = strdup(name);
         status = t->name ? 1 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
+        if (status == 1 && t->direct) { /* held: its inode cannot be freed and reused until the write */
+            t->held = fd;
+            fd = -1;
+        }
     } else {
         refuse(err, errlen, flag, given, "not a regular file, device or FIFO");
     }
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     return status;
 }
 
 bool file_target_open(file_target *t, const char *flag, const char *given, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
-    t->dirfd = t->std_fd = -1;
-    walk w = {.dirfd = open(given[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC)};
-    if (w.dirfd < 0)
-        return refuse(err, errlen, flag, given, strerror(errno));
-    if (!*given || strlen(given) >= sizeof w.todo) {
-        close(w.dirfd);
-        return refuse(err, errlen, flag, given, strerror(*given ? ENAMETOOLONG : ENOENT));
+    t->dirfd = t->std_fd = t->held = -1;
+    path_walk w;
+    char why[200];
+    if (!path_walk_start(&w, given, why, sizeof why)) {
+        path_walk_end(&w);
+        return refuse(err, errlen, flag, given, why);
     }
-    strcpy(w.todo, given);
     t->path = strdup(given);
     int r = t->path ? 0 : (refuse(err, errlen, flag, given, strerror(ENOMEM)), -1);
     char name[NAME_MAX + 1];
-    while (r == 0)
-        r = walk_to_last(&w, name, flag, given, err, errlen) ? resolve_last(&w, name, t, flag, given, err, errlen) : -1;
+    while (r == 0) {
+        if (path_walk_to_last(&w, name, why, sizeof why))
+            r = resolve_last(&w, name, t, flag, given, err, errlen);
+        else
+            r = -1, refuse(err, errlen, flag, given, why);
+    }
     t->dirfd = w.dirfd;
     if (r < 0)
         file_target_free(t);
@@ -297,11 +206,16 @@ bool file_target_check(const char *flag, const char *given, char *err, size_t er
     return ok;
 }
 
-/* Opens the FIFO or device for the document. O_NONBLOCK: a FIFO nobody reads fails
- * (after a second's grace for a reader that is just starting) instead of hanging.
- * What is opened must be the file checked at the start: anything swapped in at the
- * name since (a link, another file) is refused with ESTALE. stdout's or stderr's own
- * file is written through that descriptor, after what the stream holds, so neither
+/* Opens the FIFO or device for the document. It must still be the file checked at
+ * the start: the name must still name it (the check held it open since, O_PATH,
+ * so its inode cannot have been freed and given to a new file: an rm and mkfifo at
+ * the name is a different inode, as a rename over it is), else ESTALE. That very
+ * file is then opened through the held descriptor (/proc/self/fd/N), so a swap
+ * after this look opens nothing planted; without /proc, by name (O_NOFOLLOW), and
+ * what was opened must be it. O_NONBLOCK: a FIFO nobody reads fails (after a
+ * second's grace for a reader that is just starting) instead of hanging, and it
+ * stays non-blocking for the write (write_direct). stdout's or stderr's own file
+ * is written through that descriptor, after what the stream holds, so neither
  * writes over the other. */
 static int open_direct(const file_target *t)
 {
@@ -309,22 +223,92 @@ static int open_direct(const file_target *t)
         fflush(t->std_fd == 1 ? stdout : stderr);
         return fcntl(t->std_fd, F_DUPFD_CLOEXEC, 3);
     }
+    struct stat st;
+    if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !same_inode(&st, &t->st)) {
+        errno = ESTALE;
+        return -1;
+    }
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", t->held);
+    const int flags = O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
     int fd = -1;
     for (int tries = 0; tries < 100; tries++) {
-        fd = openat(t->dirfd, t->name, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+        fd = t->held >= 0 ? open(self, flags) : -1;
+        if (fd < 0 && (t->held < 0 || errno == ENOENT || errno == ENOTDIR)) /* no /proc */
+            fd = openat(t->dirfd, t->name, flags | O_NOFOLLOW);
         if (fd >= 0 || errno != ENXIO)
             break;
         nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     }
-    struct stat st;
     if (fd >= 0 && (fstat(fd, &st) != 0 || !same_inode(&st, &t->st))) {
         close(fd);
         errno = ESTALE;
         return -1;
     }
-    if (fd >= 0)
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;
+}
+
+static double monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* n bytes to the non-blocking fd, waiting (poll) while it takes nothing: a reader
+ * that takes nothing for FILE_TARGET_STALL_S ends the write with ETIMEDOUT, so a
+ * FIFO held open and never read cannot hold the run for ever. */
+static bool write_direct(int fd, const char *p, size_t n)
+{
+    double last = monotonic_s();
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w > 0) {
+            p += w, n -= (size_t)w;
+            last = monotonic_s();
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            return false;
+        double left = FILE_TARGET_STALL_S - (monotonic_s() - last);
+        if (left <= 0) {
+            errno = ETIMEDOUT;
+            return false;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        if (poll(&pfd, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+            return false;
+    }
+    return true;
+}
+
+/* The document rendered in memory, then written to a FIFO or device. */
+static bool write_to_direct(int fd, void (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&doc, &len);
+    if (!m) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return false;
+    }
+    write(m, ctx);
+    bool ok = fflush(m) == 0 && !ferror(m);
+    ok = fclose(m) == 0 && ok;
+    int e = ok ? 0 : ENOMEM;
+    if (ok) {
+        ok = write_direct(fd, doc, len);
+        e = ok ? 0 : errno;
+    }
+    free(doc);
+    ok = close(fd) == 0 && ok;
+    if (!ok && e)
+        errno = e;
+    return ok;
 }
 
 static bool write_fd(int fd, const char *mode, void (*write)(FILE *f, const void *ctx), const void *ctx)
@@ -339,11 +323,22 @@ static bool write_fd(int fd, const char *mode, void (*write)(FILE *f, const void
     return fclose(f) == 0 && ok;
 }
 
+const char *file_target_error(int e)
+{
+    if (e == ETIMEDOUT)
+        return "its reader took nothing for " FILE_TARGET_STALL_TEXT;
+    if (e == ESTALE)
+        return "it is no longer the file checked at the start";
+    return strerror(e);
+}
+
 bool file_target_write(const file_target *t, void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
     if (t->direct) {
         int fd = open_direct(t);
-        return fd >= 0 && write_fd(fd, "a", write, ctx);
+        if (fd >= 0 && t->std_fd >= 0) /* stdout's own descriptor: as it is (blocking or not) */
+            return write_fd(fd, "a", write, ctx);
+        return fd >= 0 && write_to_direct(fd, write, ctx);
     }
     char tmp[64];
     int fd = open_temp(t, tmp, sizeof tmp);
@@ -371,8 +366,10 @@ void file_target_free(file_target *t)
     free(t->name);
     if (t->dirfd >= 0)
         close(t->dirfd);
+    if (t->held >= 0)
+        close(t->held);
     t->path = t->name = NULL;
-    t->dirfd = t->std_fd = -1;
+    t->dirfd = t->std_fd = t->held = -1;
 }
 
 bool file_target_write_path(const char *flag, const char *path, void (*write)(FILE *f, const void *ctx),
@@ -383,7 +380,7 @@ bool file_target_write_path(const char *flag, const char *path, void (*write)(FI
         return false;
     bool ok = file_target_write(&t, write, ctx);
     if (!ok)
-        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, strerror(errno));
+        snprintf(err, errlen, "%s %s: could not write (%s)", flag, path, file_target_error(errno));
     file_target_free(&t);
     return ok;
 }

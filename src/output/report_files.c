@@ -87,14 +87,19 @@ static bool svg_at(const char *dir, const report_model *m, size_t k, char *path,
     return true;
 }
 
-bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *const *runs, size_t n,
-                       char *err, size_t errlen)
+bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *csv,
+                       const char *const *runs, size_t n, char *err, size_t errlen)
 {
     char path[4096];
     svg_job j;
     for (size_t k = 0; svg_at(dir, m, k, path, sizeof path, &j); k++) {
-        if (file_target_same_file(path, html)) {
+        if (html && file_target_same_file(path, html)) {
             snprintf(err, errlen, "--svg %s: %s is the page -o %s (a chart would overwrite it)", dir, path, html);
+            return false;
+        }
+        if (csv && file_target_same_file(path, csv)) {
+            snprintf(err, errlen, "--csv %s: is the chart %s of --svg %s (one would overwrite the other)", csv, path,
+                     dir);
             return false;
         }
         for (size_t i = 0; i < n; i++)

@@ -16,10 +16,11 @@
 bool report_check_html_path(const char *path, const char *const *runs, size_t n, char *err, size_t errlen);
 bool report_check_svg_dir(const char *dir, char *err, size_t errlen);
 /* After the runs are read (a heatmap's file name depends on them): false when a
- * chart's file in dir would be the page html or one of runs[0..n), or cannot be
- * written, with "--svg DIR: ..." in err. Checked before anything is written. */
-bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *const *runs, size_t n,
-                       char *err, size_t errlen);
+ * chart's file in dir would be the page html, the --csv table csv (either may be
+ * NULL) or one of runs[0..n), or cannot be written, with "--svg DIR: ..." or
+ * "--csv FILE: ..." in err. Checked before anything is written. */
+bool report_check_svgs(const char *dir, const report_model *m, const char *html, const char *csv,
+                       const char *const *runs, size_t n, char *err, size_t errlen);
 /* False with the one-line reason in err. */
 bool report_write_html(const char *path, const report_model *m, char *err, size_t errlen);
 /* DIR/bandwidth.svg, latency.svg, loaded-latency.svg (those the runs have) and

@@ -2,8 +2,20 @@
 #include "platform/cgroup_paths.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The paths are long (CGROUP_PATH_MAX each), so the buffers live on the heap, in
+ * one block: on the stack they took about 30 KiB, and with `ulimit -s 64` the memory
+ * budget overflowed the main thread's stack (SIGSEGV in every measuring mode). */
+typedef struct {
+    char line[2 * CGROUP_PATH_MAX];         /* a mountinfo line */
+    char r[CGROUP_PATH_MAX], p[CGROUP_PATH_MAX]; /* its root and mount point */
+    char root[CGROUP_PATH_MAX], point[CGROUP_PATH_MAX], rel[CGROUP_PATH_MAX];
+    char cgline[CGROUP_PATH_MAX + 256];     /* a /proc/self/cgroup line */
+} scratch;
 
 /* Copies the next line of text at *cursor into buf (without its newline) and moves
  * *cursor past it; lines that do not fit are skipped. False at the end. */
@@ -25,11 +37,11 @@ static bool next_line(const char **cursor, char *buf, size_t size)
 /* Finds the mount of the v2 hierarchy (v1: the one with the memory controller) in
  * mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS [TAGS] - FSTYPE SOURCE SUPEROPTS".
  * Mount points with escaped characters (\040) are left alone: never cgroup mounts. */
-static bool find_mount(const char *mountinfo, bool v2, char *root, char *point, size_t size)
+static bool find_mount(const char *mountinfo, bool v2, scratch *s, char *root, char *point, size_t size)
 {
-    char buf[2 * CGROUP_PATH_MAX];
-    for (const char *cursor = mountinfo; next_line(&cursor, buf, sizeof buf);) {
-        char r[CGROUP_PATH_MAX], p[CGROUP_PATH_MAX], fstype[64], super[512];
+    char *buf = s->line, *r = s->r, *p = s->p;
+    for (const char *cursor = mountinfo; next_line(&cursor, buf, sizeof s->line);) {
+        char fstype[64], super[512];
         const char *dash = strstr(buf, " - ");
         if (dash && sscanf(buf, "%*s %*s %*s %4095s %4095s", r, p) == 2 &&
             sscanf(dash + 3, "%63s %*s %511s", fstype, super) >= 1) {
@@ -45,19 +57,20 @@ static bool find_mount(const char *mountinfo, bool v2, char *root, char *point, 
     return false;
 }
 
-static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, cgroup_dir *out, size_t n, size_t max)
+static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, scratch *s, cgroup_dir *out, size_t n,
+                         size_t max)
 {
-    char root[CGROUP_PATH_MAX], point[CGROUP_PATH_MAX];
-    if (!find_mount(mountinfo, v2, root, point, sizeof root)) {
-        snprintf(root, sizeof root, "/");
-        snprintf(point, sizeof point, "%s", v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory");
+    char *root = s->root, *point = s->point, *rel = s->rel;
+    if (!find_mount(mountinfo, v2, s, root, point, CGROUP_PATH_MAX)) {
+        snprintf(root, CGROUP_PATH_MAX, "/");
+        snprintf(point, CGROUP_PATH_MAX, "%s", v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory");
     }
     /* The part of our path below the mount's root; if the path is not under it (a
      * container that sees only its own cgroup), the mount point is our cgroup. */
-    char rel[CGROUP_PATH_MAX] = "";
+    rel[0] = '\0';
     size_t rl = strcmp(root, "/") == 0 ? 0 : strlen(root);
     if (strncmp(cgpath, root, rl) == 0 && (cgpath[rl] == '/' || cgpath[rl] == '\0'))
-        snprintf(rel, sizeof rel, "%s", cgpath + rl);
+        snprintf(rel, CGROUP_PATH_MAX, "%s", cgpath + rl);
     for (;;) {
         if (n >= max)
             return n;
@@ -77,8 +90,11 @@ static size_t add_levels(const char *cgpath, bool v2, const char *mountinfo, cgr
 size_t cgroup_memory_dirs(const char *self_cgroup, const char *mountinfo, cgroup_dir *out, size_t max)
 {
     size_t n = 0;
-    char buf[CGROUP_PATH_MAX + 256];
-    for (const char *cursor = self_cgroup; next_line(&cursor, buf, sizeof buf);) {
+    scratch *s = malloc(sizeof *s);
+    if (!s)
+        return SIZE_MAX;
+    char *buf = s->cgline;
+    for (const char *cursor = self_cgroup; next_line(&cursor, buf, sizeof s->cgline);) {
         /* "0::/path" is v2; "N:ctrl,ctrl:/path" is v1, wanted when it has memory. */
         char *c1 = strchr(buf, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         if (!c1 || !c2 || c2[1] != '/')
@@ -90,7 +106,8 @@ size_t cgroup_memory_dirs(const char *self_cgroup, const char *mountinfo, cgroup
         char tmp[256];
         snprintf(tmp, sizeof tmp, ",%s,", ctrls);
         if (v2 || strstr(tmp, ",memory,"))
-            n = add_levels(path, v2, mountinfo, out, n, max);
+            n = add_levels(path, v2, mountinfo, s, out, n, max);
     }
+    free(s);
     return n;
 }

@@ -17,7 +17,8 @@ typedef struct {
     const char *usage_file; /* "memory.current" or "memory.usage_in_bytes" */
 } cgroup_dir;
 
-/* Fills out[] (at most max entries), own cgroup first; returns the count. */
+/* Fills out[] (at most max entries), own cgroup first; returns the count, or
+ * SIZE_MAX when its scratch memory could not be allocated (nothing is known). */
 size_t cgroup_memory_dirs(const char *self_cgroup, const char *mountinfo, cgroup_dir *out, size_t max);
 
 #endif

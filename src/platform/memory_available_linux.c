@@ -27,18 +27,30 @@ static uint64_t kb_bytes(const char *text)
  * be read (errno says why) or has no such line (errno 0). */
 static bool meminfo_bytes(const char *path, const char *key, uint64_t *out)
 {
-    char buf[8192];
-    if (!platform_read_text(path, buf, sizeof buf))
+    enum { MEMINFO_BYTES = 8192 };
+    char *buf = malloc(MEMINFO_BYTES); /* not on the stack: it may be 64 KiB in all (ulimit -s 64) */
+    if (!buf) {
+        errno = ENOMEM;
         return false;
+    }
+    if (!platform_read_text(path, buf, MEMINFO_BYTES)) {
+        int e = errno;
+        free(buf);
+        errno = e;
+        return false;
+    }
     size_t klen = strlen(key);
+    bool found = false;
     for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
             *out = kb_bytes(line + klen + 1);
-            return true;
+            found = true;
+            break;
         }
     }
+    free(buf);
     errno = 0;
-    return false;
+    return found;
 }
 
 static bool cannot_read(const char *path, char *why, size_t whylen)
@@ -68,30 +80,41 @@ static cgroup_value read_cgroup_number(const char *path, uint64_t *out)
  * Every path is read under root ("" on the machine itself). */
 static bool cgroup_headroom(const char *root, uint64_t *best, char *why, size_t whylen)
 {
-    enum { MAX_DIRS = 64, MOUNTINFO_BYTES = 1 << 18 };
+    enum { MAX_DIRS = 64, MOUNTINFO_BYTES = 1 << 18, CG_BYTES = 8192, PATH_BYTES = CGROUP_PATH_MAX * 2 + 64 };
     *best = UINT64_MAX;
-    char cg[8192], path[CGROUP_PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/proc/self/cgroup", root);
-    if (!platform_read_text(path, cg, sizeof cg))
-        return errno == ENOENT ? true : cannot_read(path, why, whylen); /* ENOENT: no cgroups */
+    /* Every buffer on the heap: the stack may be 64 KiB in all (ulimit -s 64). */
+    char *cg = malloc(CG_BYTES), *path = malloc(PATH_BYTES), *lp = malloc(PATH_BYTES), *up = malloc(PATH_BYTES);
     char *mountinfo = malloc(MOUNTINFO_BYTES);
     cgroup_dir *dirs = malloc(sizeof *dirs * MAX_DIRS);
-    bool ok = mountinfo && dirs;
-    snprintf(path, sizeof path, "%s/proc/self/mountinfo", root);
+    bool ok = cg && path && lp && up && mountinfo && dirs;
     if (!ok) {
         errno = ENOMEM;
-        cannot_read(path, why, whylen);
-    } else if (!platform_read_text(path, mountinfo, MOUNTINFO_BYTES)) {
-        if (errno == ENOENT)
-            mountinfo[0] = '\0'; /* the usual mount points are tried */
-        else
-            ok = cannot_read(path, why, whylen);
+        cannot_read(root[0] ? root : "/proc/self/cgroup", why, whylen);
+    } else {
+        snprintf(path, PATH_BYTES, "%s/proc/self/cgroup", root);
+        if (!platform_read_text(path, cg, CG_BYTES)) {
+            if (errno != ENOENT) /* ENOENT: no cgroups */
+                ok = cannot_read(path, why, whylen);
+            cg[0] = '\0';
+        }
     }
-    size_t n = ok ? cgroup_memory_dirs(cg, mountinfo, dirs, MAX_DIRS) : 0;
+    if (ok && cg[0]) {
+        snprintf(path, PATH_BYTES, "%s/proc/self/mountinfo", root);
+        if (!platform_read_text(path, mountinfo, MOUNTINFO_BYTES)) {
+            if (errno == ENOENT)
+                mountinfo[0] = '\0'; /* the usual mount points are tried */
+            else
+                ok = cannot_read(path, why, whylen);
+        }
+    }
+    size_t n = ok && cg[0] ? cgroup_memory_dirs(cg, mountinfo, dirs, MAX_DIRS) : 0;
+    if (n == SIZE_MAX) {
+        errno = ENOMEM;
+        ok = cannot_read(path, why, whylen);
+    }
     for (size_t i = 0; ok && i < n; i++) {
-        char lp[CGROUP_PATH_MAX * 2 + 32], up[CGROUP_PATH_MAX * 2 + 32];
-        snprintf(lp, sizeof lp, "%s%s/%s", root, dirs[i].dir, dirs[i].limit_file);
-        snprintf(up, sizeof up, "%s%s/%s", root, dirs[i].dir, dirs[i].usage_file);
+        snprintf(lp, PATH_BYTES, "%s%s/%s", root, dirs[i].dir, dirs[i].limit_file);
+        snprintf(up, PATH_BYTES, "%s%s/%s", root, dirs[i].dir, dirs[i].usage_file);
         uint64_t limit, usage = 0;
         cgroup_value v = read_cgroup_number(lp, &limit);
         if (v == CGROUP_UNREADABLE)
@@ -104,6 +127,10 @@ static bool cgroup_headroom(const char *root, uint64_t *best, char *why, size_t 
                 *best = room;
         }
     }
+    free(cg);
+    free(path);
+    free(lp);
+    free(up);
     free(mountinfo);
     free(dirs);
     return ok;

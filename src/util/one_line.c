@@ -17,7 +17,7 @@ static unsigned long code_point(const unsigned char *p, size_t n)
 static bool is_control(unsigned long c)
 {
     return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||
-           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;
 }
 
 /* The length of the unit at p (a character, or one stray byte) and whether it is

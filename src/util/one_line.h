@@ -8,6 +8,8 @@
  *   - C0 controls U+0000-U+001F (newline and tab too) and DEL U+007F;
  *   - C1 controls U+0080-U+009F (as UTF-8: C2 80 .. C2 9F);
  *   - bidi controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069;
+ *   - the line and paragraph separators U+2028, U+2029 (some terminals and
+ *     viewers break the line there: a forged line, as with a newline);
  *   - every byte that is not part of a well-formed UTF-8 character (a lone
  *     0x9B is CSI to a terminal in an 8-bit mode).
  * Everything else, UTF-8 text included ("\xc2\xb1", accents), stays. JSON output

@@ -406,6 +406,23 @@ p = compare(A, write("incomplete.json", inc))
 check("a run stopped early (complete false) compares, with a warning and 'incomplete' on its line",
       p.returncode == 0 and "stopped before the end" in p.stderr and "incomplete" in p.stdout, p.stdout + p.stderr)
 
+# --- a reader of stdout that is gone stops the judging ----------------------------------------
+# `compare` of 20,000 figures | head -1 went on judging for 22.7 s and noticed the
+# closed pipe only at its first write, the table at the end. Now the runs' lines come
+# first, and the judging asks the kernel, figure by figure (at most every 0.2 s), whether
+# stdout's reader is gone: it stops, writes nothing more (no --json) and says nothing,
+# exit 141 as SIGPIPE would. Without timing: the reader is closed before compare starts
+# and SIGPIPE is ignored, so only that look can end it with 141 (a write fails with
+# EPIPE instead: "could not write the output", exit 1, as before).
+rfd, wfd = os.pipe()
+os.close(rfd)
+gone = subprocess.run([BIN, "compare", A, B, "--json", path("gone.json")], stdout=wfd, stderr=subprocess.PIPE,
+                      text=True, timeout=60, restore_signals=False)  # Python ignores SIGPIPE: inherited
+os.close(wfd)
+check("compare with stdout's reader gone (SIGPIPE ignored): stops, exit 141, nothing said, no --json written",
+      gone.returncode == 141 and gone.stderr == "" and not os.path.exists(path("gone.json")),
+      (gone.returncode, gone.stderr))
+
 # The doctored and broken files are no runs: the schema check after this script
 # validates every *.json left under TMP.
 shutil.rmtree(D)

@@ -40,6 +40,78 @@ check "report -o DIR/latency.svg --svg DIR: exit 2 before anything is written (t
 "$BIN" report "$TMP/a.json" -o "$TMP/page.html" --svg "$TMP/svg" >/dev/null 2>"$TMP/err"; rc=$?
 check "report --svg DIR with distinct names: exit 0, both charts" \
     bash -c "[ $rc -eq 0 ] && [ -s '$TMP/svg/bandwidth.svg' ] && [ -s '$TMP/svg/latency.svg' ]"
+cp "$TMP/svg/bandwidth.svg" "$TMP/chart.keep"
+"$BIN" report "$TMP/a.json" -o "$TMP/page2.html" --svg "$TMP/svg" --csv "$TMP/svg/bandwidth.svg" >/dev/null 2>"$TMP/err"; rc=$?
+check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anything is written (the table would overwrite a chart)" \
+    bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg: is the chart' '$TMP/err' && cmp -s '$TMP/chart.keep' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page2.html' ]"
+
+# A FIFO output is written without blocking: a reader that holds it open and never
+# reads ends the write ("its reader took nothing for 10 s", exit 1), never a run
+# that waits for ever (a report of 100 runs is over the pipe's 64 KiB).
+HUNDRED=()
+for _ in $(seq 100); do HUNDRED+=("$TMP/a.json"); done
+mkfifo "$TMP/held.html"
+bash -c 'exec 3<"$1"; exec sleep 300' _ "$TMP/held.html" & HOLDER=$!
+timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
+kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
+check "report -o FIFO held open and never read: exit 1, one line saying its reader took nothing (rc=$rc)" \
+    bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'could not write (its reader took nothing for 10 s)' '$TMP/err'"
+rm -f "$TMP/held.html"
+# A FIFO output must still be the one checked when the document is written at the
+# end: a FIFO renamed over the name mid-run, or the name removed and made again
+# (rm + mkfifo: the new FIFO used to get the freed inode number, and even the clean
+# build wrote into it; the FIFO checked is now held open from the check, so its
+# inode cannot be reused) gets nothing, and the run says why. "Mid-run": once the
+# CSV header is out (the check is done by then), then Ctrl-C.
+for how in rename recreate; do
+    rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
+    mkfifo "$TMP/out.fifo" "$TMP/planted.fifo"
+    cat "$TMP/out.fifo" >"$TMP/got.checked" & READ1=$!
+    cat "$TMP/planted.fifo" >"$TMP/got.planted" & READ2=$!
+    "$BIN" -s 16 -o read -r 1000 --sample-ms 50 -t 120 --json "$TMP/out.fifo" >"$TMP/fifo.out" 2>"$TMP/fifo.err" &
+    RUN=$!
+    for _ in $(seq 1200); do [ -s "$TMP/fifo.out" ] && break; sleep 0.1; done
+    if [ $how = rename ]; then
+        mv "$TMP/planted.fifo" "$TMP/out.fifo"
+    else
+        rm "$TMP/out.fifo" && mkfifo "$TMP/out.fifo"
+        cat "$TMP/out.fifo" >"$TMP/got.planted" & READ2B=$!
+    fi
+    kill -INT $RUN
+    wait $RUN; rc=$?
+    kill "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
+    wait "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
+    READ2B=
+    check "--json FIFO, a FIFO put at the name mid-run ($how): it gets nothing, the run says the name is no longer the FIFO checked" \
+        bash -c "[ $rc -eq 130 ] && [ ! -s '$TMP/got.planted' ] && [ ! -s '$TMP/got.checked' ] && grep -q 'could not write .*out.fifo (it is no longer the file checked at the start)' '$TMP/fifo.err'"
+done
+rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
+
+# Inputs. A "regular" file of a kernel file system is refused (/proc/kmsg waits for
+# the kernel log and takes what it reads): one line naming it, exit 2, never parsed.
+for f in /proc/self/status /sys/kernel/mm/transparent_hugepage/enabled; do
+    [ -r "$f" ] || continue
+    for mode in compare report; do
+        if [ $mode = compare ]; then args=("$f" "$TMP/a.json"); else args=("$f" -o "$TMP/in.html"); fi
+        timeout 60 "$BIN" $mode "${args[@]}" >"$TMP/out" 2>"$TMP/err"; rc=$?
+        check "$mode $f: refused as a kernel file system's file in one line, exit 2" \
+            bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -qF '$f: not a regular file (a file of ' '$TMP/err' && grep -q 'a kernel file system' '$TMP/err' && [ ! -e '$TMP/in.html' ]"
+    done
+done
+# An input is looked up by name only with O_PATH, which opens nothing; the file
+# checked is then opened through that descriptor (/proc/self/fd/N). A stat then an
+# open by name let another user swap a FIFO in between: root opened it (releasing
+# its blocked writer) before refusing it, in 1 of 50 raced runs. The system calls
+# say it without a race: no open of an input's name but an O_PATH one.
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+    strace -f -o "$TMP/trace" -e trace=open,openat,openat2 "$BIN" compare "$TMP/a.json" "$TMP/b.json" >/dev/null 2>&1
+    grep -E '"([^"]*/)?[ab]\.json"' "$TMP/trace" >"$TMP/opens"
+    check "compare opens its inputs by name only O_PATH (then the file checked, through its descriptor)" \
+        bash -c "[ -s '$TMP/opens' ] && ! grep -v O_PATH '$TMP/opens' | grep -q . && grep -q '/proc/self/fd/' '$TMP/trace'" ||
+        sed 's/^/    /' "$TMP/opens"
+else
+    echo "# skipped: strace is needed to see how inputs are opened"
+fi
 
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && runuser -u nobody -- "$BIN" --version >/dev/null 2>&1 &&
     getent group nogroup >/dev/null; then
@@ -138,6 +210,42 @@ for n in (name + ".tmp", "." + name + ".tmp"):
     check "as root, --json through root's link to nobody's FIFO in a sticky directory: refused like the FIFO named directly" \
         bash -c "[ $rc -eq 2 ] && grep -q 'in a sticky directory, a file of uid' '$FS/err'"
     rm -f "$FS/sticky/results" "$FS/group/lnk" "$FS/rootlink" "$FS/sticky/nfifo" "$FS/fifolink"
+    # nobody's FIFO at an output's name in the group-writable directory, held open
+    # by nobody and never read: root's run used to block for ever on it (any output
+    # over the pipe's 64 KiB); now it is refused at the start, written into by no one.
+    if command -v setpriv >/dev/null; then
+        runuser -u nobody -- mkfifo "$FS/group/held.out"
+        setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c 'exec 3<"$1"; exec sleep 300' _ \
+            "$FS/group/held.out" & HOLDER=$!
+        for out in report compare json; do
+            case $out in
+            report) timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$FS/group/held.out" ;;
+            compare) timeout 60 "$BIN" compare "$FS/a.json" "$FS/b.json" --json "$FS/group/held.out" ;;
+            json) timeout 60 "$BIN" -s 16 -o read "${QUICK[@]}" --json "$FS/group/held.out" ;;
+            esac >/dev/null 2>"$FS/err"; rc=$?
+            check "as root, $out onto nobody's FIFO in a group directory, held open and never read: refused in one line, exit 2 (rc=$rc)" \
+                bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'cannot write (a FIFO of uid [0-9]*, not of this user or root)' '$FS/err'"
+        done
+        kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
+        rm -f "$FS/group/held.out"
+    fi
+    # Inputs through nobody's links (to a file only root can read, or to /proc/kmsg):
+    # never followed by a root run, at the name or on the way; root's own link is.
+    mkdir -m 700 "$FS/private" && cp "$FS/a.json" "$FS/private/run.json"
+    runuser -u nobody -- ln -s "$FS/private/run.json" "$FS/group/in.json"
+    runuser -u nobody -- ln -s "$FS/private" "$FS/group/indir"
+    for input in "$FS/group/in.json" "$FS/group/indir/run.json"; do
+        for mode in compare report; do
+            if [ $mode = compare ]; then args=("$input" "$FS/b.json"); else args=("$input" -o "$FS/in.html"); fi
+            timeout 60 "$BIN" $mode "${args[@]}" >"$FS/out" 2>"$FS/err"; rc=$?
+            check "as root, $mode $input through nobody's link: refused in one line naming the link's owner, exit 2" \
+                bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$FS/err') -eq 1 ] && grep -q 'a symbolic link .*of uid [0-9]*, not of this user or root' '$FS/err' && [ ! -e '$FS/in.html' ]"
+        done
+    done
+    ln -s "$FS/private/run.json" "$FS/group/root-in.json"
+    "$BIN" compare "$FS/group/root-in.json" "$FS/b.json" >/dev/null 2>"$FS/err"; rc=$?
+    check "as root, compare through root's own link: followed, exit 0" bash -c "[ $rc -eq 0 ]"
+    rm -rf "$FS/group/in.json" "$FS/group/indir" "$FS/group/root-in.json" "$FS/private"
     # root's own link, and a link made by the user running: followed (the file is
     # replaced, the link stays).
     echo old >"$FS/real.json" && ln -s "$FS/real.json" "$FS/sticky/mine.json"

@@ -927,6 +927,16 @@ else
     echo "# skipped: unreadable-smaps tests need root and unshare -m"
 fi
 
+# A small stack (ulimit -s 64: the main thread's and, by glibc's default, each
+# worker's): the memory budget kept about 60 KiB of paths on the stack and every
+# measuring mode died of SIGSEGV; now each measures and exits 0.
+for args in "-s 16 -o read -o latency ${QUICK[*]}" "stream -n 100000 --ntimes 2" "latency --min 4K --max 64K --sample-ms 1"; do
+    # shellcheck disable=SC2086
+    bash -c 'ulimit -s 64 && exec "$@"' _ "$BIN" $args >"$TMP/stack.out" 2>"$TMP/stack.err"; rc=$?
+    check "ulimit -s 64: membench $args measures, exit 0 (rc=$rc)" \
+        bash -c "[ $rc -eq 0 ] && [ -s '$TMP/stack.out' ]"
+done
+
 # A memory budget that cannot be read (ulimit -n 3 with a static build, a hidden
 # /proc/meminfo) is one error line naming the file and why, exit 1, in every mode:
 # never "needs 0 MiB ... only 0 MiB can be allocated". A private mount namespace puts

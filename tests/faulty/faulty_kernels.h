@@ -21,5 +21,10 @@
  * only if its destination does not already hold what it should have written (the
  * sweep's pool, whose destinations other visits wrote before). */
 void faulty_kernels_install(kernel *rows, size_t n);
+/* MEMBENCH_C2C_NS=T:O: c2c's reader takes T ns a line for every window's first
+ * chase (the transfer, the figure) and O for its second (its re-chase of the lines
+ * now in its own cache, reader_own_ns), in place of the clock's: which time is
+ * stored as which is then checked exactly, with no timing. Unset: the clock's. */
+void faulty_c2c_times(double *transfer_ns, double *own_ns);
 
 #endif

@@ -35,12 +35,15 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             timeout 20, JSON stopped_by SIGPIPE, nothing said as an error
   patterns  tests/cli/check_latency_patterns.py: the TLB-local headline and the full random
             chase beside it, in latency, the sweep and latency-matrix (about 3 s)
-  c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT (2 s)
+  c2c       tests/cli/check_c2c.py: what the writer and the reader did in HITM and HIT, and
+            which time is stored as which (membench-faulty's known times) (2 s)
   openmetrics tests/cli/check_openmetrics.py: every series against the JSON (about a minute)
   plan      tests/cli/check_plan.py: --plan on the recorded large machines of
             tests/machines/make_tree.py and on this one (a few seconds)
   warnings  tests/cli/check_warnings.py: the terminal's warnings by kind against the JSON,
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
+  compare   tests/cli/check_compare.py: compare's table, JSON, refusals and a gone reader
+            of stdout (a few seconds)
   fleet     tests/report/check_fleet.py: membench report of about 500 runs, its table,
             CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -471,8 +474,10 @@ MUTANTS = [
      "*replace = is_control(c) && !(newlines_ok || c == '\\n');", "unit:one_line"),
     ("terminal text keeps C1 and bidi controls (ASCII controls only, as before issue 35)",
      "src/util/one_line.c", "return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E || c == 0x200F ||"
-     "\n           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);", "return c < 0x20 || c == 0x7F;",
-     "unit:one_line"),
+     "\n           (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029;",
+     "return c < 0x20 || c == 0x7F;", "unit:one_line"),
+    ("terminal text keeps U+2028 and U+2029 (line and paragraph separators, as before issue 47)",
+     "src/util/one_line.c", " || c == 0x2028 || c == 0x2029;", ";", "unit:one_line"),
     ("terminal text passes bytes that are not UTF-8 (a lone 0x9B is CSI)",
      "src/util/one_line.c", "        *replace = true;\n        return 1;", "        *replace = false;\n        return 1;",
      "unit:one_line"),
@@ -561,12 +566,41 @@ MUTANTS = [
      "    m->row[col] = result_value(r);", "    m->row[m->ncols - 1 - (size_t)col] = result_value(r);",
      "unit:bandwidth_matrix_sink"),
     ("another user's link at the output name followed",
-     "src/output/file_target.c", "return lst->st_uid == geteuid() || lst->st_uid == 0;", "(void)lst;\n    return true;", "files"),
+     "src/util/path_walk.c", "return lst->st_uid == geteuid() || lst->st_uid == 0;", "(void)lst;\n    return true;", "files"),
     ("another user's file in a sticky directory replaced",
      "src/output/file_target.c", "} else if ((dst.st_mode & S_ISVTX) && lst.st_uid != geteuid() && lst.st_uid != dst.st_uid) {",
      "} else if (0) {", "files"),
     ("report --svg writes a chart over the run it reads",
      "src/output/report_files.c", "            if (file_target_same_file(path, runs[i])) {", "            if (0) {", "files"),
+    # Issue 47 (hostile, round three): MUTANTS="issue 47" runs these.
+    ("issue 47: c2c's figure and reader_own_ns swapped (the figure the reader's re-chase of its own lines)",
+     "src/measure/c2c.c", "            c->ns[c->got] = ns;\n            c->own_ns[c->got++] = own;",
+     "            c->ns[c->got] = own;\n            c->own_ns[c->got++] = ns;", "c2c"),
+    ("issue 47: stream's STREAM-rule warning filed under the memory-budget kind",
+     "src/modes/stream_mode.c", "session_warn(s, WARN_STREAM_RULE,", "session_warn(s, WARN_MEMORY_BUDGET,", "warnings"),
+    ("issue 47: a FIFO output not checked to be still at the name (a FIFO renamed or made anew there)",
+     "src/output/file_target.c",
+     "if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !same_inode(&st, &t->st)) {", "if (0) {",
+     "files"),
+    ("issue 47: another user's FIFO at an output name written into (held open, never read: a hang)",
+     "src/output/file_target.c",
+     "} else if ((S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&",
+     "} else if (0 && (S_ISFIFO(lst.st_mode) || S_ISCHR(lst.st_mode)) && lst.st_uid != geteuid() && lst.st_uid != 0 &&",
+     "files"),
+    ("issue 47: a FIFO output that takes nothing waited on for ever (no stall limit)",
+     "src/output/file_target.c", "        if (left <= 0) {", "        if (0) {", "files"),
+    ("issue 47: inputs follow another user's symbolic link",
+     "src/util/read_file.c", "        if (!path_walk_trusted_link(&st))", "        if (0)", "files"),
+    ("issue 47: a kernel file system's 'regular' file (/proc/kmsg) read as an input",
+     "src/util/read_file.c", "(kernel_fs = kernel_fs_name((long)fs.f_type)) != NULL) {",
+     "(kernel_fs = kernel_fs_name((long)fs.f_type)) != NULL && 0) {", "unit:read_file"),
+    ("issue 47: an input opened again by name after its check (a FIFO swapped in is opened)",
+     "src/util/read_file.c", "    int fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);",
+     "    int fd = -1;\n    errno = ENOENT;", "files"),
+    ("issue 47: report --csv not checked against the --svg charts (the table over a chart)",
+     "src/output/report_files.c", "        if (csv && file_target_same_file(path, csv)) {", "        if (0) {", "files"),
+    ("issue 47: compare judges on after stdout's reader is gone",
+     "src/core/compare.c", "        if (stop_poll()) { /* a bootstrap", "        if (0) { /* a bootstrap", "compare"),
     # The 16-CPU guest: bugs that only show past CPU 7 or with two-digit CPU numbers.
     ("the spread placement wraps at 8 places: threads 8-15 doubled up on CPUs 0-7's places",
      "src/plan/placement.c", "k = (size_t)i % p; /* the order already spreads */",
@@ -776,7 +810,8 @@ TARGETS = ["membench", "build/membench-tests", "build/membench-faulty"]
 # What each suite runs: a mutant rebuilds only those (linking all three took most of
 # a unit mutant's time); a mutant that does not build them is no test (stale).
 SUITE_TARGETS = {"unit": ["build/membench-tests"], "faulty": ["build/membench-faulty"],
-                 "restart": ["build/membench-faulty"], "pool": ["membench", "build/membench-faulty"]}
+                 "restart": ["build/membench-faulty"], "pool": ["membench", "build/membench-faulty"],
+                 "c2c": ["membench", "build/membench-faulty"]}
 
 
 def suite_targets(suite):
@@ -800,7 +835,8 @@ NUMA_SUITES = {"numa": "x86_64", "numa-wide": "x86_64-wide"}
 # Suites that are one check script run as tests/cli/SCRIPT ./membench TREE/SUITE.
 CHECK_SCRIPTS = {"rounds": "check_rounds.py", "numamem": "check_numa_mem.py", "traffic": "check_traffic.py",
                  "patterns": "check_latency_patterns.py", "c2c": "check_c2c.py",
-                 "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py"}
+                 "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py",
+                 "compare": "check_compare.py"}
 
 
 def suite_fails(suite, tree):

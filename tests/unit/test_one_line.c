@@ -27,6 +27,7 @@ TEST(one_line_replaces_every_terminal_control)
     neutralised("\xe2\x80\xae" "gnp.exe", "?gnp.exe");      /* U+202E right-to-left override */
     neutralised("\xd8\x9c \xe2\x80\x8e \xe2\x80\x8f \xe2\x80\xaa \xe2\x80\xad", "? ? ? ? ?"); /* 061C, 200E/F, 202A, 202D */
     neutralised("\xe2\x81\xa6 \xe2\x81\xa9", "? ?");         /* U+2066, U+2069 isolates */
+    neutralised("a\xe2\x80\xa8" "b\xe2\x80\xa9" "c", "a?b?c");  /* U+2028, U+2029 line/paragraph separators */
     neutralised("lone \x9b byte \xff \xc2", "lone ? byte ? ?"); /* not UTF-8: one '?' a byte */
 }
 
@@ -34,7 +35,7 @@ TEST(one_line_keeps_text)
 {
     neutralised("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz");
     neutralised("\xc2\xb1" "2.5% caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80", "\xc2\xb1" "2.5% caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80");
-    neutralised("\xc2\xa0 \xe2\x80\x8d \xe2\x80\xaf \xe2\x81\xaa", "\xc2\xa0 \xe2\x80\x8d \xe2\x80\xaf \xe2\x81\xaa"); /* neighbours of the controls */
+    neutralised("\xc2\xa0 \xe2\x80\x8d \xe2\x80\xa7 \xe2\x80\xaf \xe2\x81\xaa", "\xc2\xa0 \xe2\x80\x8d \xe2\x80\xa7 \xe2\x80\xaf \xe2\x81\xaa"); /* neighbours of the controls */
     char lines[] = "a\nb\x1b" "c\n";
     CHECK_STR(safe_lines(lines), "a\nb?c\n");
     CHECK(one_line_is_safe(lines, true) && !one_line_is_safe(lines, false));

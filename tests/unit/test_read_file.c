@@ -64,6 +64,22 @@ TEST(read_file_refuses_devices_and_directories_before_reading)
     CHECK_STR(err, "cannot open: No such file or directory");
 }
 
+/* /proc/kmsg is "regular" to stat and waits for (and consumes) the kernel log: no
+ * file of /proc or /sys is an input, while the machine's own reads (open_regular)
+ * still open them. */
+TEST(read_file_refuses_kernel_file_systems_as_inputs)
+{
+    char err[200], *data;
+    size_t len;
+    CHECK(!read_file_limited("/proc/self/status", 1 << 20, &data, &len, err, sizeof err));
+    CHECK(strstr(err, "not a regular file (a file of procfs, a kernel file system") == err);
+    unsigned long long size;
+    int fd = open_regular("/proc/self/status", &size);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+}
+
 TEST(read_file_reads_a_regular_file_within_the_limit_only)
 {
     const char *dir = test_tempdir();
