@@ -60,7 +60,9 @@ cross_arch() {
     chmod +x "$out/qemu/membench" "$out/qemu/membench-tests"
     local log=$out.test.log cli=$out/qemu/membench start=$SECONDS p f total rc
     [[ " ${CROSS_UNIT_ONLY:-} " == *" $arch "* ]] && cli=-
-    KERNEL_OBJDIR=$out/src/kernels OBJDUMP=$t-objdump \
+    # a host that hides its caches gets a sysfs cache hierarchy for these runs
+    # (with_cache_sysfs.sh says why)
+    KERNEL_OBJDIR=$out/src/kernels OBJDUMP=$t-objdump tests/cross/with_cache_sysfs.sh \
         bash tests/run_all.sh "$out/qemu/membench-tests" "$cli" 2>&1 | sed "s/^/[$arch] /" >"$log"
     rc=${PIPESTATUS[0]}
     grep -E '^\[[a-z0-9]+\] (not ok|    |unit:|cli:)' "$log"
