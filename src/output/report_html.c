@@ -207,7 +207,8 @@ static const struct {
     const char *needle, *kind;
 } warning_kinds[] = {
     {"fell in two levels", "points whose samples fell in two levels"},
-    {"may still fit a cache", "buffers that may still fit a cache"},
+    {"below the DRAM rule", "buffers that may still fit a cache"},
+    {"may be a cache's", "buffers that may still fit a cache"},
     {"may include cache hits", "buffers that may still fit a cache"},
     {"the host varied", "host noise"},
     {"hypervisor took", "hypervisor steal"},

@@ -108,13 +108,13 @@ check("-v: a warning given while measuring (--target-ci not met) is on stderr as
 # STREAM rule under memory_budget vanished from the terminal and JSON's
 # warning_kinds was wrong, and no check paired a text with its kind. Texts whose kind
 # is known, from runs that give them (stream --size 64K breaks STREAM's rule here, as
-# on any machine with a cache over 16 KiB; latency --max 64K may fit a cache).
-TEXT_KINDS = [("is less than STREAM's rule", "stream_rule"), ("may still fit a cache", "may_fit_cache"),
+# on any machine with a cache over 16 KiB; latency --max 64K is below the DRAM rule).
+TEXT_KINDS = [("is less than STREAM's rule", "stream_rule"), ("below the DRAM rule", "may_fit_cache"),
               ("fell in two levels", "two_levels"), ("options that do nothing", "option_ignored"),
               ("MemAvailable is more than the machine has", "memory_budget")]
 for args, name, must in ((["stream", "--size", "64K", "--ntimes", "2"], "wk-stream", "is less than STREAM's rule"),
                          (["latency", "--min", "4K", "--max", "64K", "--sample-ms", "1"], "wk-lat",
-                          "may still fit a cache")):
+                          "below the DRAM rule")):
     p, d = run(args, name)
     pairs = list(zip(d["warnings"], d["warning_kinds"])) if d else []
     wrong = [(w[:80], k, want) for w, k in pairs for text, want in TEXT_KINDS if text in w and k != want]
