@@ -248,7 +248,7 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency",
                      "TLB-local random pointer chase (multichase's order: random within 256 KiB groups; the DRAM "
-                     "sizes also fully random, at least twice the last level), %d-byte nodes, seed %llu, 1 thread on "
+                     "point also fully random, its chain the DRAM rule for the chasing CPU), %d-byte nodes, seed %llu, 1 thread on "
                      "CPU %d; %g ms per sample, %d per "
                      "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s%s)",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
