@@ -79,8 +79,13 @@ for how in rename recreate; do
     fi
     kill -INT $RUN
     wait $RUN; rc=$?
-    kill "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
-    wait "$READ1" "$READ2" ${READ2B:+"$READ2B"} 2>/dev/null
+    # the readers, however far they got (a TERM that came before a reader's cat was
+    # running once left it blocked on the FIFO and this wait forever): TERM, then KILL
+    readers=("$READ1" "$READ2" ${READ2B:+"$READ2B"})
+    kill "${readers[@]}" 2>/dev/null
+    sleep 0.3
+    kill -KILL "${readers[@]}" 2>/dev/null
+    wait "${readers[@]}" 2>/dev/null
     READ2B=
     check "--json FIFO, a FIFO put at the name mid-run ($how): it gets nothing, the run says the name is no longer the FIFO checked" \
         bash -c "[ $rc -eq 130 ] && [ ! -s '$TMP/got.planted' ] && [ ! -s '$TMP/got.checked' ] && grep -q 'could not write .*out.fifo (it is no longer the file checked at the start)' '$TMP/fifo.err'"
