@@ -23,23 +23,6 @@ static measure_status read_at(team *t, const kernel *k, uint64_t total, double *
     return ms;
 }
 
-measure_status dram_check_bandwidth(team *t, uint64_t footprint, result_dram_check *out)
-{
-    const kernel *k = kernel_choose(KERNEL_SWEEP, OP_READ, STORE_ANY, NULL, true);
-    if (!k)
-        return MEASURE_NO_MEMORY;
-    *out = (result_dram_check){false, "read: the sweep's DRAM read kernel, every usable CPU", "MB/s", footprint, 0, 0,
-                               NULL};
-    measure_status ms = read_at(t, k, footprint, &out->at_footprint);
-    if (ms == MEASURE_OK)
-        ms = read_at(t, k, 2 * footprint, &out->at_twice);
-    if (ms != MEASURE_OK)
-        return ms;
-    out->ran = true;
-    out->verdict = dram_check_verdict(false, out->at_footprint, out->at_twice);
-    return MEASURE_OK;
-}
-
 static measure_status chase_at(team *t, uint64_t bytes, double *median)
 {
     bytes -= bytes % CHASE_TLB_GROUP_BYTES;
@@ -54,16 +37,22 @@ static measure_status chase_at(team *t, uint64_t bytes, double *median)
     return ms;
 }
 
-measure_status dram_check_latency(team *t, uint64_t footprint, result_dram_check *out)
+measure_status dram_check_run(team *t, dram_figure kind, uint64_t footprint, result_dram_check *out)
 {
-    *out = (result_dram_check){false, "chase: TLB-local (multichase's order), 64-byte nodes, one thread", "ns",
-                               footprint, 0, 0, NULL};
-    measure_status ms = chase_at(t, footprint, &out->at_footprint);
+    bool chase = kind == DRAM_FIGURE_LATENCY;
+    const kernel *k = chase ? NULL : kernel_choose(KERNEL_SWEEP, OP_READ, STORE_ANY, NULL, true);
+    if (!chase && !k)
+        return MEASURE_NO_MEMORY;
+    *out = (result_dram_check){false,
+                               chase ? "chase: TLB-local (multichase's order), 64-byte nodes, one thread"
+                                     : "read: the sweep's DRAM read kernel, every usable CPU",
+                               chase ? "ns" : "MB/s", footprint, 0, 0, NULL};
+    measure_status ms = chase ? chase_at(t, footprint, &out->at_footprint) : read_at(t, k, footprint, &out->at_footprint);
     if (ms == MEASURE_OK)
-        ms = chase_at(t, 2 * footprint, &out->at_twice);
+        ms = chase ? chase_at(t, 2 * footprint, &out->at_twice) : read_at(t, k, 2 * footprint, &out->at_twice);
     if (ms != MEASURE_OK)
         return ms;
     out->ran = true;
-    out->verdict = dram_check_verdict(true, out->at_footprint, out->at_twice);
+    out->verdict = dram_check_verdict(chase, out->at_footprint, out->at_twice);
     return MEASURE_OK;
 }

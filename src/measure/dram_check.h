@@ -10,14 +10,13 @@
 
 #include "core/result.h"
 #include "measure/bandwidth.h"
+#include "plan/dram_size.h"
 #include "team/team.h"
 
-/* Read bandwidth with every thread of t (the sweep's DRAM read kernel), footprint
- * bytes over all threads together, then twice it; best of a few samples each. */
-measure_status dram_check_bandwidth(team *t, uint64_t footprint, result_dram_check *out);
-
-/* A TLB-local chase (multichase's order) on t's one thread over footprint bytes,
- * then twice it; the median of a few samples each. */
-measure_status dram_check_latency(team *t, uint64_t footprint, result_dram_check *out);
+/* kind DRAM_FIGURE_BANDWIDTH: read bandwidth with every thread of t (the sweep's DRAM
+ * read kernel), the best of a few samples; DRAM_FIGURE_LATENCY: a TLB-local chase
+ * (multichase's order) on t's one thread, the median of a few. At footprint bytes
+ * (all threads together), then twice it. */
+measure_status dram_check_run(team *t, dram_figure kind, uint64_t footprint, result_dram_check *out);
 
 #endif

@@ -22,7 +22,7 @@ bool session_dram_sized(session *s, const dram_basis *b, dram_figure kind, const
         session_size_basis(s, b, may_fit);
     uint64_t budget = 0;
     if (dram_basis_none(b) && !given && !may_fit && session_memory_budget(s, &budget) && 2 * total <= budget) {
-        s->dram_check_kind = s->env.live ? (int)kind : 0; /* a recorded machine is only planned */
+        s->dram_check_kind = s->env.live ? kind : DRAM_FIGURE_NONE; /* a recorded machine is only planned */
         s->dram_check_footprint = total;
         params_text(p, "dram_check", "planned: no source describes the last level, so the run first measures the same "
                                      "kind of kernel at the footprint and at twice it");

@@ -17,7 +17,6 @@
  * with every_record, in every record the mode emits (a curve's mode marks its DRAM
  * point itself), and says in one warning when the footprint is below the rule (what
  * NULL: the mode said it). Returns whether it is (may_fit_cache). */
-typedef enum { DRAM_FIGURE_BANDWIDTH = 1, DRAM_FIGURE_LATENCY = 2 } dram_figure;
 /* Where the rule is the floor (no source describes the last level) and the size is
  * membench's, the run first checks the plateau (session.h: dram_check) with kernels
  * of `kind`. */

@@ -749,7 +749,7 @@ static bool open_documents(session *s, const common_options *c)
  * DRAM record and to the plan; a failure is said and leaves the records without. */
 static void session_run_dram_check(session *s)
 {
-    size_t n = s->dram_check_kind == 2 ? 1 : s->topo.usable.count;
+    size_t n = s->dram_check_kind == DRAM_FIGURE_LATENCY ? 1 : s->topo.usable.count;
     team_place *places = calloc(n ? n : 1, sizeof *places);
     int *cpus = calloc(n ? n : 1, sizeof *cpus);
     team *t = NULL;
@@ -762,8 +762,7 @@ static void session_run_dram_check(session *s)
     }
     measure_status ms = MEASURE_NO_MEMORY;
     if (t) {
-        ms = s->dram_check_kind == 2 ? dram_check_latency(t, s->dram_check_footprint, &s->dram_check)
-                                     : dram_check_bandwidth(t, s->dram_check_footprint, &s->dram_check);
+        ms = dram_check_run(t, s->dram_check_kind, s->dram_check_footprint, &s->dram_check);
         team_destroy(t);
     }
     free(places);

@@ -74,9 +74,9 @@ struct session {
     const char *size_basis;
     bool dram_intent, may_fit_cache;
     /* The DRAM rule was the floor (no source describes the last level): the plateau
-     * check to run before the mode (0 none, 1 bandwidth, 2 a chase) at this
+     * check to run before the mode (DRAM_FIGURE_NONE: none) at this
      * footprint, and what it found, given to every DRAM record (modes/dram_sizing.h). */
-    int dram_check_kind;
+    dram_figure dram_check_kind;
     uint64_t dram_check_footprint;
     result_dram_check dram_check;
     session *parent;    /* this session is a step of parent's run (session_open_step) */

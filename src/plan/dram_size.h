@@ -19,6 +19,8 @@
 #include "topology/topology.h"
 
 #define DRAM_RULE_FACTOR 4
+/* Which kind of DRAM figure a mode measures: what its plateau check runs. */
+typedef enum { DRAM_FIGURE_NONE = 0, DRAM_FIGURE_BANDWIDTH, DRAM_FIGURE_LATENCY } dram_figure;
 #define DRAM_FLOOR_BYTES (1ULL << 30)
 
 typedef struct {
