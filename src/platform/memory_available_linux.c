@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A meminfo value ("  123 kB") in bytes, UINT64_MAX when it does not fit. */
@@ -77,6 +78,10 @@ static cgroup_value read_cgroup_number(const char *path, uint64_t *out)
 /* Smallest (limit - usage) over the cgroup and its ancestors, for v2 and v1,
  * wherever the hierarchies are mounted (platform/cgroup_paths.c); UINT64_MAX when
  * nothing limits memory. False when a file that may hold a limit cannot be read.
+ * A cgroup directory that is not there at all (an empty root or a container
+ * without the cgroup filesystem mounted: /proc/self/cgroup names a cgroup this
+ * process cannot see) is no limit read, and why says so: the budget is then
+ * MemAvailable alone, not a limit that was never looked at.
  * Every path is read under root ("" on the machine itself). */
 static bool cgroup_headroom(const char *root, uint64_t *best, char *why, size_t whylen)
 {
@@ -116,6 +121,13 @@ static bool cgroup_headroom(const char *root, uint64_t *best, char *why, size_t 
         snprintf(lp, PATH_BYTES, "%s%s/%s", root, dirs[i].dir, dirs[i].limit_file);
         snprintf(up, PATH_BYTES, "%s%s/%s", root, dirs[i].dir, dirs[i].usage_file);
         uint64_t limit, usage = 0;
+        struct stat st;
+        snprintf(path, PATH_BYTES, "%s%s", root, dirs[i].dir);
+        if (stat(path, &st) != 0 && errno == ENOENT && !why[0])
+            snprintf(why, whylen,
+                     "no cgroup memory limit read: %s is not there (no cgroup filesystem mounted?), "
+                     "so the budget is MemAvailable alone",
+                     path);
         cgroup_value v = read_cgroup_number(lp, &limit);
         if (v == CGROUP_UNREADABLE)
             ok = cannot_read(lp, why, whylen);
@@ -172,6 +184,8 @@ bool platform_memory_available_at(const char *root, uint64_t *bytes, char *why, 
     char meminfo[CGROUP_PATH_MAX];
     snprintf(meminfo, sizeof meminfo, "%s/proc/meminfo", root);
     *bytes = 0;
+    if (whylen)
+        why[0] = '\0'; /* on success, a note when not empty */
     if (!meminfo_bytes(meminfo, "MemAvailable", &avail)) {
         if (errno)
             return cannot_read(meminfo, why, whylen);

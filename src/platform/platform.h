@@ -72,7 +72,8 @@ uint64_t platform_node_total_bytes(int node);
  * (/proc/meminfo unreadable or without MemAvailable, a cgroup file that exists but
  * cannot be read), with which file and why in why ("cannot read /proc/meminfo (Too
  * many open files)"). True with why not empty: a warning (a MemAvailable beyond
- * the machine's memory, clamped to it). */
+ * the machine's memory, clamped to it; a cgroup named in /proc/self/cgroup whose
+ * directory is not there, so no limit was read). */
 bool platform_memory_available(uint64_t *bytes, char *why, size_t whylen);
 /* The same with every file read under root: root/proc/meminfo, root/proc/self/cgroup,
  * root/proc/self/mountinfo and the cgroup directories under root (a test's fixture

@@ -13,7 +13,7 @@
 #define MIB (1ULL << 20)
 
 /* A tree whose process sits in v2 cgroup /job (memory.max limit, memory.current
- * usage: NULL for no files) with meminfo's text. */
+ * usage: NULL for no files; the directory is there either way) with meminfo's text. */
 static const char *machine(const char *meminfo, const char *limit, const char *usage)
 {
     const char *root = test_tempdir();
@@ -21,6 +21,7 @@ static const char *machine(const char *meminfo, const char *limit, const char *u
     test_write_file(root, "proc/self/cgroup", "0::/job\n");
     test_write_file(root, "proc/self/mountinfo",
                     "30 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw\n");
+    test_write_file(root, "sys/fs/cgroup/job/cgroup.procs", "1\n");
     if (limit)
         test_write_file(root, "sys/fs/cgroup/job/memory.max", limit);
     if (usage)
@@ -102,4 +103,31 @@ TEST(memory_available_beyond_the_machine_is_clamped_not_wrapped)
     /* a sane value is taken as it is, without a word */
     CHECK(available(ROOMY, &bytes, why));
     CHECK_STR(why, "");
+}
+
+/* An empty root (the static binary chrooted with only /proc and /sys mounted) or a
+ * container without the cgroup filesystem: /proc/self/cgroup names a cgroup whose
+ * directory is not there. No limit was read, so the budget is MemAvailable and why
+ * says which directory was missing, never silence as if no limit existed. */
+TEST(memory_available_says_when_the_cgroup_is_not_there)
+{
+    char why[256] = "stale";
+    uint64_t bytes = 0;
+    const char *root = test_tempdir();
+    test_write_file(root, "proc/meminfo", ROOMY);
+    test_write_file(root, "proc/self/cgroup", "4:memory:/process_api/job\n0::/\n");
+    test_write_file(root, "proc/self/mountinfo", "22 1 0:20 / /sys rw,relatime - sysfs sysfs rw\n");
+    test_write_file(root, "sys/fs/cgroup/.keep", "");
+    CHECK(platform_memory_available_at(root, &bytes, why, sizeof why));
+    CHECK_INT(bytes, 8192 * MIB);
+    char want[256];
+    snprintf(want, sizeof want, "no cgroup memory limit read: %s/sys/fs/cgroup/memory/process_api/job is not there",
+             root);
+    CHECK_CONTAINS(why, want);
+    CHECK_CONTAINS(why, "the budget is MemAvailable alone");
+    /* the same tree with the cgroup there and no limit in it: no word */
+    test_write_file(root, "sys/fs/cgroup/memory/process_api/job/cgroup.procs", "1\n");
+    CHECK(platform_memory_available_at(root, &bytes, why, sizeof why));
+    CHECK_STR(why, "");
+    CHECK_INT(bytes, 8192 * MIB);
 }
