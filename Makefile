@@ -7,6 +7,10 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make check-deb  build the Debian package in a scratch copy, install, check, remove
 #   make mpi        build ./membench-mpi with mpicc (make check-mpi tests it)
+#   make static     static membench for x86-64 and arm64 (build-static/ARCH/membench)
+#   make check-static  the static binary in an empty root, a few short modes, and the image
+#   make image      the OCI image (Containerfile, FROM scratch) with podman
+#   make dist       dist/: source tarball, both static binaries, SHA256SUMS
 # The one version: --version, JSON and the Debian package's (debian/changelog, checked
 # against it by make check).
 VERSION  := 0.1.0
@@ -49,7 +53,8 @@ DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BUILD)/faulty/
             $(BUILD)/faulty/c2c.d $(BUILD)/tests/faulty/faulty_kernels.d
 
 .PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
-	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa bench-team completions
+	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa bench-team completions \
+	static check-static image dist
 
 all: membench
 
@@ -130,6 +135,57 @@ check-mpi: membench-mpi membench
 # membench-mpi through srun and sbatch (tests/slurm/).
 check-slurm: membench-mpi
 	bash tests/slurm/run_slurm_tests.sh ./membench-mpi
+
+# make static: one file for every Linux. Linked with glibc's libc.a (-static), not
+# musl: memcpy stays glibc's, chosen by IFUNC at start as in the dynamic build, so
+# the memcpy kernel measures what applications get; the arm64 build uses the same
+# cross toolchain as check-cross (BENCHMARKS.md, "One static file"). The host's
+# architecture is built with $(CC), the other with ARCH-linux-gnu-gcc.
+# STATIC_ARCHES picks some.
+STATIC_ARCHES ?= x86_64 aarch64
+HOST_ARCH     := $(shell uname -m)
+static_cc      = $(if $(filter $(HOST_ARCH),$(1)),$(CC),$(1)-linux-gnu-gcc)
+STATIC_BINS   := $(STATIC_ARCHES:%=build-static/%/membench)
+static: $(STATIC_BINS)
+ifeq ($(filter build-static/%,$(BUILD)),)
+# Always asks the sub-make (it knows what is out of date); the objects of each
+# architecture live in its own directory.
+.PHONY: $(STATIC_BINS)
+$(STATIC_BINS): build-static/%/membench:
+	@command -v $(call static_cc,$*) >/dev/null || { echo "make static: $(call static_cc,$*) not found" \
+	  "(Debian: apt-get install gcc-$(subst _,-,$*)-linux-gnu libc6-dev-$(subst aarch64,arm64,$(subst x86_64,amd64,$*))-cross)" >&2; exit 2; }
+	$(Q)$(MAKE) --no-print-directory BUILD=build-static/$* CC=$(call static_cc,$*) LDFLAGS="$(LDFLAGS) -static" \
+	  build-static/$*/membench
+endif
+
+# make image: the OCI image of Containerfile (FROM scratch: the static binary of this
+# machine's architecture, the man page, LICENSE) as $(IMAGE), with podman (or
+# PODMAN=buildah-compatible tool). IMAGE_SOURCE is the org.opencontainers.image.source
+# label: where the sources are (default: the make dist tarball's name).
+PODMAN       ?= podman
+IMAGE        ?= localhost/membench:$(VERSION)
+IMAGE_SOURCE ?= membench-$(VERSION).tar.gz
+IMAGE_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+IMAGE_ARGS    = --build-arg ARCH=$(HOST_ARCH) --build-arg VERSION=$(VERSION) \
+                --build-arg SOURCE=$(IMAGE_SOURCE) --build-arg REVISION=$(IMAGE_REVISION)
+image: build-static/$(HOST_ARCH)/membench
+	$(PODMAN) build -f Containerfile -t $(IMAGE) $(IMAGE_ARGS) .
+
+# The static binary where a fleet runs it: in an empty root (only /proc and /sys),
+# a few modes at small sizes, the arm64 one under qemu-user; then the image under
+# podman (private config and storage in a temporary directory), with --cpuset-cpus
+# and --memory checked against the plan (tests/static/).
+check-static: static
+	@bash tests/static/check_static.sh $(VERSION) "$(IMAGE_ARGS)"
+
+# make dist: dist/ holds the source tarball (git archive of HEAD), the static binaries
+# (membench-VERSION-ARCH-linux-static) and SHA256SUMS over them.
+dist: static
+	@rm -rf dist && mkdir -p dist
+	git archive --format=tar.gz --prefix=membench-$(VERSION)/ -o dist/membench-$(VERSION).tar.gz HEAD
+	$(foreach a,$(STATIC_ARCHES),cp build-static/$(a)/membench dist/membench-$(VERSION)-$(a)-linux-static &&) true
+	cd dist && sha256sum membench-$(VERSION).tar.gz $(STATIC_ARCHES:%=membench-$(VERSION)-%-linux-static) >SHA256SUMS
+	@cat dist/SHA256SUMS
 
 run: membench
 	./membench -R
@@ -241,6 +297,6 @@ check-deb:
 	@bash tests/deb/check_deb.sh
 
 clean:
-	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa membench membench-mpi
+	rm -rf $(BUILD) build-asan build-cross build-fuzz build-numa build-static dist membench membench-mpi
 
 -include $(DEPS)
