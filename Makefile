@@ -138,23 +138,25 @@ check-slurm: membench-mpi
 
 # make static: one file for every Linux. Linked with glibc's libc.a (-static), not
 # musl: memcpy stays glibc's, chosen by IFUNC at start as in the dynamic build, so
-# the memcpy kernel measures what applications get; the arm64 build uses the same
-# cross toolchain as check-cross (BENCHMARKS.md, "One static file"). The host's
-# architecture is built with $(CC), the other with ARCH-linux-gnu-gcc.
-# STATIC_ARCHES picks some.
+# the memcpy kernel measures what applications get (BENCHMARKS.md, "One static
+# file"). The host's architecture links the objects of ./membench (the same code,
+# only the C library linked in); the other is built with ARCH-linux-gnu-gcc, the
+# cross toolchain of check-cross, in build-static/ARCH. STATIC_ARCHES picks some.
 STATIC_ARCHES ?= x86_64 aarch64
 HOST_ARCH     := $(shell uname -m)
-static_cc      = $(if $(filter $(HOST_ARCH),$(1)),$(CC),$(1)-linux-gnu-gcc)
-STATIC_BINS   := $(STATIC_ARCHES:%=build-static/%/membench)
-static: $(STATIC_BINS)
+STATIC_CROSS  := $(filter-out $(HOST_ARCH),$(STATIC_ARCHES))
+static: $(STATIC_ARCHES:%=build-static/%/membench)
 ifeq ($(filter build-static/%,$(BUILD)),)
-# Always asks the sub-make (it knows what is out of date); the objects of each
-# architecture live in its own directory.
-.PHONY: $(STATIC_BINS)
-$(STATIC_BINS): build-static/%/membench:
-	@command -v $(call static_cc,$*) >/dev/null || { echo "make static: $(call static_cc,$*) not found" \
-	  "(Debian: apt-get install gcc-$(subst _,-,$*)-linux-gnu libc6-dev-$(subst aarch64,arm64,$(subst x86_64,amd64,$*))-cross)" >&2; exit 2; }
-	$(Q)$(MAKE) --no-print-directory BUILD=build-static/$* CC=$(call static_cc,$*) LDFLAGS="$(LDFLAGS) -static" \
+build-static/$(HOST_ARCH)/membench: $(OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@ (static)"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -static -o $@ $^ $(LDLIBS)
+# Always asks the sub-make (it knows what is out of date).
+.PHONY: $(STATIC_CROSS:%=build-static/%/membench)
+$(STATIC_CROSS:%=build-static/%/membench): build-static/%/membench:
+	@command -v $*-linux-gnu-gcc >/dev/null || { echo "make static: $*-linux-gnu-gcc not found (Debian:" \
+	  "apt-get install gcc-$(subst _,-,$*)-linux-gnu libc6-dev-$(subst aarch64,arm64,$(subst x86_64,amd64,$*))-cross)" >&2; exit 2; }
+	$(Q)$(MAKE) --no-print-directory BUILD=build-static/$* CC=$*-linux-gnu-gcc LDFLAGS="$(LDFLAGS) -static" \
 	  build-static/$*/membench
 endif
 
@@ -165,7 +167,7 @@ endif
 PODMAN       ?= podman
 IMAGE        ?= localhost/membench:$(VERSION)
 IMAGE_SOURCE ?= membench-$(VERSION).tar.gz
-IMAGE_REVISION := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+IMAGE_REVISION = $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 IMAGE_ARGS    = --build-arg ARCH=$(HOST_ARCH) --build-arg VERSION=$(VERSION) \
                 --build-arg SOURCE=$(IMAGE_SOURCE) --build-arg REVISION=$(IMAGE_REVISION)
 image: build-static/$(HOST_ARCH)/membench

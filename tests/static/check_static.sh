@@ -14,7 +14,7 @@
 #   tests/static/check_static.sh VERSION "IMAGE_BUILD_ARGS"   (root; make check-static)
 # CHECK_STATIC_IMAGE=0 skips part 4 (no podman).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 VERSION=$1
 BUILD_ARGS=$2
 ARCH=$(uname -m)
