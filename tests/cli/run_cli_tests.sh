@@ -488,10 +488,16 @@ for sig in INT TERM HUP; do
     # the last signal's files go first: the shell truncates s.csv only in the child,
     # and a wait that read the old rows signalled a membench not yet started (exit
     # 143 by the default action, no output: seen once in CI)
+    # One size and every operation, given (a default-sized run first touches the DRAM
+    # rule's gigabytes, 20-30 s on a slow host, and its size is not the point here):
+    # -r 1000 writes no row before the stop; the signal goes once the JSON document
+    # (written when measuring starts) is there and a second more has given every
+    # point its first samples.
     rm -f "$TMP/s.csv" "$TMP/s.json"
-    "$BIN" -r 1000 --json "$TMP/s.json" >"$TMP/s.csv" 2>"$TMP/s.err" &
+    "$BIN" -s 4096 -r 1000 --sample-ms 1 --latency-sample-ms 1 --json "$TMP/s.json" >"$TMP/s.csv" 2>"$TMP/s.err" &
     pid=$!
-    for _ in $(seq 1 100); do [ -f "$TMP/s.csv" ] && [ "$(wc -l <"$TMP/s.csv")" -ge 2 ] && break; sleep 0.1; done
+    for _ in $(seq 1 100); do [ -s "$TMP/s.json" ] && break; sleep 0.1; done
+    sleep 1
     stop_with $sig $pid
     want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
     check "SIG$sig stops the run with exit $want" test "$STOP_RC" = $want
@@ -502,9 +508,11 @@ for sig in INT TERM HUP; do
     check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
 done
 # stdout's reader going away (| head) stops the run like a signal and says so. Rows
-# come in the last of the -r rounds, point by point: -r 2 reaches them soon, and
-# head is gone long before the sweep's 40 rows are written.
-"$BIN" -r 2 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" | head -2 >/dev/null; rc=${PIPESTATUS[0]}
+# come in the last of the -r rounds, point by point, each after its point's visit:
+# with --sample-ms 300 the next row is written 0.3 s after head has read its two
+# lines and gone.
+"$BIN" -s 4096 -o read -o write -o copy -o memcpy -r 2 --sample-ms 300 --json "$TMP/pipe.json" 2>"$TMP/pipe.err" |
+    head -2 >/dev/null; rc=${PIPESTATUS[0]}
 check "SIGPIPE (| head -2): exit 141, JSON valid and incomplete, stopped_by SIGPIPE" \
     python3 -c "import json,sys; d=json.load(open('$TMP/pipe.json')); sys.exit(0 if $rc == 141 and d['complete'] is False and d['stopped_by']=='SIGPIPE' and len(d['results'])>=1 else 1)"
 # A reader gone before the next write is noticed between samples (and in first
@@ -785,7 +793,9 @@ check "stream --json is valid with each store kind" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); r=d['results']; kinds=[x['kernel']['stores'] for x in r[::4]]; sys.exit(0 if d['mode']=='stream' and d['complete'] and [x['operation'] for x in r]==['copy','scale','add','triad']*$KINDS and kinds==$STORES and all(x['params']['validated'] for x in r) and d['elapsed_s']>0 else 1)"
 check "stream JSON: each function's samples are iterations 2..ntimes, best rate = STREAM bytes / min time" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); n=d['plan']['array_elements']; ok=all(len(x['samples'])==3 and x['value']==max(x['samples']) and abs(x['bytes_per_sample']-{'copy':16,'scale':16,'add':24,'triad':24}[x['operation']]*n)<1 for x in d['results']); sys.exit(0 if ok else 1)"
-"$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >/dev/null 2>&1
+# The plan's arrays are the run's (the run's JSON carries this same plan): --plan
+# says it without first touching the DRAM rule's gigabytes (20-30 s on a slow host).
+"$BIN" stream --plan --json "$TMP/st4.json" >/dev/null 2>&1
 check "stream's default arrays are at least 4x the total last-level cache" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); t=d['topology']; top=max(c['level'] for c in t['caches']) if t['caches'] else 0; llc=sum(c['size_bytes'] for c in t['caches'] if c['level']==top) if top else t['levels_used']['L3']['size_bytes']; sys.exit(0 if d['plan']['array_elements']*8 >= 4*llc else 1)"
 # A stop during the cache probe (it runs before the plan, for seconds) ends the run
