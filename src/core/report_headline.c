@@ -9,6 +9,8 @@
 
 const char *const headline_keys[HEAD_FIGURES] = {"dram-read", "dram-write", "dram-copy", "idle-latency",
                                                  "stream-triad"};
+const char *const headline_names[HEAD_FIGURES] = {"DRAM read", "DRAM write", "DRAM copy (counted once)",
+                                                  "idle latency (TLB-local)", "STREAM Triad"};
 
 /* The last level the run used (the largest key, L3 over L2), its size and the
  * size a record must pass to be DRAM's: a sweep's per-thread share when planned. */
@@ -135,6 +137,36 @@ static void random_latency(run_headline *h)
     }
 }
 
+/* Every cache level the run used, its size and where the size came from. */
+static void caches(const loaded_run *run, run_headline *h)
+{
+    const json_value *levels = json_get_object(json_get_object(&run->doc, "topology"), "levels_used");
+    size_t used = 0;
+    char size[32];
+    for (size_t i = 0; levels && i < levels->count && used < sizeof h->caches; i++) {
+        double bytes;
+        if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
+            continue;
+        const json_value *per_package = json_get(&levels->items[i], "per_package");
+        const char *source = cache_source_name_of_key(json_get_text(&levels->items[i], "source"));
+        bool package = per_package && per_package->type == JV_BOOL && per_package->boolean;
+        used += (size_t)snprintf(h->caches + used, sizeof h->caches - used, "%s%.8s %s%s%s%s%s", used ? ", " : "",
+                                 levels->items[i].key, format_bytes((unsigned long long)bytes, size, sizeof size),
+                                 source || package ? " (" : "", package ? "per package" : "",
+                                 source ? (package ? ", " : "") : "", source ? source : "");
+        if (used < sizeof h->caches && (source || package))
+            used += (size_t)snprintf(h->caches + used, sizeof h->caches - used, ")");
+    }
+    if (!used)
+        snprintf(h->caches, sizeof h->caches, "none known");
+    const json_value *plan = json_get_object(&run->doc, "plan");
+    const char *rule = json_get_text(plan, "dram_rule");
+    snprintf(h->dram_rule, sizeof h->dram_rule, "%s", rule ? rule : "");
+    double footprint;
+    if (json_get_number(plan, "dram_footprint_bytes", &footprint) && footprint > 0 && footprint < 0x1p62)
+        h->dram_footprint = footprint;
+}
+
 void report_headline_of(const loaded_run *run, run_headline *h)
 {
     memset(h, 0, sizeof *h);
@@ -162,6 +194,7 @@ void report_headline_of(const loaded_run *run, run_headline *h)
         snprintf(h->llc, sizeof h->llc, "not in the run");
     }
     noise(run, h);
+    caches(run, h);
     const json_value *probe = json_get_object(json_get_object(&run->doc, "topology"), "cache_probe");
     double edge = 0;
     if (probe && json_get_number(probe, "llc_bytes", &edge) && edge > 0 && edge < 0x1p62)

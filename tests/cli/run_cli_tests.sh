@@ -10,7 +10,7 @@ trap '[ -z "${HELPERS_PID:-}" ] || kill "$HELPERS_PID" 2>/dev/null; rm -rf "$TMP
 PASS=0
 FAIL=0
 NCPU=$(nproc)
-HEADER='size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,iterations,elapsed_s,random_latency_ns'
+HEADER='size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,iterations,elapsed_s'
 # Small, fast settings for runs that measure something.
 QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
 
@@ -139,7 +139,7 @@ check "CSV run exits 0" test $rc -eq 0
 check "CSV header is byte-for-byte sc-membench's" bash -c "[ \"\$(head -1 '$TMP/csv')\" = '$HEADER' ]"
 check "CSV has one row per operation in sc-membench order" \
     bash -c "[ \"\$(tail -n +2 '$TMP/csv' | cut -d, -f1,2 | tr '\n' ' ')\" = '64,read 64,write 64,copy 64,latency ' ]"
-check "CSV rows have 10 fields (sc-membench's 9, then random_latency_ns)" bash -c "awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/csv'"
+check "CSV rows have sc-membench's 9 fields" bash -c "awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/csv'"
 check "CSV bandwidth rows have zero latency fields" \
     bash -c "grep -E '^64,(read|write|copy),' '$TMP/csv' | awk -F, '\$3 <= 0 || \$4 != 0 || \$5 != 0 || \$6 != 0 {bad=1} END {exit bad}'"
 check "CSV latency row: bandwidth 0, 1 thread, 7..21 samples" \
@@ -480,7 +480,7 @@ stop_with() {
 # -r 1000 would take minutes; -t 1 must stop it early and keep what was measured.
 timeout 120 "$BIN" -r 1000 -t 1 --json "$TMP/t.json" >"$TMP/t.csv" 2>"$TMP/t.err"; rc=$?
 check "-t stops a long run with exit 0" test $rc -eq 0
-check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' ] && awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/t.csv'"
+check "-t leaves valid CSV" bash -c "[ \"\$(head -1 '$TMP/t.csv')\" = '$HEADER' ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/t.csv'"
 check "-t leaves JSON marked incomplete by the time limit" \
     python3 -c "import json,sys; d=json.load(open('$TMP/t.json')); sys.exit(0 if d['complete'] is False and d['stopped_by']=='time limit' else 1)"
 
@@ -502,7 +502,7 @@ for sig in INT TERM HUP; do
     want=$(case $sig in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
     check "SIG$sig stops the run with exit $want" test "$STOP_RC" = $want
     check "SIG$sig leaves valid CSV with the rows measured" \
-        bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 10 {bad=1} END {exit bad}' '$TMP/s.csv'"
+        bash -c "[ \"\$(head -1 '$TMP/s.csv')\" = '$HEADER' ] && [ \$(wc -l <'$TMP/s.csv') -ge 2 ] && awk -F, 'NF != 9 {bad=1} END {exit bad}' '$TMP/s.csv'"
     check "SIG$sig leaves valid JSON marked incomplete" \
         python3 -c "import json,sys; d=json.load(open('$TMP/s.json')); rows=len(open('$TMP/s.csv').read().splitlines())-1; sys.exit(0 if d['complete'] is False and d['stopped_by']=='SIG$sig' and d['exit_status']==$want and len(d['results'])==rows>=1 else 1)"
     check "SIG$sig leaves no temporary JSON file" bash -c "! ls '$TMP'/.membench-*.tmp >/dev/null 2>&1"
@@ -1092,6 +1092,9 @@ tap_from check_latency_rounds.py
 
 # --- the two named latencies: TLB-local headline, full random beside it (issue 34) ----
 tap_from check_latency_patterns.py
+
+# --- the headline every text run ends with, against its JSON (issue 46) -------------
+tap_from check_headline.py
 
 # --- c2c: the reader gets the writer's modified lines, the figure is the transfer ----
 if [ "$NCPU" -ge 2 ]; then

@@ -61,26 +61,49 @@ TEST(csv_header_and_rows_match_sc_membench)
 {
     char *text = NULL;
     result_record r1 = bw(OP_READ, 32, 9309701.638), r2 = lat(32, 1.7749);
-    CAPTURE(text, (csv_write_header(f), csv_write_record(f, &r1), csv_write_record(f, &r2)));
+    r2.random_chase = RANDOM_CHASE_SAME; /* a 32 KiB chain: one group, random over all of it */
+    CAPTURE(text, (csv_write_header(f, false), csv_write_record(f, &r1, false), csv_write_record(f, &r2, false)));
     CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
-                    "iterations,elapsed_s,random_latency_ns\n"
-                    "32,read,9309701.64,0,0,0,2,15,0.012346,\n"
-                    "32,latency,0,1.77,0.46,3,1,3,0.250000,\n");
+                    "iterations,elapsed_s\n"
+                    "32,read,9309701.64,0,0,0,2,15,0.012346\n"
+                    "32,latency,0,1.77,0.46,3,1,3,0.250000\n");
     free(text);
     result_record r3 = bw(OP_COPY_NT, 65536, 12.5);
-    CAPTURE(text, csv_write_record(f, &r3));
-    CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346,\n");
+    CAPTURE(text, csv_write_record(f, &r3, false));
+    CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346\n");
     free(text);
-    /* a DRAM point: the full random chase's median after sc-membench's columns,
-     * latency_ns stays the headline's (TLB-local) median */
+    /* past one group: latency_ns, its stddev, samples and iterations are the full
+     * random chase's (sc-membench's figure), not the TLB-local headline's */
     result_record r4 = lat(1048576, 120.0);
-    static const double walks[3] = {480.0, 500.0, 520.0};
-    CHECK(result_set_random(&r4, walks, NULL, 3));
-    CAPTURE(text, csv_write_record(f, &r4));
-    CHECK_CONTAINS(text, "1048576,latency,0,");
-    CHECK(strstr(text, ",500.00\n") != NULL);
-    CHECK(strstr(text, ",500.00\n") > strstr(text, "0.250000"));
+    params_text(&r4.params, "chase_order", "tlb-local");
+    static const double walks[4] = {480.0, 500.0, 520.0, 500.0};
+    CHECK(result_set_random(&r4, walks, NULL, 4));
+    CAPTURE(text, csv_write_record(f, &r4, false));
+    CHECK_STR(text, "1048576,latency,0,500.00,16.33,4,1,4,0.250000\n");
     free(text);
+    /* --csv-columns membench: then the headline's median and stddev; empty for bandwidth */
+    CAPTURE(text, (csv_write_header(f, true), csv_write_record(f, &r4, true), csv_write_record(f, &r1, true)));
+    CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
+                    "iterations,elapsed_s,tlb_local_latency_ns,tlb_local_latency_stddev_ns\n"
+                    "1048576,latency,0,500.00,16.33,4,1,4,0.250000,120.00,0.46\n"
+                    "32,read,9309701.64,0,0,0,2,15,0.012346,,\n");
+    free(text);
+    /* a TLB-local chase without its random one (failed, or stopped first): no figure
+     * under sc-membench's name, rather than the other chase's */
+    result_record r5 = lat(1048576, 120.0);
+    params_text(&r5.params, "chase_order", "tlb-local");
+    r5.random_chase = RANDOM_CHASE_FAILED;
+    CAPTURE(text, csv_write_record(f, &r5, false));
+    CHECK_STR(text, "1048576,latency,0,,,0,1,0,0.250000\n");
+    free(text);
+    /* a plain random chase (no second one): its own median */
+    result_record r6 = lat(1048576, 130.0);
+    params_text(&r6.params, "chase_order", "random");
+    CAPTURE(text, csv_write_record(f, &r6, false));
+    CHECK_STR(text, "1048576,latency,0,130.00,0.46,3,1,3,0.250000\n");
+    free(text);
+    result_free(&r6);
+    result_free(&r5);
     result_free(&r4);
     result_free(&r1);
     result_free(&r2);
@@ -140,7 +163,7 @@ TEST(summary_text_and_comparability_warning)
     char *text = NULL;
     CAPTURE(text, table_write_summary(f, &s, &c));
     CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
-    CHECK_CONTAINS(text, "  Read              25000        25000        18750\n"); /* median of 12500, 25000, 18750 */
+    CHECK_CONTAINS(text, "  Read                       25000        25000        18750\n"); /* median of 12500, 25000, 18750 */
     CHECK_CONTAINS(text, "  Best latency: 97.2 ns (RAM) at 65536 KB buffer\n");
     CHECK_CONTAINS(text,
                    "  Bandwidth Score:        25.0  (avg peak bandwidth in GB/s, best samples; from the peak medians: 18.8)\n");
