@@ -61,7 +61,8 @@ static const option_spec specs[] = {
      .help = "Human-readable table, summary and scores (default: CSV)"},
     OPTION_COMMON_UNDER("json", "membench options:"),
     {.long_name = "csv-columns", .value_name = "SET", .kind = OPT_CHOICE, .key = "csv_columns",
-     .offset = F(csv_columns), .choices = csv_column_choices, .bad = "use sc-membench or membench",
+     .offset = F(csv_columns), .given = OPTION_GIVEN(sweep_options, csv_columns_given),
+     .choices = csv_column_choices, .bad = "use sc-membench or membench",
      .help = "sc-membench (default): its nine CSV columns, its meanings; membench:\nthen "
              "tlb_local_latency_ns and tlb_local_latency_stddev_ns"},
     OPTION_COMMON("openmetrics"),

@@ -26,6 +26,7 @@ typedef struct {
     bool ops_given;
     bool human;              /* -R */
     int csv_columns;         /* --csv-columns: CSV_COLUMNS_* */
+    bool csv_columns_given;
     double sample_ms;        /* --sample-ms: minimum duration of a bandwidth sample */
     double latency_sample_ms;
     uint64_t seed;           /* --seed: chase order */

@@ -315,6 +315,8 @@ static int sweep_plan(session *s)
     describe_plan(s, st, o);
     if (!st->place.pinned)
         session_warn(s, WARN_PLACEMENT, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
+    if (o->human && o->csv_columns_given)
+        session_warn(s, WARN_OPTION_IGNORED, "--csv-columns does nothing with -R (a table, not CSV): ignored");
     return o->common.plan ? sweep_describe_cost(s, st) : 0;
 }
 

@@ -137,6 +137,11 @@ check("sweep --csv-columns membench: sc-membench's nine, then tlb_local_latency_
       abs(float(lat[0]["tlb_local_latency_stddev_ns"]) - r["summary"]["stddev"]) < 0.006 and
       abs(float(lat[0]["latency_ns"]) - random_of(r)["value"]) < 0.006 and
       all(x["tlb_local_latency_ns"] == "" for x in rows if x["operation"] == "read"), (rows, p.stderr))
+p, d = run_json([BIN, "-R", "-o", "read", "-s", "64", "-r", "1", "--sample-ms", "1", "--csv-columns", "membench"],
+                TMP, "sweepRcols")
+check("sweep -R --csv-columns membench: one option_ignored warning naming --csv-columns, the table unchanged",
+      p.returncode == 0 and d and d["warning_kinds"].count("option_ignored") == 1 and
+      "--csv-columns does nothing with -R" in p.stderr and "tlb_local" not in p.stdout, p.stderr)
 p, d = run_json([BIN, "-o", "latency", "-s", "64", "-r", "1", "--latency-sample-ms", "1"], TMP, "sweep64")
 rows = csv_rows(p.stdout)
 r = d["results"][0] if d and d["results"] else {}
