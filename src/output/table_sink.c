@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "util/stats.h"
 
 #define RULE_EQ "================================================================================\n"
 #define RULE_DASH "--------------------------------------------------------------------------------\n"
@@ -148,6 +149,7 @@ typedef struct {
     sink base;
     FILE *table_f, *summary_f;
     comparability c;
+    double starred_level; /* the lowest level of a starred interval in the table; 0: none */
 } table_sink;
 
 static void begin(sink *s, const run_info *info)
@@ -163,7 +165,19 @@ static void record(sink *s, const run_info *info, const result_record *r)
     (void)info;
     table_sink *t = (table_sink *)s;
     table_write_record(t->table_f, r);
+    double level = r->summary.median_level;
+    if (level > 0 && level < STATS_MEDIAN_LEVEL && (t->starred_level == 0 || level < t->starred_level))
+        t->starred_level = level;
     fflush(t->table_f);
+}
+
+/* Under the table, where the stars are: what a starred interval is. */
+void table_write_star_note(FILE *f, double level)
+{
+    if (level > 0)
+        fprintf(f, "* a %.0f%% interval, not 95%%: under 6 rounds, the interval is the [min, max] of the rounds' "
+                   "medians (-r 6 or more gives 95%%)\n",
+                100 * level);
 }
 
 static void end(sink *s, const run_info *info)
@@ -176,6 +190,8 @@ static void end(sink *s, const run_info *info)
     for (size_t i = 0; l && i < l->n; i++)
         if (l->items[i].has_cv_target && !l->items[i].converged)
             c.latency_below_target++;
+    table_write_star_note(t->table_f, t->starred_level);
+    fflush(t->table_f);
     run_summary sum = summary_compute(l ? l->items : NULL, l ? l->n : 0);
     table_write_summary(t->summary_f, &sum, &c);
     table_write_host_noise(t->summary_f, &info->noise);

@@ -64,10 +64,16 @@ check("sweep: the host line is the JSON's host_noise verdict (%s)" % verdict,
       line_of(block, "host").split()[1].rstrip(":") == verdict.split()[0], (noise, line_of(block, "host")))
 
 # --- the sweep, -R: the table on stdout, summary and then the headline on stderr ----------
-p, d = run_json([BIN, "-R", "-s", "4096", "-r", "1", "-o", "copy", "--sample-ms", "1"], TMP, "sweepR")
+p, d = run_json([BIN, "-R", "-s", "4096", "-r", "3", "-o", "copy", "--sample-ms", "1"], TMP, "sweepR")
 check("sweep -R: the table on stdout; the summary, then the headline last on stderr",
       p.returncode == 0 and "BENCHMARK SUMMARY" in p.stderr and ends_with_headline(p.stderr) and
       p.stderr.index("BENCHMARK SUMMARY") < p.stderr.index(": headline (") and not headline(p.stdout), p.stderr[-600:])
+stars = [l for l in p.stdout.splitlines() if re.search(r"±\d+%\*$", l)]
+check("sweep -R -r 3: a starred interval, and the table ends with what the star is, at the run's level "
+      "(JSON median_interval.level)",
+      stars and d and p.stdout.rstrip("\n").splitlines()[-1].startswith("* a %.0f%% interval, not 95%%" %
+                                                                    (100 * d["results"][0]["summary"]["median_interval"]["level"])),
+      p.stdout)
 check("sweep -R: copy is 'copy (counted once)' in the headline and the summary",
       line_of(headline(p.stderr), "DRAM copy (counted once)") and "Copy (counted once)" in p.stderr, p.stderr[-900:])
 

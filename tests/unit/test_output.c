@@ -186,6 +186,18 @@ TEST(summary_text_and_comparability_warning)
     free_all(r, 2);
 }
 
+TEST(table_star_note_says_the_level_under_the_table)
+{
+    char *text = NULL;
+    CAPTURE(text, table_write_star_note(f, 0.75));
+    CHECK_STR(text, "* a 75% interval, not 95%: under 6 rounds, the interval is the [min, max] of the rounds' medians "
+                    "(-r 6 or more gives 95%)\n");
+    free(text);
+    CAPTURE(text, table_write_star_note(f, 0));
+    CHECK_STR(text, "");
+    free(text);
+}
+
 TEST(host_noise_footer_says_the_widening)
 {
     /* The verdict's own figures, and the widened interval by exactly varied_pct (not
