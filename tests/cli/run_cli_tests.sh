@@ -1113,6 +1113,8 @@ tap_from check_compare.py
 tap_from check_openmetrics.py
 # --- completions: the bash, zsh and fish scripts against every mode's --help, and completing
 tap_from check_completions.py
+# --- a newcomer: README.md's Common tasks table, each command in a short form ---------
+tap_from check_newcomer.py
 
 # --- documentation ----------------------------------------------------------------
 # README.md is short and task-first; docs/ has a page per mode or topic. Every relative
