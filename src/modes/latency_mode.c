@@ -564,6 +564,7 @@ static void latency_analyse(session *s)
         params_bool(row, "disagrees", checks[i].disagrees);
     }
     params_number(&a->values, "disagree_factor", CACHE_LEVEL_FACTOR);
+    params_number(&a->values, "step_rise_pct", (STEP_RISE - 1) * 100); /* what "none found" means */
     params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge && !unverified);
     /* TLB misses add steps of their own only to a chase that walks pages: not to the
      * TLB-local order (256 KiB groups) nor the strided one */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/cache_estimate.h"
 #include "output/format.h"
 #include "output/table_sink.h"
 #include "util/format_bytes.h"
@@ -98,7 +97,7 @@ static void write_no_steps(FILE *f, const param_section *analysis)
     else
         fprintf(f, "  none found: across the %lld points that reached CV < 5%% (of %lld), none rises %.0f%% above "
                    "its plateau with its interval wholly above: flat within the noise in this range\n",
-                used, all, (STEP_RISE - 1) * 100);
+                used, all, params_get_number(&analysis->values, "step_rise_pct", 25));
 }
 
 static void write_steps(FILE *f, const param_section *analysis)
