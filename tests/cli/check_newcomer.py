@@ -86,7 +86,7 @@ def shorten(argv, mode):
         return out + ["--points-per-octave", "1", "--rounds", "1"]
     extra = SHORT[mode]
     if mode == "sweep" and "-s" in out:  # the row's own size (-s 64M) is the point of the row
-        extra = [a for a in extra if a not in ("-s", "256")]
+        extra = [a for a in extra if a not in ("-s", "256")] + ["-o", "read"]  # one operation at 64 MiB
     return out + extra
 
 
