@@ -111,8 +111,9 @@ static void noise(const loaded_run *run, run_headline *h)
         h->noisy = flagged && flagged->type == JV_BOOL && flagged->boolean;
         if (!json_get_number(n, "meaningful_difference_pct", &meaningful))
             meaningful = 2 * varied;
-        snprintf(h->noise, sizeof h->noise, "%s: the host varied \u00b1%.2g%%; differences below %.2g%% are not meaningful",
-                 h->noisy ? "noisy" : "quiet", varied, meaningful);
+        /* two significant digits, never an exponent (151% read "1.5e+02%") */
+        snprintf(h->noise, sizeof h->noise, "%s: the host varied \u00b1%.*f%%; differences below %.*f%% are not meaningful",
+                 h->noisy ? "noisy" : "quiet", varied < 10 ? 1 : 0, varied, meaningful < 10 ? 1 : 0, meaningful);
     }
 }
 

@@ -126,6 +126,13 @@ while IFS='|' read -r mode args needle; do
 done <"$TABLE"
 BAD_ENV=()
 
+# -s takes K/M/G like every other mode's sizes; a plain number stays KB (sc-membench's).
+"$BIN" -s 64M --plan --json "$TMP/s64m.json" >"$TMP/s64m.out" 2>&1; rc1=$?
+"$BIN" -s 65536 --plan --json "$TMP/s65536.json" >"$TMP/s65536.out" 2>&1; rc2=$?
+check "sweep -s 64M plans what -s 65536 plans (64 MiB a thread, options single_size_kb 65536)" \
+    python3 -c "import json,sys; a=json.load(open('$TMP/s64m.json')); b=json.load(open('$TMP/s65536.json')); ok=$rc1==0 and $rc2==0 and a['plan']==b['plan'] and [p['size_kb'] for p in a['plan']['sizes']]==[65536] and a['options']['single_size_kb']==b['options']['single_size_kb']==65536; sys.exit(0 if ok else 1)"
+check "sweep -s 64M and -s 65536 print the same plan" cmp -s "$TMP/s64m.out" "$TMP/s65536.out"
+
 # Every flag in every mode's --help has at least one case in the table.
 for mode in $ALL_MODES; do
     if [ $mode = sweep ]; then "$BIN" --help >"$TMP/help"; else "$BIN" $mode --help >"$TMP/help"; fi
@@ -1124,6 +1131,8 @@ tap_from check_compare.py
 tap_from check_openmetrics.py
 # --- completions: the bash, zsh and fish scripts against every mode's --help, and completing
 tap_from check_completions.py
+# --- a newcomer: README.md's Common tasks table, each command in a short form ---------
+tap_from check_newcomer.py
 
 # --- documentation ----------------------------------------------------------------
 # README.md is short and task-first; docs/ has a page per mode or topic. Every relative

@@ -343,6 +343,112 @@ TEST(latency_estimates_name_no_effective_llc_from_an_unchecked_level)
     }
 }
 
+/* The estimates' text read back: why a level was not checked, why no step was
+ * found, and the page-walk note only under an order that walks pages. */
+static char *estimates_text(int converged, int not_converged, const char *not_checked, bool page_walks)
+{
+    param_section a = {0};
+    params_int(&a.values, "points_converged", converged);
+    params_int(&a.values, "points_not_converged", not_converged);
+    params_bool(&a.values, "page_walk_steps", page_walks);
+    param_list *row = table_add_row(section_table(&a, "cache_checks"));
+    params_int(row, "level", 1);
+    params_int(row, "reported_bytes", 48 << 10);
+    params_null(row, "measured_bytes");
+    params_bool(row, "checkable", false);
+    params_bool(row, "disagrees", false);
+    params_text(row, "not_checked", not_checked);
+    (void)section_table(&a, "steps");
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_estimates(f, &a);
+    fclose(f);
+    section_free(&a);
+    return text;
+}
+
+TEST(latency_estimates_say_why_a_level_is_unchecked_and_why_no_step)
+{
+    char *t = estimates_text(0, 32, "points_not_converged", false);
+    CHECK_CONTAINS(t, "L1 reported 48 KiB    not checked: the points from 1/2x to 2x that size did not reach CV < 5%");
+    CHECK(strstr(t, "does not reach") == NULL);
+    CHECK_CONTAINS(t, "  none found: none of the 32 points reached CV < 5%");
+    CHECK(strstr(t, "TLB misses") == NULL); /* a TLB-local chase walks no pages */
+    free(t);
+    t = estimates_text(2, 30, "curve_short", true);
+    CHECK_CONTAINS(t, "not checked: the curve does not reach from 1/2x to 2x that size");
+    CHECK_CONTAINS(t, "  none found: only 2 of 32 points reached CV < 5%, too few to show a step");
+    CHECK_CONTAINS(t, "note: this order walks pages: without huge pages, TLB misses add steps of their own");
+    free(t);
+    t = estimates_text(20, 12, "curve_short", false);
+    CHECK_CONTAINS(t, "  none found: across the 20 points that reached CV < 5% (of 32), none rises 25% above its "
+                      "plateau with its interval wholly above: flat within the noise in this range");
+    free(t);
+}
+
+/* One note, naming the first size, when the full random chase came out below the
+ * TLB-local one; none when it did not. */
+TEST(latency_random_below_tlb_local_gets_one_note)
+{
+    result_record r[2];
+    double tlb[] = {100, 101, 102, 103, 104, 105, 106, 107, 108}, rnd_ok[] = {150, 151, 152}, rnd_low[] = {60, 61, 62};
+    for (int i = 0; i < 2; i++) {
+        result_init(&r[i], "latency", "latency", METRIC_LATENCY);
+        r[i].size_bytes = (uint64_t)(8 + 8 * i) << 20;
+        CHECK(result_set_samples(&r[i], tlb, 9));
+        r[i].random_chase = RANDOM_CHASE_MEASURED;
+        r[i].random_nsamples = 3;
+        r[i].random_summary = r[i].summary;
+        r[i].random_summary.median = i ? rnd_low[1] : rnd_ok[1];
+        r[i].random_summary.median_low = i ? rnd_low[0] : rnd_ok[0];
+        r[i].random_summary.median_high = i ? rnd_low[2] : rnd_ok[2];
+    }
+    result_list l = {r, 1, 2};
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_random_note(f, &l);
+    fclose(f);
+    CHECK_STR(text, "");
+    free(text);
+    l.n = 2;
+    f = open_memstream(&text, &len);
+    latency_write_random_note(f, &l);
+    fclose(f);
+    CHECK_STR(text, "note: the full random chase came out below the TLB-local one at 1 size (16 MiB: 61.00 ns against "
+                    "104.00 ns); it adds page walks to every load, so it cannot be faster: the host moved between the "
+                    "two chases (their intervals are apart; see HOST DURING THIS RUN)\n");
+    free(text);
+    for (int i = 0; i < 2; i++)
+        result_free(&r[i]);
+}
+
+/* The latency table's interval: each side apart when they differ, and the level it
+ * really has (9 samples: 96%, not a 95% header over a 98% interval). */
+TEST(latency_interval_states_its_level_and_both_sides)
+{
+    sample_stats st = {0};
+    st.median = 100;
+    st.median_low = 94;
+    st.median_high = 131;
+    st.median_level = 0.984;
+    char buf[48];
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "-6/+31% (98%)");
+    st.median_high = 106.2;
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "\xc2\xb1" "6% (98%)");
+    st.median_level = 0;
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "-");
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_header(f, false, NULL, 0);
+    fclose(f);
+    CHECK_CONTAINS(text, "Latency  Interval (level) ");
+    CHECK(strstr(text, "95%") == NULL);
+    free(text);
+}
+
 TEST(buffers_with_different_pages_are_each_counted_with_the_true_share)
 {
     /* two threads' copy: two 8 MiB buffers got hugetlb, two got normal pages */
