@@ -43,7 +43,10 @@ static void dram_figure(const loaded_run *run, const char *metric, const char *o
     const loaded_record *best = NULL;
     for (size_t i = 0; i < run->count; i++) {
         const loaded_record *r = &run->records[i];
-        bool mode = strcmp(r->mode, "sweep") == 0 || (strcmp(metric, "latency") == 0 && strcmp(r->mode, "latency") == 0);
+        /* the idle latency: latency's curve, or loaded-latency's (and mlc's) idle record */
+        bool mode = strcmp(r->mode, "sweep") == 0 ||
+                    (strcmp(metric, "latency") == 0 &&
+                     (strcmp(r->mode, "latency") == 0 || strcmp(r->operation, "idle-latency") == 0));
         if (mode && strcmp(r->metric, metric) == 0 && (!operation || strcmp(r->operation, operation) == 0) &&
             (!best || r->size_bytes >= best->size_bytes))
             best = r;

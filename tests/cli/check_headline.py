@@ -108,6 +108,22 @@ check("stream: the headline's Triad is the best Triad (JSON value / 1000, GB/s),
       figure(block, "STREAM Triad") == round(max(r["value"] for r in triads) / 1000, 1) and
       "MAY NOT BE DRAM" in line_of(block, "STREAM Triad") and "Triad" in p.stdout, (block, p.stdout[-300:]))
 
+# --- loaded-latency: its idle latency is the card's (it was "not measured") -------------
+p, d = run_json([BIN, "loaded-latency", "-b", "16M", "--chase-buffer", "16M", "--delays", "0", "--samples", "3",
+                 "--sample-ms", "2"], TMP, "loaded")
+block = headline(p.stderr)
+idle = [r for r in (d["results"] if d else []) if r["operation"] == "idle-latency"]
+check("loaded-latency: the headline's idle latency is the run's idle-latency record (JSON value), marked MAY NOT "
+      "BE DRAM at 16 MiB",
+      p.returncode == 0 and idle and ends_with_headline(p.stderr) and
+      figure(block, "idle latency (TLB-local)") == round(idle[0]["value"], 1) and
+      "MAY NOT BE DRAM" in line_of(block, "idle latency (TLB-local)"), (block, idle and idle[0]["value"]))
+
+p, d = run_json([BIN, "stream", "-n", "1000000", "--ntimes", "2", "--stores", "regular"], TMP, "streamwhy")
+check("stream -n: the text says the size was given, and STREAM's rule (the plan's dram_rule)",
+      p.returncode == 0 and d and ("Why this size: given on the command line (STREAM's rule: %s)." %
+                                   d["plan"]["dram_rule"]) in p.stdout, p.stdout[:600])
+
 # --- numa mem -q: perf's lines and nothing else ---------------------------------------
 p, d = run_json([BIN, "numa", "mem", "-p", "1", "-t", "1", "-P", "8", "-l", "1", "-q"], TMP, "numaq")
 check("numa mem -q: no headline and nothing at all on stderr (perf's -q)",

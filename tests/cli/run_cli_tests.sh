@@ -807,7 +807,9 @@ check "stream --json is valid with each store kind" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); r=d['results']; kinds=[x['kernel']['stores'] for x in r[::4]]; sys.exit(0 if d['mode']=='stream' and d['complete'] and [x['operation'] for x in r]==['copy','scale','add','triad']*$KINDS and kinds==$STORES and all(x['params']['validated'] for x in r) and d['elapsed_s']>0 else 1)"
 check "stream JSON: each function's samples are iterations 2..ntimes, best rate = STREAM bytes / min time" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st.json')); n=d['plan']['array_elements']; ok=all(len(x['samples'])==3 and x['value']==max(x['samples']) and abs(x['bytes_per_sample']-{'copy':16,'scale':16,'add':24,'triad':24}[x['operation']]*n)<1 for x in d['results']); sys.exit(0 if ok else 1)"
-"$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >/dev/null 2>&1
+"$BIN" stream --ntimes 2 --stores regular --json "$TMP/st4.json" >"$TMP/st4.out" 2>&1
+check "stream's default arrays: the text says why their size (STREAM's rule, the plan's dram_rule)" \
+    python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); sys.exit(0 if ('Why this size: STREAM\'s rule, each array at least ' + d['plan']['dram_rule'] + '.') in open('$TMP/st4.out').read() else 1)"
 check "stream's default arrays are at least 4x the total last-level cache" \
     python3 -c "import json,sys; d=json.load(open('$TMP/st4.json')); t=d['topology']; top=max(c['level'] for c in t['caches']) if t['caches'] else 0; llc=sum(c['size_bytes'] for c in t['caches'] if c['level']==top) if top else t['levels_used']['L3']['size_bytes']; sys.exit(0 if d['plan']['array_elements']*8 >= 4*llc else 1)"
 # A stop during the cache probe (it runs before the plan, for seconds) ends the run
