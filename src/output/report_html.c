@@ -31,6 +31,8 @@ static const char style[] =
     ".headline .big{font-size:1.35em;font-weight:bold;font-variant-numeric:tabular-nums}"
     ".headline .why{color:#666;font-size:.85em}.headline .missing{color:#888}.noisy{color:#b00020}"
     "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}"
+    /* the table scrolls in its own box, its header row sticky there: the page keeps its width */
+    "div.fleet-wrap{overflow:auto;max-width:100%;max-height:85vh}"
     "table.fleet{font-size:.85em}table.fleet td{white-space:nowrap}"
     "table.fleet th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}"
     "table.fleet th[aria-sort=ascending]::after{content:' \\25B2'}"
