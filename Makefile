@@ -52,7 +52,7 @@ REPLAYS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
 DEPS     := $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(BUILD)/faulty/kernel_registry.d \
             $(BUILD)/faulty/c2c.d $(BUILD)/tests/faulty/faulty_kernels.d
 
-.PHONY: all run check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
+.PHONY: all run help check-deps check check-report check-unit check-cli check-fuzz-replay check-asan check-cross check-numa \
 	check-mutants check-deb mpi check-mpi check-slurm fuzz clean install uninstall lint bench-isa bench-team completions \
 	static check-static image dist
 
@@ -191,6 +191,49 @@ dist: static
 
 run: membench
 	./membench -R
+
+# make help: every target, one line each.
+help:
+	@echo 'make                  build ./membench (CC=clang: with clang)'
+	@echo 'make run              build, then run the default benchmark with the -R report'
+	@echo 'make check            every test: unit, command line, fuzz corpora (about 10 min on 2 vCPUs)'
+	@echo 'make check-deps       apt-get install what the checks need (without it some checks skip)'
+	@echo 'make check-unit       the unit tests only'
+	@echo 'make check-cli        the command-line tests only'
+	@echo 'make check-fuzz-replay every fuzz corpus through its target'
+	@echo 'make check-report     membench report rendered by headless Chromium'
+	@echo 'make check-asan       every test under AddressSanitizer and UBSan'
+	@echo 'make check-cross      every test for aarch64, riscv64, ppc64le, s390x under qemu-user'
+	@echo 'make check-numa       a 3-node NUMA QEMU guest'
+	@echo 'make check-mutants    planted bugs: each must make its suite fail'
+	@echo 'make check-mpi        membench-mpi under Open MPI on this machine'
+	@echo 'make check-slurm      membench-mpi under srun/sbatch on a one-machine Slurm'
+	@echo 'make check-deb        build, lint, install and check the Debian package (root)'
+	@echo 'make check-static     the static binaries in an empty root, under qemu-aarch64, and the image (root)'
+	@echo 'make mpi              build membench-mpi (needs mpicc)'
+	@echo 'make static           static membench for x86-64 and arm64 (build-static/ARCH/membench)'
+	@echo 'make image            the OCI image (Containerfile, FROM scratch) with podman'
+	@echo 'make dist             dist/: source tarball, both static binaries, SHA256SUMS'
+	@echo 'make fuzz             every fuzz target under libFuzzer (clang), FUZZ_SECONDS each'
+	@echo 'make lint             cppcheck'
+	@echo 'make completions      the bash, zsh and fish completion scripts'
+	@echo 'make install          binary, man page, completions (PREFIX, DESTDIR)'
+	@echo 'make uninstall        remove what make install installed'
+	@echo 'make bench-isa        build the kernel ISA A/B benchmark'
+	@echo 'make bench-team       build the thread-team cost benchmark'
+	@echo 'make clean            remove build outputs'
+
+# What the checks need on Debian/Ubuntu; without them these checks skip, saying so:
+# zsh, fish (completions), prometheus (promtool), linux-perf (perf bench numa mem
+# side by side), python3-jsonschema (schema 2), strace (file safety), chromium
+# (make check-report), util-linux (taskset, unshare, runuser). MPI and Slurm for
+# make check-mpi and check-slurm; dpkg-dev and friends for make check-deb; the arm64
+# cross compiler, qemu-user, podman and runc for make static and check-static.
+CHECK_DEPS := make gcc python3 python3-jsonschema zsh fish prometheus linux-perf strace util-linux chromium
+CHECK_DEPS_MORE := clang libopenmpi-dev openmpi-bin slurmctld slurmd slurm-client munge dpkg-dev debhelper lintian fakeroot \
+		   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user podman runc
+check-deps:
+	apt-get install -y $(CHECK_DEPS) $(if $(ALL),$(CHECK_DEPS_MORE))
 
 check: membench $(BUILD)/membench-tests $(BUILD)/membench-faulty $(REPLAYS)
 	@bash tests/run_all.sh ./$(BUILD)/membench-tests ./membench ./$(BUILD)/fuzz-replay

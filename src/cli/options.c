@@ -218,6 +218,11 @@ static parse_result apply(const option_spec *s, const char *a, void *opts, char 
             return cli_fail(err, errlen, "%s '%s': %s", flag, a, s->bad);
         *(uint64_t *)field(opts, s) = u;
         break;
+    case OPT_SIZE_KB:
+        if (!parse_size(a, umin(s) * 1024, umax(s) > UINT64_MAX / 1024 ? UINT64_MAX : umax(s) * 1024, &u))
+            return cli_fail(err, errlen, "%s '%s': %s", flag, a, s->bad);
+        *(uint64_t *)field(opts, s) = u / 1024;
+        break;
     case OPT_TEXT:
         if (!*a)
             return cli_fail(err, errlen, "%s '': %s", flag, s->bad);
@@ -418,6 +423,7 @@ void options_to_params(const option_table *t, const void *opts, param_list *out)
             break;
         case OPT_UINT:
         case OPT_SIZE:
+        case OPT_SIZE_KB:
             params_int(out, s->key, (long long)*(const uint64_t *)v);
             break;
         case OPT_DOUBLE:

@@ -25,6 +25,7 @@ typedef enum {
     OPT_INT,     /* int in [min, max] */
     OPT_DOUBLE,  /* double in [min, max] */
     OPT_SIZE,    /* uint64_t bytes, K/M/G suffix, bare number = KiB, in [min, max] */
+    OPT_SIZE_KB, /* uint64_t KiB, the same spelling as OPT_SIZE (bare number = KiB), [min, max] in KiB */
     OPT_TEXT,    /* const char * pointing into argv, not empty */
     OPT_CHOICE,  /* int: index of the value in choices */
     OPT_CUSTOM,  /* custom(opts, arg, err): anything else (lists, repeats, cross-effects) */

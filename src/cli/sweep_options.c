@@ -33,13 +33,16 @@ static const char *op_values(char *buf, size_t len)
     return buf;
 }
 
+static const char *const csv_column_choices[] = {"sc-membench", "membench", NULL};
+
 static const option_spec specs[] = {
     OPTION_COMMON_UNDER("help", "sc-membench options (same meaning):"),
     OPTION_COMMON("version"),
     OPTION_COMMON("verbose"),
-    {.short_name = 's', .value_name = "SIZE_KB", .kind = OPT_UINT, .key = "single_size_kb", .offset = F(single_size_kb),
-     .min = 4, .max = (double)MAX_SIZE_KB, .bad = "size must be a whole number of KB, at least 4",
-     .help = "Test only this buffer size per thread (in KB), e.g. -s 1024"},
+    {.short_name = 's', .value_name = "SIZE_KB", .kind = OPT_SIZE_KB, .key = "single_size_kb", .offset = F(single_size_kb),
+     .min = 4, .max = (double)MAX_SIZE_KB,
+     .bad = "size must be a whole number of KB (or with K, M or G: 64M), at least 4 KB",
+     .help = "Test only this buffer size per thread: KB, or with K, M or G,\ne.g. -s 1024 or -s 1M (the same)"},
     {.short_name = 'r', .value_name = "TRIES", .kind = OPT_INT, .key = "tries", .offset = F(tries), .min = 1,
      .max = MAX_TRIES, .bad = "tries must be a whole number from 1 to 1000",
      .help = "Timed samples per test, best is reported (default: 3)"},
@@ -58,6 +61,11 @@ static const option_spec specs[] = {
     {.short_name = 'R', .kind = OPT_FLAG, .key = "human_readable", .offset = F(human),
      .help = "Human-readable table, summary and scores (default: CSV)"},
     OPTION_COMMON_UNDER("json", "membench options:"),
+    {.long_name = "csv-columns", .value_name = "SET", .kind = OPT_CHOICE, .key = "csv_columns",
+     .offset = F(csv_columns), .given = OPTION_GIVEN(sweep_options, csv_columns_given),
+     .choices = csv_column_choices, .bad = "use sc-membench or membench",
+     .help = "sc-membench (default): its nine CSV columns, its meanings; membench:\nthen "
+             "tlb_local_latency_ns and tlb_local_latency_stddev_ns"},
     OPTION_COMMON("openmetrics"),
     OPTION_COMMON("cpus"),
     OPTION_COMMON("oversubscribe"),
@@ -97,12 +105,16 @@ const option_table sweep_option_table = {
     "numa_domains, ll_caches, optionally cores(4); or places such as {0,1},{2:2},\n"
     "{0:4}:2:4, {0:8,!3}, {0},{1},!{0}). --cpus and -p take precedence.\n"
     "\n"
-    "CSV columns: size_kb (per thread), operation, bandwidth_mb_s (10^6 bytes/s, all\n"
-    "threads; copy counts the buffer size once), latency_ns (median; chased as\n"
-    "multichase does, random within 256 KiB groups: no page walks), latency_stddev_ns,\n"
-    "latency_samples, threads, iterations (kernel passes per sample; latency:\n"
-    "samples), elapsed_s (best sample; latency: whole test); then membench's\n"
-    "random_latency_ns (DRAM sizes: chased fully random, page walks included).\n"
+    "CSV columns, sc-membench's: size_kb (per thread), operation, bandwidth_mb_s\n"
+    "(10^6 bytes/s, all threads; copy counts the buffer size once), latency_ns\n"
+    "(median of a chase random over the whole buffer, page walks included, as\n"
+    "sc-membench chases), latency_stddev_ns, latency_samples, threads, iterations\n"
+    "(kernel passes per sample; latency: samples), elapsed_s (best sample; latency:\n"
+    "whole test). --csv-columns membench adds tlb_local_latency_ns and its stddev:\n"
+    "multichase's order, random within 256 KiB groups, no page walks (the -R table's\n"
+    "and JSON's latency).\n"
+    "The run's headline (DRAM figures, latency, caches, host noise) ends every text\n"
+    "run on stderr, so stdout stays sc-membench's CSV or table.\n"
     "Exit status: 0 done, 1 measurement failed (or no memory budget, no threads) or\n"
     "output lost, 2 bad input, 128+signal when stopped (INT 130, TERM 143, HUP 129,\n"
     "PIPE 141).\n",

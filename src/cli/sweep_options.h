@@ -13,6 +13,8 @@
 #define MAX_SIZE_KB (1ULL << 40) /* 1 PiB: anything larger is a typo */
 #define SWEEP_TIME_BUDGET_S 15.0 /* --time-budget's default: issue 38's goal for a default run */
 
+enum { CSV_COLUMNS_SC_MEMBENCH, CSV_COLUMNS_MEMBENCH }; /* sc-membench's nine; then membench's */
+
 typedef struct {
     common_options common;   /* -h -V -v -p --json --cpus --oversubscribe --kernel */
     uint64_t single_size_kb; /* -s; 0 = sweep */
@@ -23,6 +25,8 @@ typedef struct {
     unsigned ops_mask;       /* -o, default read/write/copy/latency */
     bool ops_given;
     bool human;              /* -R */
+    int csv_columns;         /* --csv-columns: CSV_COLUMNS_* */
+    bool csv_columns_given;
     double sample_ms;        /* --sample-ms: minimum duration of a bandwidth sample */
     double latency_sample_ms;
     uint64_t seed;           /* --seed: chase order */

@@ -9,6 +9,8 @@
 
 const char *const headline_keys[HEAD_FIGURES] = {"dram-read", "dram-write", "dram-copy", "idle-latency",
                                                  "stream-triad"};
+const char *const headline_names[HEAD_FIGURES] = {"DRAM read", "DRAM write", "DRAM copy (counted once)",
+                                                  "idle latency (TLB-local)", "STREAM Triad"};
 
 /* The last level the run used (the largest key, L3 over L2), its size and the
  * size a record must pass to be DRAM's: a sweep's per-thread share when planned. */
@@ -41,7 +43,10 @@ static void dram_figure(const loaded_run *run, const char *metric, const char *o
     const loaded_record *best = NULL;
     for (size_t i = 0; i < run->count; i++) {
         const loaded_record *r = &run->records[i];
-        bool mode = strcmp(r->mode, "sweep") == 0 || (strcmp(metric, "latency") == 0 && strcmp(r->mode, "latency") == 0);
+        /* the idle latency: latency's curve, or loaded-latency's (and mlc's) idle record */
+        bool mode = strcmp(r->mode, "sweep") == 0 ||
+                    (strcmp(metric, "latency") == 0 &&
+                     (strcmp(r->mode, "latency") == 0 || strcmp(r->operation, "idle-latency") == 0));
         if (mode && strcmp(r->metric, metric) == 0 && (!operation || strcmp(r->operation, operation) == 0) &&
             (!best || r->size_bytes >= best->size_bytes))
             best = r;
@@ -109,8 +114,9 @@ static void noise(const loaded_run *run, run_headline *h)
         h->noisy = flagged && flagged->type == JV_BOOL && flagged->boolean;
         if (!json_get_number(n, "meaningful_difference_pct", &meaningful))
             meaningful = 2 * varied;
-        snprintf(h->noise, sizeof h->noise, "%s: the host varied \u00b1%.2g%%; differences below %.2g%% are not meaningful",
-                 h->noisy ? "noisy" : "quiet", varied, meaningful);
+        /* two significant digits, never an exponent (151% read "1.5e+02%") */
+        snprintf(h->noise, sizeof h->noise, "%s: the host varied \u00b1%.*f%%; differences below %.*f%% are not meaningful",
+                 h->noisy ? "noisy" : "quiet", varied < 10 ? 1 : 0, varied, meaningful < 10 ? 1 : 0, meaningful);
     }
 }
 
@@ -133,6 +139,36 @@ static void random_latency(run_headline *h)
         h->random_ns = v;
         snprintf(h->random_why, sizeof h->random_why, "median, random over the whole buffer: page walks included");
     }
+}
+
+/* Every cache level the run used, its size and where the size came from. */
+static void caches(const loaded_run *run, run_headline *h)
+{
+    const json_value *levels = json_get_object(json_get_object(&run->doc, "topology"), "levels_used");
+    size_t used = 0;
+    char size[32];
+    for (size_t i = 0; levels && i < levels->count && used < sizeof h->caches; i++) {
+        double bytes;
+        if (!json_get_number(&levels->items[i], "size_bytes", &bytes) || !(bytes > 0) || bytes > 0x1p62)
+            continue;
+        const json_value *per_package = json_get(&levels->items[i], "per_package");
+        const char *source = cache_source_name_of_key(json_get_text(&levels->items[i], "source"));
+        bool package = per_package && per_package->type == JV_BOOL && per_package->boolean;
+        used += (size_t)snprintf(h->caches + used, sizeof h->caches - used, "%s%.8s %s%s%s%s%s", used ? ", " : "",
+                                 levels->items[i].key, format_bytes((unsigned long long)bytes, size, sizeof size),
+                                 source || package ? " (" : "", package ? "per package" : "",
+                                 source ? (package ? ", " : "") : "", source ? source : "");
+        if (used < sizeof h->caches && (source || package))
+            used += (size_t)snprintf(h->caches + used, sizeof h->caches - used, ")");
+    }
+    if (!used)
+        snprintf(h->caches, sizeof h->caches, "none known");
+    const json_value *plan = json_get_object(&run->doc, "plan");
+    const char *rule = json_get_text(plan, "dram_rule");
+    snprintf(h->dram_rule, sizeof h->dram_rule, "%s", rule ? rule : "");
+    double footprint;
+    if (json_get_number(plan, "dram_footprint_bytes", &footprint) && footprint > 0 && footprint < 0x1p62)
+        h->dram_footprint = footprint;
 }
 
 void report_headline_of(const loaded_run *run, run_headline *h)
@@ -162,6 +198,7 @@ void report_headline_of(const loaded_run *run, run_headline *h)
         snprintf(h->llc, sizeof h->llc, "not in the run");
     }
     noise(run, h);
+    caches(run, h);
     const json_value *probe = json_get_object(json_get_object(&run->doc, "topology"), "cache_probe");
     double edge = 0;
     if (probe && json_get_number(probe, "llc_bytes", &edge) && edge > 0 && edge < 0x1p62)

@@ -28,6 +28,9 @@ typedef struct {
     char llc_level[16];      /* "L3"; "" unknown */
     double llc_bytes;        /* 0 unknown */
     const char *llc_source;  /* "sysfs", "CPUID leaf 4"...; NULL not recorded */
+    char caches[256];  /* every level the run used: "L1 48 KiB (sysfs), ..., L3 508 MiB (per package, CPUID ...)" */
+    char dram_rule[160]; /* the plan's DRAM rule: "4x L3 ... = 2032 MiB"; "" not planned */
+    double dram_footprint; /* the plan's DRAM footprint, all threads, bytes; 0 not planned */
     char noise[160];   /* the verdict in words */
     int noisy;         /* 1 flagged, 0 quiet, -1 no verdict */
     double random_ns;  /* the idle latency record's full random chase (page walks included), 0 when absent */
@@ -36,6 +39,9 @@ typedef struct {
 
 /* The key each figure has in the page (data-figure): "dram-read", ..., "stream-triad". */
 extern const char *const headline_keys[HEAD_FIGURES];
+/* Its name, the same in the page and the text: "DRAM copy (counted once)" (the
+ * sweep counts the buffer once, sc-membench's meaning; STREAM's Copy twice). */
+extern const char *const headline_names[HEAD_FIGURES];
 void report_headline_of(const loaded_run *run, run_headline *h);
 
 #endif

@@ -113,6 +113,23 @@ bool result_set_random(result_record *r, const double *samples, const int *round
     return true;
 }
 
+bool result_full_random(const result_record *r, const sample_stats **stats, int *nsamples)
+{
+    const char *order = params_get_text(&r->params, "chase_order");
+    if (r->random_chase == RANDOM_CHASE_MEASURED && r->random_nsamples > 0) {
+        *stats = &r->random_summary;
+        *nsamples = r->random_nsamples;
+        return true;
+    }
+    if (r->random_chase == RANDOM_CHASE_SAME ||
+        (r->random_chase == RANDOM_CHASE_NONE && order && strcmp(order, "random") == 0)) {
+        *stats = &r->summary;
+        *nsamples = r->nsamples;
+        return r->nsamples > 0;
+    }
+    return false;
+}
+
 const char *random_chase_name(random_chase_state s)
 {
     switch (s) {

@@ -142,6 +142,12 @@ bool result_set_sample_rounds(result_record *r, const int *rounds, const double 
 /* Copies the full random chase's n samples (taken in rounds[], or NULL) and marks
  * it measured. False when out of memory. */
 bool result_set_random(result_record *r, const double *samples, const int *rounds, int n);
+/* A chase record's figure random over the whole buffer, page walks included
+ * (sc-membench's latency): the random chase measured beside a TLB-local one, or
+ * the record's own when its chase was random over all of it ("same", or a
+ * "random" chase_order). False when it has none: a TLB-local chase whose random
+ * one failed or was stopped before a sample. */
+bool result_full_random(const result_record *r, const sample_stats **stats, int *nsamples);
 /* "same", "measured", "failed", or NULL for RANDOM_CHASE_NONE: the JSON word. */
 const char *random_chase_name(random_chase_state s);
 /* Copies the placement of n threads. */

@@ -4,7 +4,8 @@
 #include <stddef.h>
 
 static const warn_kind_info kinds[WARN_KIND_COUNT] = {
-    [WARN_TOPOLOGY] = {"topology", true, "what sysfs, CPUID and the cache probe say about this machine (its "
+    /* the run's headline names the caches and their sources: the details to -v and JSON */
+    [WARN_TOPOLOGY] = {"topology", false, "what sysfs, CPUID and the cache probe say about this machine (its "
                                          "caches, NUMA nodes, pages) is missing or disagrees (membench topology "
                                          "shows it)", "docs/topology.md"},
     [WARN_MEMORY_BUDGET] = {"memory_budget", false, "the memory budget was clamped", NULL},
@@ -19,7 +20,8 @@ static const warn_kind_info kinds[WARN_KIND_COUNT] = {
     [WARN_ROUNDS_CUT] = {"rounds_cut", true, "the time limit ended rounds before points had their samples",
                          "docs/sweep.md"},
     [WARN_TARGET_CI] = {"target_ci", true, "figures not within --target-ci", "docs/uncertainty.md"},
-    [WARN_HOST_NOISE] = {"host_noise", true, "the host varied during the run: small differences are not meaningful",
+    /* the run's headline ends with this verdict */
+    [WARN_HOST_NOISE] = {"host_noise", false, "the host varied during the run: small differences are not meaningful",
                          "docs/uncertainty.md"},
     [WARN_HOST_STEAL] = {"host_steal", false, "the hypervisor took CPU time", NULL},
     [WARN_CPU_PRESSURE] = {"cpu_pressure", false, "tasks waited for a CPU", NULL},

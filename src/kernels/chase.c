@@ -2,6 +2,7 @@
 #include "kernels/chase.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "kernels/permutation.h"
 #include "util/stop_flag.h"
@@ -149,6 +150,28 @@ const char *chase_order_key(chase_order order)
 {
     static const char *const keys[] = {"random", "page-local", "strided", "tlb-local"};
     return (unsigned)order < sizeof keys / sizeof *keys ? keys[order] : "unknown";
+}
+
+const char *chase_order_describe(const chase_layout *l, char *buf, size_t len)
+{
+    switch (l->order) {
+    case CHASE_TLB_LOCAL:
+        snprintf(buf, len,
+                 "TLB-local random chase (multichase's order: within each %zu-byte group, one node of every %u a "
+                 "pass, the groups in random order)",
+                 l->page_bytes, l->spread);
+        break;
+    case CHASE_PAGE_LOCAL:
+        snprintf(buf, len, "random chase within each %zu-byte range, the ranges in random order", l->page_bytes);
+        break;
+    case CHASE_STRIDED:
+        snprintf(buf, len, "strided chase (lmbench's order: each node the next, prefetchers may help)");
+        break;
+    default:
+        snprintf(buf, len, "random chase over the whole buffer (page walks included)");
+        break;
+    }
+    return buf;
 }
 
 void *chase_run(void *p, uint64_t steps)

@@ -53,6 +53,10 @@ typedef struct {
 /* The order's name in records: "random", "page-local", "strided", "tlb-local". */
 const char *chase_order_key(chase_order order);
 
+/* The order in words, as the modes' headers state it (latency, latency-matrix):
+ * "TLB-local random chase (multichase's order: within each 262144-byte group, ...)". */
+const char *chase_order_describe(const chase_layout *layout, char *buf, size_t len);
+
 /* Links buf (bytes long) into one cycle; returns the start, or NULL when the
  * layout does not fit the buffer or a stop was requested while linking (a
  * gigabyte chain takes seconds of random writes). */

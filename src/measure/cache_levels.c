@@ -70,8 +70,7 @@ static const latency_step *inner_step(const latency_step *steps, size_t nsteps, 
     return best;
 }
 
-/* The measured sizes reach CACHE_LEVEL_FACTOR below and above size. */
-static bool curve_around(const uint64_t *sizes, size_t nsizes, uint64_t size)
+bool curve_around(const uint64_t *sizes, size_t nsizes, uint64_t size)
 {
     return nsizes > 0 && (double)sizes[nsizes - 1] >= (double)size * CACHE_LEVEL_FACTOR &&
            (double)sizes[0] <= (double)size / CACHE_LEVEL_FACTOR;

@@ -52,6 +52,10 @@ const latency_step *dominant_step(const latency_step *steps, size_t nsteps);
  * find_latency_steps found on that curve. levels[0..nlevels): the reported levels,
  * innermost first; the last one is the last-level cache. Writes one check per level
  * of non-zero size to checks (room for nlevels) in the same order; returns how many. */
+/* The sizes (ascending) reach CACHE_LEVEL_FACTOR below and above size: a level
+ * checkable on the converged sizes, or, on all the curve's sizes, one that the
+ * points' convergence alone left unchecked. */
+bool curve_around(const uint64_t *sizes, size_t nsizes, uint64_t size);
 size_t check_cache_levels(const uint64_t *sizes, size_t nsizes, const latency_step *steps, size_t nsteps,
                           const reported_cache_level *levels, size_t nlevels, level_check *checks);
 

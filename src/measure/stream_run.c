@@ -68,6 +68,8 @@ static void job_run(team *t, int tid, void *arg)
         if (tid == 0) {
             c->done = k + 1;
             c->stop = stop_requested();
+            if (c->rq->between && !c->stop && k + 1 < c->rq->ntimes)
+                c->rq->between(c->rq->between_ctx);
         }
         team_barrier(t);
         if (c->stop)

@@ -25,6 +25,11 @@ typedef struct {
     const stream_kernel_set *kernels;
     page_request pages; /* for the three arrays (memory/page_policy decides) */
     uint64_t huge_size;
+    /* Called by thread 0 between two iterations while the others wait at the
+     * barrier, outside every timed kernel (NULL: none): the session's host probe,
+     * so a STREAM run gets a noise verdict (it emits only at its end). */
+    void (*between)(void *ctx);
+    void *between_ctx;
 } stream_request;
 
 /* Fills out[copy, scale, add, triad]: the rate of every iteration but the first

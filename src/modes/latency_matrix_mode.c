@@ -84,15 +84,8 @@ static void describe_plan(session *s, const matrix_state *st, const latency_matr
         th[r].mem_node = per_cpu ? m->cells[r].mem_node : -1; /* matrix: every column in turn */
     }
     param_list *p = &s->info.plan.values;
-    char order[160] = "random chase over the whole buffer (page walks included)";
-    if (st->layout.order == CHASE_TLB_LOCAL)
-        snprintf(order, sizeof order,
-                 "TLB-local random chase (multichase's order: within each %zu-byte group, one node of every %u a "
-                 "pass, the groups in random order)",
-                 st->layout.page_bytes, st->layout.spread);
-    if (st->layout.order == CHASE_PAGE_LOCAL)
-        snprintf(order, sizeof order, "random chase within each %zu-byte range, the ranges in random order",
-                 st->layout.page_bytes);
+    char order[160];
+    chase_order_describe(&st->layout, order, sizeof order);
     params_textf(p, "method",
                  "%s, %zu-byte nodes, seed %llu, %llu MiB buffer per cell (%s), memory bound to the "
                  "cell's node (MPOL_BIND), pages %s",

@@ -253,9 +253,10 @@ static int latency_plan(session *s)
         th->mem_node = st->node;
     }
     param_list *p = &s->info.plan.values;
-    params_textf(p, "method", "%s chase, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d "
+    char order[160];
+    params_textf(p, "method", "%s, %zu-byte nodes, seed %llu, 1 thread on CPU %d (node %d), memory on node %d "
                               "(%s), pages %s",
-                 orders[o->order], st->layout.node_bytes, (unsigned long long)o->seed, st->cpu, cpu_node, st->node,
+                 chase_order_describe(&st->layout, order, sizeof order), st->layout.node_bytes, (unsigned long long)o->seed, st->cpu, cpu_node, st->node,
                  policy, st->pages_name);
     params_text(p, "order", orders[o->order]);
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
@@ -490,10 +491,11 @@ static void latency_analyse(session *s)
 {
     const latency_options *o = s->opts;
     size_t n = s->results.n, used = 0;
-    uint64_t *sizes = calloc(n ? n : 1, sizeof *sizes);
+    uint64_t *sizes = calloc(n ? n : 1, sizeof *sizes), *all_sizes = calloc(n ? n : 1, sizeof *all_sizes);
     latency_point *pts = calloc(n ? n : 1, sizeof *pts);
-    if (!sizes || !pts) {
+    if (!sizes || !pts || !all_sizes) {
         free(sizes);
+        free(all_sizes);
         free(pts);
         return;
     }
@@ -502,6 +504,7 @@ static void latency_analyse(session *s)
     const result_record *short_of_huge = NULL;
     for (size_t i = 0; i < n; i++) {
         const result_record *r = &s->results.items[i];
+        all_sizes[i] = r->size_bytes;
         /* Cache sizes are read only off points that reached their CV target: a
          * point the host disturbed can fake a step or hide one. */
         if (r->converged) {
@@ -554,15 +557,25 @@ static void latency_analyse(session *s)
         }
         params_text(row, "judged_by", i + 1 == nchecks ? "step into DRAM" : "nearest step");
         params_bool(row, "checkable", checks[i].checkable);
+        /* why not: the curve is too short, or its points around the level did not converge */
+        if (!checks[i].checkable)
+            params_text(row, "not_checked", curve_around(all_sizes, n, checks[i].reported) ? "points_not_converged"
+                                                                                            : "curve_short");
         params_bool(row, "disagrees", checks[i].disagrees);
     }
     params_number(&a->values, "disagree_factor", CACHE_LEVEL_FACTOR);
+    params_number(&a->values, "step_rise_pct", (STEP_RISE - 1) * 100); /* what "none found" means */
     params_bool(&a->values, "huge_pages", huge_asked && !short_of_huge && !unverified);
+    /* TLB misses add steps of their own only to a chase that walks pages: not to the
+     * TLB-local order (256 KiB groups) nor the strided one */
+    params_bool(&a->values, "page_walk_steps", (o->order == CHASE_RANDOM || o->order == CHASE_PAGE_LOCAL) &&
+                                                   !(huge_asked && !short_of_huge && !unverified));
     if (short_of_huge)
         session_warn(s, WARN_PAGES, "--pages %s: only %.0f%% of the %llu KiB buffer was in huge pages",
                      ((const latency_state *)s->state)->pages_name, short_of_huge->huge_coverage * 100,
                      (unsigned long long)(short_of_huge->size_bytes >> 10));
     free(sizes);
+    free(all_sizes);
     free(pts);
 }
 

@@ -58,11 +58,11 @@ static int loaded_plan(session *s)
     }
     param_list *pl = &s->info.plan.values;
     params_textf(pl, "method",
-                 "%s chase of %llu MiB on CPU %d (node %d) while %d thread%s make %s%s traffic (%s); %d delays; "
+                 "%s chase of %llu MiB on CPU %d (node %d) while %d thread%s %s%s traffic (%s); %d delays; "
                  "latency median of %d samples, bandwidth over the same window",
                  o->chase_range ? "range-local random" : "TLB-local random (multichase's order)",
                  (unsigned long long)(st->layout.chase_bytes >> 20), st->chaser_cpu, c->node, st->layout.ntraffic,
-                 st->layout.ntraffic == 1 ? "" : "s", o->random ? "random-access " : "", st->mix->name,
+                 st->layout.ntraffic == 1 ? " makes" : "s make", o->random ? "random-access " : "", st->mix->name,
                  st->mix->description, st->ndelays, o->samples);
     params_int(pl, "latency_cpu", st->chaser_cpu);
     params_int(pl, "chase_range_bytes", (long long)o->chase_range); /* 0: multichase's order, as below */

@@ -24,6 +24,7 @@
 #include "output/plan_text.h"
 #include "output/topology_report.h"
 #include "output/verbose_sink.h"
+#include "output/headline_sink.h"
 #include "output/warning_summary.h"
 #include "platform/arch.h"
 #include "platform/platform.h"
@@ -810,6 +811,9 @@ int session_measure(session *s)
     }
     if (!s->parent && !c->verbose) /* a step's warnings are its parent's to say */
         session_add_sink(s, warning_summary_sink_create(s->env.err, s->who));
+    /* last, so the headline ends the run's text; on stderr, so stdout stays the peer's */
+    if (!s->parent && !s->no_headline)
+        session_add_sink(s, headline_sink_create(s->env.err, s->who));
     if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
         arm_stop(s);
     }

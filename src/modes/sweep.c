@@ -247,8 +247,9 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
         params_number(&p->values, "time_budget_s", sweep_time_budget(o));
     if (o->ops_mask & OP_MASK(OP_LATENCY))
         params_textf(&p->values, "latency",
-                     "TLB-local random pointer chase (multichase's order: random within 256 KiB groups; the DRAM "
-                     "point also fully random, its chain the DRAM rule for the chasing CPU), %d-byte nodes, seed %llu, 1 thread on "
+                     "TLB-local random pointer chase (multichase's order: random within 256 KiB groups; "
+                     "past one group also fully random, page walks included, sc-membench's figure; the DRAM point's "
+                     "chain the DRAM rule for the chasing CPU), %d-byte nodes, seed %llu, 1 thread on "
                      "CPU %d; %g ms per sample, %d per "
                      "visit (at least %d in all), further rounds of %d while the CV is not below %.0f%% (at most %d%s%s)",
                      topology_cache_level(&s->topo, 1).line_size, (unsigned long long)o->seed,
@@ -314,6 +315,8 @@ static int sweep_plan(session *s)
     describe_plan(s, st, o);
     if (!st->place.pinned)
         session_warn(s, WARN_PLACEMENT, "threads are not pinned (OMP_PROC_BIND=false): results will vary between runs");
+    if (o->human && o->csv_columns_given)
+        session_warn(s, WARN_OPTION_IGNORED, "--csv-columns does nothing with -R (a table, not CSV): ignored");
     return o->common.plan ? sweep_describe_cost(s, st) : 0;
 }
 
@@ -321,7 +324,7 @@ static void sweep_open_sinks(session *s)
 {
     const sweep_options *o = s->opts;
     if (!o->human) {
-        session_add_sink(s, csv_sink_create(s->env.out));
+        session_add_sink(s, csv_sink_create(s->env.out, o->csv_columns == CSV_COLUMNS_MEMBENCH));
         return;
     }
     comparability c = {o->max_runtime, 0, NULL, (int)s->topo.usable.count, (unsigned long long)o->single_size_kb,
@@ -376,6 +379,15 @@ static uint64_t chain_bytes(const sweep_state *st, const sweep_point *p)
     return chain_bytes_at(st, p->bytes, p->size->dram);
 }
 
+/* Whether a latency point chases twice: its TLB-local chain spans more than one
+ * group, so sc-membench's figure (the CSV's latency_ns: random over the whole
+ * buffer, page walks included) is a second chase beside the headline's. At every
+ * such size, not only DRAM's: the CSV's column means the same at every size. */
+static bool chases_random_at(uint64_t chain)
+{
+    return chain > CHASE_TLB_GROUP_BYTES;
+}
+
 /* The latency request at one size: one pinned thread, the chase capped as sc-membench does. */
 static latency_request latency_request_for(const sweep_state *st, const sweep_options *o, const topology *topo,
                                            const sweep_point *p)
@@ -424,10 +436,11 @@ static bool visit_latency(session *s, sweep_state *st, sweep_point *p, int round
          * memory the 1 GiB chain read 700-1400 ns in some visits against 210,
          * BENCHMARKS). In a source (home_chains) it is linked once; in thread 0's
          * destination, which the next point overwrites, at every visit. */
-        /* The DRAM points (and -s's one size, whatever it is) chase the buffer fully
-         * random too, page walks included: that chain in the scratch memory when the
-         * headline's has a home, else in memory of its own (make_points counted it). */
-        lr.with_random = p->size->dram || o->single_size_kb;
+        /* Every point past one group chases the buffer fully random too, page walks
+         * included (chases_random_at): that chain in the scratch memory when the
+         * headline's has a home, else in memory of its own (make_points counted it).
+         * One group or less: the headline's chase is that, and the record says "same". */
+        lr.with_random = true;
         if (!p->keep && st->pool && !st->chain_memory.ptr)
             bw_pool_scratch(st->pool, 0, st->pool_rq.bytes, &st->chain_memory); /* all of it, for every chain */
         if (p->home.ptr) {
@@ -626,7 +639,7 @@ static void emit_point(session *s, const sweep_state *st, sweep_point *p)
  * (1.5 GiB in all there), they landed on pages the host had not backed since the
  * guest freed them (free page reporting), and the 1 GiB chain read 260-1700 ns where
  * a chain on recycled pages reads 210 (BENCHMARKS). */
-static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int threads, bool single)
+static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int threads)
 {
     page_request pr = st->pages.request;
     uint64_t chain = 0;
@@ -637,7 +650,7 @@ static void plan_pool(sweep_state *st, uint64_t kept, uint64_t kept_chains, int 
         if (p->keep)
             continue;
         if (p->op == OP_LATENCY) {
-            uint64_t c = chain_bytes(st, p) * (p->size->dram || single ? 2 : 1); /* and the random one */
+            uint64_t c = chain_bytes(st, p) * (chases_random_at(chain_bytes(st, p)) ? 2 : 1); /* and the random one */
             chain = c > chain ? c : chain;
             continue;
         }
@@ -683,8 +696,8 @@ static bool make_points(session *s, sweep_state *st)
             if (op == OP_LATENCY) {
                 /* linking a random chain costs far more than touching a buffer:
                  * chains are kept at every size the limit allows */
-                bool random = st->plan.points[i].dram || o->single_size_kb; /* and the random one */
-                uint64_t chains = chain_bytes_at(st, p->bytes, st->plan.points[i].dram) * (random ? 2 : 1);
+                uint64_t chain = chain_bytes_at(st, p->bytes, st->plan.points[i].dram);
+                uint64_t chains = chain * (chases_random_at(chain) ? 2 : 1); /* and the random one */
                 /* The DRAM point's chains are linked once and kept while a quarter of
                  * the budget holds them: linking two chains of the DRAM rule's size
                  * took 5-7 s a visit on a Zen 5 guest, most of a default run. */
@@ -700,7 +713,7 @@ static bool make_points(session *s, sweep_state *st)
             p->sched.cap = op == OP_LATENCY && o->target_ci_pct == 0 ? (o->tries > LATENCY_MAX_SAMPLES ? o->tries : LATENCY_MAX_SAMPLES) : 0;
             p->sched.half_width = -1;
         }
-    plan_pool(st, kept, kept_chains, threads, o->single_size_kb != 0);
+    plan_pool(st, kept, kept_chains, threads);
     return true;
 }
 
@@ -794,7 +807,7 @@ static int sweep_describe_cost(session *s, sweep_state *st)
         const sweep_point *p = &st->points[at];
         uint64_t chain = chain_bytes(st, p);
         below = p->bytes;
-        bool random = p->size->dram || o->single_size_kb; /* visit_latency's with_random */
+        bool random = chases_random_at(chain); /* visit_latency's with_random */
         ep[at] = (estimate_point){chain, 0, false, false, p->keep, false, random};
         for (int i = 0; pool && st->pool_rq.src && !p->keep && !ep[at].pooled && i < threads; i++)
             if (st->pool_nodes[i] == st->pool_nodes[0] && st->pool_rq.bytes - lent[i] >= chain)

@@ -18,4 +18,10 @@ const char *format_rate_mb_s(double mb_s, char *buf, size_t size);
  * "-" with one sample. */
 const char *format_interval_pct(const sample_stats *st, char *buf, size_t size);
 
+/* st's median interval as the latency table prints it, with the level it really
+ * has: "-3/+5% (96%)", "±4% (98%)" when both sides round alike; "-" with one
+ * sample. The level is the interval's own (0.961 with 9 samples, 0.75 with 3):
+ * never a 95% it does not have. */
+const char *format_interval_level(const sample_stats *st, char *buf, size_t size);
+
 #endif

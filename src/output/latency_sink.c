@@ -16,8 +16,8 @@ void latency_write_header(FILE *f, bool csv, const char *counter, double counter
     }
     if (counter_hz > 0 && counter)
         fprintf(f, "# cycles: %s reference counter at %.3f GHz (not the core clock)\n", counter, counter_hz / 1e9);
-    fprintf(f, "%-12s %10s  %s   %10s %9s %8s %6s  %-18s  %s\n", "Size", "Latency", "\xc2\xb1" "95%", "Cycles", "Stddev",
-            "Samples", "CV<5%", "Pages (huge share)", "Full random (page walks)");
+    fprintf(f, "%-12s %10s  %-16s %10s %9s %8s %6s  %-18s  %s\n", "Size", "Latency", "Interval (level)", "Cycles",
+            "Stddev", "Samples", "CV<5%", "Pages (huge share)", "Full random (page walks)");
 }
 
 /* The full random chase's median (result.h: random_chase): measured, the
@@ -51,10 +51,10 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
             fputs(",\n", f);
         return;
     }
-    char size[32], cyc[32] = "-", pages[48], pm[32];
+    char size[32], cyc[32] = "-", pages[48], pm[48];
     format_bytes(r->size_bytes, size, sizeof size);
     const sample_stats *st = &r->summary;
-    format_interval_pct(st, pm, sizeof pm);
+    format_interval_level(st, pm, sizeof pm);
     int pm_width = (int)strlen(pm) - (strncmp(pm, "\xc2\xb1", 2) == 0); /* "±" is two bytes, one column */
     if (cycles >= 0)
         snprintf(cyc, sizeof cyc, "%.1f", cycles);
@@ -62,16 +62,16 @@ void latency_write_row(FILE *f, bool csv, const result_record *r)
         snprintf(pages, sizeof pages, "%s (%.0f%%)", r->page_method, r->huge_coverage * 100);
     else
         snprintf(pages, sizeof pages, "%s", r->page_method);
-    char rnd[48] = "-";
+    char rnd[80] = "-";
     double rnd_ns;
     if (r->random_chase == RANDOM_CHASE_MEASURED && random_latency(r, &rnd_ns)) {
-        char rpm[32];
-        format_interval_pct(&r->random_summary, rpm, sizeof rpm);
+        char rpm[48];
+        format_interval_level(&r->random_summary, rpm, sizeof rpm);
         snprintf(rnd, sizeof rnd, "%.2f ns %s", rnd_ns, rpm);
     } else if (r->random_chase == RANDOM_CHASE_FAILED) {
         snprintf(rnd, sizeof rnd, "not allocated");
     }
-    fprintf(f, "%-12s %7.2f ns  %s%*s %10s %9.2f %8d %6s  %-18s  %s\n", size, r->summary.median, pm, 6 - pm_width, "",
+    fprintf(f, "%-12s %7.2f ns  %s%*s %10s %9.2f %8d %6s  %-18s  %s\n", size, r->summary.median, pm, 16 - pm_width, "",
             cyc, r->summary.stddev, r->nsamples, r->converged ? "yes" : "NO", pages, rnd);
 }
 
@@ -80,12 +80,33 @@ static uint64_t row_bytes(const param_list *row, const char *key)
     return (uint64_t)params_get_number(row, key, 0);
 }
 
-static void write_steps(FILE *f, const param_table *steps)
+/* Why no step was found: no point to read one off, too few, or a curve flat within
+ * its noise (no rise of STEP_RISE with its interval above the plateau's). */
+static void write_no_steps(FILE *f, const param_section *analysis)
+{
+    long long used = (long long)params_get_number(&analysis->values, "points_converged", -1);
+    long long all = used + (long long)params_get_number(&analysis->values, "points_not_converged", 0);
+    if (used < 0)
+        fprintf(f, "  none found in this range\n");
+    else if (used == 0)
+        fprintf(f, "  none found: none of the %lld points reached CV < 5%%, and steps are read only off those that "
+                   "did\n",
+                all);
+    else if (used < 3)
+        fprintf(f, "  none found: only %lld of %lld points reached CV < 5%%, too few to show a step\n", used, all);
+    else
+        fprintf(f, "  none found: across the %lld points that reached CV < 5%% (of %lld), none rises %.0f%% above "
+                   "its plateau with its interval wholly above: flat within the noise in this range\n",
+                used, all, params_get_number(&analysis->values, "step_rise_pct", 25));
+}
+
+static void write_steps(FILE *f, const param_section *analysis)
 {
     char a[32], b[32];
+    const param_table *steps = section_find_table(analysis, "steps");
     fprintf(f, "\nLatency steps (where the curve leaves a plateau):\n");
     if (!steps || steps->nrows == 0)
-        fprintf(f, "  none found in this range\n");
+        write_no_steps(f, analysis);
     for (size_t i = 0; steps && i < steps->nrows; i++) {
         const param_list *s = &steps->rows[i];
         format_bytes(row_bytes(s, "last_size_before_bytes"), a, sizeof a);
@@ -104,7 +125,7 @@ static bool flag(const param_list *row, const char *key)
 void latency_write_estimates(FILE *f, const param_section *analysis)
 {
     char a[32], b[32];
-    write_steps(f, section_find_table(analysis, "steps"));
+    write_steps(f, analysis);
     const param_table *checks = section_find_table(analysis, "cache_checks");
     size_t n = checks ? checks->nrows : 0;
     double factor = params_get_number(&analysis->values, "disagree_factor", 2.0);
@@ -114,8 +135,14 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
         int level = (int)params_get_number(c, "level", 0);
         uint64_t measured = row_bytes(c, "measured_bytes");
         format_bytes(row_bytes(c, "reported_bytes"), a, sizeof a);
-        if (!flag(c, "checkable")) {
-            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach %gx that size\n", level, a, factor);
+        const char *why = params_get_text(c, "not_checked");
+        if (!flag(c, "checkable") && why && strcmp(why, "points_not_converged") == 0) {
+            fprintf(f, "  L%d reported %-9s not checked: the points from 1/%gx to %gx that size did not reach CV < 5%% "
+                       "(only those are used)\n",
+                    level, a, factor, factor);
+        } else if (!flag(c, "checkable")) {
+            fprintf(f, "  L%d reported %-9s not checked: the curve does not reach from 1/%gx to %gx that size\n", level,
+                    a, factor, factor);
         } else if (!measured) {
             fprintf(f, "  L%d reported %-9s no latency step found\n", level, a);
         } else {
@@ -160,9 +187,35 @@ void latency_write_estimates(FILE *f, const param_section *analysis)
             fprintf(f, "warning: L%d is reported as %s but the latency curve shows no step near it\n", level, a);
         }
     }
-    const param *huge = params_find(&analysis->values, "huge_pages");
-    if (!huge || huge->kind != PARAM_BOOL || !huge->flag)
-        fprintf(f, "note: without huge pages, TLB misses add steps of their own; --pages 2m separates them\n");
+    if (flag(&analysis->values, "page_walk_steps"))
+        fprintf(f, "note: this order walks pages: without huge pages, TLB misses add steps of their own; --pages 2m "
+                   "separates them\n");
+}
+
+void latency_write_random_note(FILE *f, const result_list *results)
+{
+    size_t below = 0, apart = 0;
+    const result_record *first = NULL;
+    for (size_t i = 0; results && i < results->n; i++) {
+        const result_record *r = &results->items[i];
+        if (r->random_chase != RANDOM_CHASE_MEASURED || r->random_nsamples == 0 ||
+            !(r->random_summary.median < r->summary.median))
+            continue;
+        below++;
+        first = first ? first : r;
+        apart += r->random_summary.median_level > 0 && r->summary.median_level > 0 &&
+                 r->random_summary.median_high < r->summary.median_low;
+    }
+    if (!first)
+        return;
+    char size[32];
+    format_bytes(first->size_bytes, size, sizeof size);
+    fprintf(f,
+            "note: the full random chase came out below the TLB-local one at %zu size%s (%s: %.2f ns against %.2f ns); "
+            "it adds page walks to every load, so it cannot be faster: %s\n",
+            below, below == 1 ? "" : "s", size, first->random_summary.median, first->summary.median,
+            apart ? "the host moved between the two chases (their intervals are apart; see HOST DURING THIS RUN)"
+                  : "the difference is within their intervals, the host's noise");
 }
 
 typedef struct {
@@ -197,6 +250,7 @@ static void end(sink *s, const run_info *info)
     if (info->results && info->results->n > 0) {
         FILE *out = l->csv ? l->err : l->f; /* stdout stays CSV */
         latency_write_estimates(out, &info->analysis);
+        latency_write_random_note(out, info->results);
         /* how far each point's interval is to be widened for the host, as -R says it */
         fprintf(out, "\n");
         table_write_host_noise(out, &info->noise);

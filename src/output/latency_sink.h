@@ -19,6 +19,9 @@ void latency_write_row(FILE *f, bool csv, const result_record *r);
 /* Steps, per-level comparison and the effective LLC, from the run's analysis
  * (tables "steps" and "cache_checks", value "huge_pages"). */
 void latency_write_estimates(FILE *f, const param_section *analysis);
+/* One note when the full random chase came out below the TLB-local one at any size
+ * (it adds page walks, so that is the host's doing); nothing otherwise. */
+void latency_write_random_note(FILE *f, const result_list *results);
 
 /* Reads "method", "counter" and "counter_hz" from the run's plan. */
 sink *latency_sink_create(FILE *f, FILE *err, bool csv);

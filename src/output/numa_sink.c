@@ -12,10 +12,16 @@ typedef struct {
     numa_sink_spec spec;
 } numa_sink;
 
-/* One result line in perf's default or quiet layout. */
-static void line(const numa_sink *n, double value, const char *unit, const char *metric, const char *quiet_text)
+/* One result line in perf's default or quiet layout; a run a stop cut short
+ * (partial) gets a comment instead, never perf's "value, unit, key" form: perf
+ * prints nothing for an interrupted run, and a script that scrapes its keys
+ * (mmtests, lkp-tests) must not take the work so far as a result. */
+static void line(const numa_sink *n, bool partial, double value, const char *unit, const char *metric,
+                 const char *quiet_text)
 {
-    if (n->spec.quiet)
+    if (partial)
+        fprintf(n->f, " # so far: %s = %.3f %.*s\n", metric, value, (int)strcspn(unit, ","), unit);
+    else if (n->spec.quiet)
         fprintf(n->f, " %14.3f %s\n", value, quiet_text);
     else
         fprintf(n->f, " %-30s %15.3f, %-15s %s\n", n->spec.name, value, unit, metric);
@@ -300,18 +306,22 @@ static void record(sink *s, const run_info *info, const result_record *r)
         fprintf(f, " # %s\n", conv);
     if (decorated)
         fputs("\n ###\n\n", f);
+    bool partial = !r->complete;
+    if (partial)
+        fputs(" # stopped: the work so far, not a result (perf prints nothing here)\n", f);
     if (n->spec.convergence)
-        line(n, num(r, "convergence_latency_s"), "secs,", "NUMA-convergence-latency", "secs latency to NUMA-converge");
-    line(n, num(r, "runtime_max_s"), "secs,", "runtime-max/thread", "secs slowest (max) thread-runtime");
-    line(n, num(r, "runtime_min_s"), "secs,", "runtime-min/thread", "secs fastest (min) thread-runtime");
-    line(n, num(r, "runtime_avg_s"), "secs,", "runtime-avg/thread", "secs average thread-runtime");
-    line(n, num(r, "spread_runtime_pct"), "%,", "spread-runtime/thread",
+        line(n, partial, num(r, "convergence_latency_s"), "secs,", "NUMA-convergence-latency",
+             "secs latency to NUMA-converge");
+    line(n, partial, num(r, "runtime_max_s"), "secs,", "runtime-max/thread", "secs slowest (max) thread-runtime");
+    line(n, partial, num(r, "runtime_min_s"), "secs,", "runtime-min/thread", "secs fastest (min) thread-runtime");
+    line(n, partial, num(r, "runtime_avg_s"), "secs,", "runtime-avg/thread", "secs average thread-runtime");
+    line(n, partial, num(r, "spread_runtime_pct"), "%,", "spread-runtime/thread",
          "% difference between max/avg runtime"); /* perf's text; the amount is (max-min)/2/max */
-    line(n, num(r, "data_per_thread_gb"), "GB,", "data/thread", "GB data processed, per thread");
-    line(n, num(r, "data_total_gb"), "GB,", "data-total", "GB data processed, total");
-    line(n, num(r, "runtime_per_byte_ns"), "nsecs,", "runtime/byte/thread", "nsecs/byte/thread runtime");
-    line(n, num(r, "thread_speed_gb_s"), "GB/sec,", "thread-speed", "GB/sec/thread speed");
-    line(n, num(r, "total_speed_gb_s"), "GB/sec,", "total-speed", "GB/sec total speed");
+    line(n, partial, num(r, "data_per_thread_gb"), "GB,", "data/thread", "GB data processed, per thread");
+    line(n, partial, num(r, "data_total_gb"), "GB,", "data-total", "GB data processed, total");
+    line(n, partial, num(r, "runtime_per_byte_ns"), "nsecs,", "runtime/byte/thread", "nsecs/byte/thread runtime");
+    line(n, partial, num(r, "thread_speed_gb_s"), "GB/sec,", "thread-speed", "GB/sec/thread speed");
+    line(n, partial, num(r, "total_speed_gb_s"), "GB/sec,", "total-speed", "GB/sec total speed");
     const param_table *t = n->spec.details >= 2 ? section_find_table(&info->analysis, "tasks") : NULL;
     for (size_t i = 0; t && i < t->nrows; i++) {
         const param_list *row = &t->rows[i];
@@ -323,7 +333,9 @@ static void record(sink *s, const run_info *info, const result_record *r)
                                                {"user_s", "secs", "thread-user-time", "user CPU time/thread"}};
         for (size_t k = 0; k < 3; k++) {
             double v = params_get_number(row, keys[k][0], 0);
-            if (n->spec.quiet)
+            if (partial)
+                fprintf(f, " # so far: %s %s = %.3f %s\n", who, keys[k][2], v, keys[k][1]);
+            else if (n->spec.quiet)
                 fprintf(f, " %14.3f %s\n", v, keys[k][3]);
             else
                 fprintf(f, " %-30s %15.3f, %-15s %s\n", who, v, keys[k][1], keys[k][2]);

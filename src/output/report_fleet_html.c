@@ -64,7 +64,7 @@ void report_fleet_html(FILE *f, const report_model *m)
                "to sort by it, again for the other way; an empty cell is a figure the run did not measure (hover it for "
                "why) and sorts last. Bandwidth in GB/s (10<sup>9</sup> B/s); DRAM read per thread: the DRAM read figure "
                "over the threads that measured it. <code>--csv FILE</code> writes this table for spreadsheets.</p>\n"
-               "<table class=\"fleet\" id=\"fleet\">\n<thead><tr>",
+               "<div class=\"fleet-wrap\">\n<table class=\"fleet\" id=\"fleet\">\n<thead><tr>",
             m->nruns);
     for (int k = 0; k < FLEET_COLUMNS; k++)
         fprintf(f, "<th data-col=\"%s\" data-type=\"%s\">%s</th>", fleet_columns[k].key,
@@ -80,5 +80,5 @@ void report_fleet_html(FILE *f, const report_model *m)
             cell(f, &row, k);
         fputs("</tr>\n", f);
     }
-    fprintf(f, "</tbody>\n</table>\n<script>%s</script>\n", sort_script);
+    fprintf(f, "</tbody>\n</table>\n</div>\n<script>%s</script>\n", sort_script);
 }

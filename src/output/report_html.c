@@ -31,6 +31,8 @@ static const char style[] =
     ".headline .big{font-size:1.35em;font-weight:bold;font-variant-numeric:tabular-nums}"
     ".headline .why{color:#666;font-size:.85em}.headline .missing{color:#888}.noisy{color:#b00020}"
     "details.warning-kind summary{cursor:pointer;color:#8a5a00}p.methods{font-size:.9em;color:#555}"
+    /* the table scrolls in its own box, its header row sticky there: the page keeps its width */
+    "div.fleet-wrap{overflow:auto;max-width:100%;max-height:85vh}"
     "table.fleet{font-size:.85em}table.fleet td{white-space:nowrap}"
     "table.fleet th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}"
     "table.fleet th[aria-sort=ascending]::after{content:' \\25B2'}"
@@ -280,8 +282,6 @@ static void headline_figure_dd(FILE *f, const char *key, const char *name, const
 
 static void headlines(FILE *f, const report_model *m)
 {
-    static const char *const names[HEAD_FIGURES] = {"DRAM read", "DRAM write", "DRAM copy", "idle latency",
-                                                    "STREAM Triad"};
     fputs("<div class=\"headlines\">\n", f);
     for (size_t i = 0; i < m->nruns; i++) {
         run_headline h;
@@ -297,7 +297,7 @@ static void headlines(FILE *f, const report_model *m)
             bool ns = k == HEAD_LATENCY;
             if (k == HEAD_TRIAD && !h.fig[k].rec && strcmp(m->runs[i].mode, "stream") != 0)
                 continue; /* STREAM Triad only when the run has it */
-            headline_figure_dd(f, headline_keys[k], names[k], &h.fig[k], ns ? 1 : 1000, ns ? "ns" : "GB/s");
+            headline_figure_dd(f, headline_keys[k], headline_names[k], &h.fig[k], ns ? 1 : 1000, ns ? "ns" : "GB/s");
             if (ns && h.random_ns > 0) {
                 fputs("<dt>full random latency</dt><dd class=\"figure\" data-figure=\"random-latency\" data-value=\"", f);
                 markup_number(f, h.random_ns);

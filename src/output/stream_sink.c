@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/one_line.h"
+
 static const char *const labels[STREAM_FUNCTIONS] = {"Copy:      ", "Scale:     ", "Add:       ", "Triad:     "};
 static const char *const names[STREAM_FUNCTIONS] = {"copy", "scale", "add", "triad"};
 
@@ -96,6 +98,15 @@ static void begin(sink *s, const run_info *info)
     fprintf(st->f, "Array size = %llu (elements), Offset = 0 (elements)\n", n);
     fprintf(st->f, "Memory per array = %.1f MiB (= %.1f GiB).\n", mib, mib / 1024);
     fprintf(st->f, "Total memory required = %.1f MiB (= %.1f GiB).\n", 3 * mib, 3 * mib / 1024);
+    /* why the arrays have this size: STREAM's rule from the machine's caches, or the user */
+    const char *basis = params_get_text(p, "size_basis"), *rule = params_get_text(p, "dram_rule");
+    if (basis && rule) {
+        fputs(strcmp(basis, "given on the command line") == 0 ? "Why this size: given on the command line (STREAM's rule: "
+                                                               : "Why this size: STREAM's rule, each array at least ",
+              st->f);
+        one_line_put(st->f, rule);
+        fputs(strcmp(basis, "given on the command line") == 0 ? ").\n" : ".\n", st->f);
+    }
     fprintf(st->f, "Each kernel will be executed %d times.\n", (int)params_get_number(p, "ntimes", 0));
     fprintf(st->f, " The *best* time for each kernel (excluding the first iteration)\n");
     fprintf(st->f, " will be used to compute the reported bandwidth.\n");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "util/stats.h"
 
 #define RULE_EQ "================================================================================\n"
 #define RULE_DASH "--------------------------------------------------------------------------------\n"
@@ -39,18 +40,18 @@ void table_write_record(FILE *f, const result_record *r)
 static void op_line(FILE *f, const char *name, const op_summary *o)
 {
     if (o->count > 0)
-        fprintf(f, "  %-10s %12.0f %12.0f %12.0f\n", name, o->peak_mb_s, o->weighted_avg_mb_s, o->peak_median_mb_s);
+        fprintf(f, "  %-19s %12.0f %12.0f %12.0f\n", name, o->peak_mb_s, o->weighted_avg_mb_s, o->peak_median_mb_s);
 }
 
 void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
 {
     fprintf(f, "\n" RULE_EQ "                           BENCHMARK SUMMARY\n" RULE_EQ "\n");
     fprintf(f, "BANDWIDTH (MB/s):\n");
-    fprintf(f, "  %-10s %12s %12s %12s\n", "Operation", "Peak", "Weighted Avg", "Peak median");
-    fprintf(f, "  %-10s %12s %12s %12s\n", "---------", "----", "------------", "-----------");
+    fprintf(f, "  %-19s %12s %12s %12s\n", "Operation", "Peak", "Weighted Avg", "Peak median");
+    fprintf(f, "  %-19s %12s %12s %12s\n", "---------", "----", "------------", "-----------");
     op_line(f, "Read", &s->read);
     op_line(f, "Write", &s->write);
-    op_line(f, "Copy", &s->copy);
+    op_line(f, "Copy (counted once)", &s->copy); /* sc-membench's counting; STREAM's Copy counts twice */
     if (s->read.count + s->write.count + s->copy.count > 0) {
         /* sc-membench's Peak is a best sample, so it rises with -r; say so. */
         if (c->rounds > 0)
@@ -66,7 +67,7 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
         if (s->write.count)
             fprintf(f, " write %.0f", s->write.largest_mb_s);
         if (s->copy.count)
-            fprintf(f, " copy %.0f", s->copy.largest_mb_s);
+            fprintf(f, " copy (counted once) %.0f", s->copy.largest_mb_s);
         fprintf(f, " MB/s\n");
     }
     if (s->latency_count > 0 && s->latency_ns > 0) {
@@ -148,6 +149,7 @@ typedef struct {
     sink base;
     FILE *table_f, *summary_f;
     comparability c;
+    double starred_level; /* the lowest level of a starred interval in the table; 0: none */
 } table_sink;
 
 static void begin(sink *s, const run_info *info)
@@ -163,7 +165,19 @@ static void record(sink *s, const run_info *info, const result_record *r)
     (void)info;
     table_sink *t = (table_sink *)s;
     table_write_record(t->table_f, r);
+    double level = r->summary.median_level;
+    if (level > 0 && level < STATS_MEDIAN_LEVEL && (t->starred_level == 0 || level < t->starred_level))
+        t->starred_level = level;
     fflush(t->table_f);
+}
+
+/* Under the table, where the stars are: what a starred interval is. */
+void table_write_star_note(FILE *f, double level)
+{
+    if (level > 0)
+        fprintf(f, "* a %.0f%% interval, not 95%%: under 6 rounds, the interval is the [min, max] of the rounds' "
+                   "medians (-r 6 or more gives 95%%)\n",
+                100 * level);
 }
 
 static void end(sink *s, const run_info *info)
@@ -176,6 +190,8 @@ static void end(sink *s, const run_info *info)
     for (size_t i = 0; l && i < l->n; i++)
         if (l->items[i].has_cv_target && !l->items[i].converged)
             c.latency_below_target++;
+    table_write_star_note(t->table_f, t->starred_level);
+    fflush(t->table_f);
     run_summary sum = summary_compute(l ? l->items : NULL, l ? l->n : 0);
     table_write_summary(t->summary_f, &sum, &c);
     table_write_host_noise(t->summary_f, &info->noise);

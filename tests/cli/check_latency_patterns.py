@@ -108,23 +108,46 @@ last = d["results"][-1] if d and d["results"] else {}
 check("latency: a largest size of one group is random over all of it: 'same', the headline's value",
       random_of(last).get("state") == "same" and random_of(last).get("value") == last.get("value"), last)
 
-# --- the sweep: latency_ns TLB-local, random_latency_ns beside -s's size -------------
+# --- the sweep: sc-membench's CSV, latency_ns its whole-buffer chase (issue 46) ---------
+SC_MEMBENCH_HEADER = ("size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
+                      "iterations,elapsed_s")
 p, d = run_json([BIN, "-o", "latency", "-s", "1024", "-r", "1", "--latency-sample-ms", "1"], TMP, "sweep")
 rows = csv_rows(p.stdout)
 r = d["results"][0] if d and d["results"] else {}
-check("sweep: CSV is sc-membench's nine columns, then random_latency_ns",
-      p.returncode == 0 and p.stdout.splitlines()[0] == "size_kb,operation,bandwidth_mb_s,latency_ns,"
-      "latency_stddev_ns,latency_samples,threads,iterations,elapsed_s,random_latency_ns", p.stdout + p.stderr)
-check("sweep: the latency row's latency_ns is the TLB-local chase's median, random_latency_ns the random chase's",
-      rows and r and r["params"].get("chase_order") == "tlb-local" and random_of(r).get("state") == "measured" and
+rc = random_of(r)
+check("sweep: the CSV header is sc-membench's nine columns, nothing after them",
+      p.returncode == 0 and p.stdout.splitlines()[0] == SC_MEMBENCH_HEADER, p.stdout + p.stderr)
+check("sweep: the latency row's latency_ns, stddev and samples are the whole-buffer random chase's (JSON "
+      "random_chase), not the TLB-local headline's",
+      rows and r and r["params"].get("chase_order") == "tlb-local" and rc.get("state") == "measured" and
       r["params"].get("random_chase_order") == "random" and
-      abs(float(rows[0]["latency_ns"]) - r["value"]) < 0.006 and
-      abs(float(rows[0]["random_latency_ns"]) - random_of(r)["value"]) < 0.006, (rows, r.get("random_chase")))
-p = subprocess.run([BIN, "-o", "latency", "-o", "read", "-s", "64", "-r", "1", "--latency-sample-ms", "1"],
-                   capture_output=True, text=True)
+      abs(float(rows[0]["latency_ns"]) - rc["value"]) < 0.006 and
+      abs(float(rows[0]["latency_stddev_ns"]) - rc["summary"]["stddev"]) < 0.006 and
+      int(rows[0]["latency_samples"]) == len(rc["samples"]) == int(rows[0]["iterations"]), (rows, rc))
+p, d = run_json([BIN, "-o", "latency", "-o", "read", "-s", "1024", "-r", "1", "--latency-sample-ms", "1",
+                 "--csv-columns", "membench"], TMP, "sweepcols")
 rows = csv_rows(p.stdout)
-check("sweep: a bandwidth row's random_latency_ns is empty; a 64 KB chain (one group) has none measured",
-      p.returncode == 0 and rows and all(x["random_latency_ns"] == "" for x in rows), p.stdout)
+lat = [x for x in rows if x["operation"] == "latency"]
+r = next((x for x in d["results"] if x["operation"] == "latency"), {}) if d else {}
+check("sweep --csv-columns membench: sc-membench's nine, then tlb_local_latency_ns and its stddev: the "
+      "headline's (JSON value), latency_ns still the random chase's; empty on bandwidth rows",
+      p.returncode == 0 and p.stdout.splitlines()[0] == SC_MEMBENCH_HEADER +
+      ",tlb_local_latency_ns,tlb_local_latency_stddev_ns" and lat and r and
+      abs(float(lat[0]["tlb_local_latency_ns"]) - r["value"]) < 0.006 and
+      abs(float(lat[0]["tlb_local_latency_stddev_ns"]) - r["summary"]["stddev"]) < 0.006 and
+      abs(float(lat[0]["latency_ns"]) - random_of(r)["value"]) < 0.006 and
+      all(x["tlb_local_latency_ns"] == "" for x in rows if x["operation"] == "read"), (rows, p.stderr))
+p, d = run_json([BIN, "-R", "-o", "read", "-s", "64", "-r", "1", "--sample-ms", "1", "--csv-columns", "membench"],
+                TMP, "sweepRcols")
+check("sweep -R --csv-columns membench: one option_ignored warning naming --csv-columns, the table unchanged",
+      p.returncode == 0 and d and d["warning_kinds"].count("option_ignored") == 1 and
+      "--csv-columns does nothing with -R" in p.stderr and "tlb_local" not in p.stdout, p.stderr)
+p, d = run_json([BIN, "-o", "latency", "-s", "64", "-r", "1", "--latency-sample-ms", "1"], TMP, "sweep64")
+rows = csv_rows(p.stdout)
+r = d["results"][0] if d and d["results"] else {}
+check("sweep: a 64 KB chain (one group) is random over all of it: 'same', latency_ns the record's own median",
+      p.returncode == 0 and rows and r and random_of(r).get("state") == "same" and
+      abs(float(rows[0]["latency_ns"]) - r["value"]) < 0.006, (rows, random_of(r)))
 
 # --- latency-matrix (and so mlc --idle_latency): TLB-local unless --full-random -------
 p, d = run_json([BIN, "latency-matrix", "--buffer", "2M", "--sample-ms", "1"], TMP, "matrix")

@@ -28,6 +28,8 @@ METRICS = [("runtime-max/thread", "secs,", "runtime_max_s"), ("runtime-min/threa
            ("total-speed", "GB/sec,", "total_speed_gb_s")]
 MMTESTS = re.compile(r"([0-9.]+), GB\/sec,\s+total-speed")
 QUIET = re.compile(r"^ +([0-9.]+) GB/sec total speed$", re.M)
+FIGURE = re.compile(r"^ +[0-9.]+ (secs|%|GB|nsecs|GB/sec)\b", re.M)  # -q's layout
+FIGURE_LINE = re.compile(r" +[0-9.]+ (secs|%|GB|nsecs|GB/sec)\b")
 
 
 def run(args, name, env=None):
@@ -258,9 +260,19 @@ for wait in (1.5, 4, 10):
     d = json.load(open(path)) if os.path.exists(path) else None
     if d and rec(d):
         break
-check("SIGINT: exit 130, the figures so far printed and in JSON (incomplete), no worker left running",
+check("SIGINT: exit 130, the figures so far in JSON (incomplete), no worker left running",
       proc.returncode == 130 and d and not d["complete"] and d["stopped_by"] == "SIGINT" and rec(d) and
-      not rec(d)["complete"] and MMTESTS.search(out) and not left, (proc.returncode, err[-200:], left))
+      not rec(d)["complete"] and not left, (proc.returncode, err[-200:], left))
+# perf prints nothing for an interrupted run: the work so far only as comments, never
+# a line in perf's key format (mmtests' and lkp-tests' regexes would take it as a result).
+PERF_KEY = re.compile(r"[0-9.]+, +(secs|%|GB|nsecs|GB/sec), +[A-Za-z]")
+keyed = [x for x in out.splitlines() if PERF_KEY.search(x) or FIGURE_LINE.match(x) or MMTESTS.search(x)]
+so_far = re.search(r"^ # so far: total-speed = ([0-9.]+) GB/sec$", out, re.M)
+check("SIGINT: no stdout line in perf's key format (nor -q's), the work so far as '# so far:' comments equal to the JSON",
+      d and rec(d) and not keyed and so_far and
+      abs(float(so_far.group(1)) - rec(d)["params"]["total_speed_gb_s"]) < 0.0006 and
+      "\n # stopped: the work so far, not a result" in out and "\n # stopped by SIGINT after" in out,
+      (keyed, out[-900:]))
 
 # --- a stop where a run is unfinished: no zeros, marked, and read back ---------------
 # perf prints no figures for an interrupted run, and mmtests' regexes would read
@@ -268,7 +280,6 @@ check("SIGINT: exit 130, the figures so far printed and in JSON (incomplete), no
 # compare read what was written.
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema", "membench-run.schema.json")
 CHECK_SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "check_schema.py")
-FIGURE = re.compile(r"^ +[0-9.]+ (secs|%|GB|nsecs|GB/sec)\b", re.M)
 
 
 def stop_at(args, name, marker, sig):
@@ -373,9 +384,12 @@ check("-a stopped: the second test is marked unfinished in analysis.steps (its r
       (len(recs) == 1 or not recs[1]["complete"]), (cut, [r["complete"] for r in recs]))
 second = out.split(" # Running RAM-bw-local-NOTHP,", 1)[-1]
 speeds = [float(v) for v in QUIET.findall(out)]
-check("-a stopped: the unfinished test prints figures only of work done (none of 0), and says it was stopped",
-      (len(recs) == 2 or not FIGURE.search(second.split(" # Suite:")[0])) and len(speeds) == len(recs) and
-      all(v > 0 for v in speeds) and "\n # stopped by SIGINT" in second, second[:800])
+check("-a stopped: the unfinished test prints no figure in perf's layout (its work so far only as comments, none "
+      "of 0), and says it was stopped",
+      not FIGURE.search(second.split(" # Suite:")[0]) and len(speeds) == len([r for r in recs if r["complete"]]) and
+      all(v > 0 for v in speeds) and "\n # stopped by SIGINT" in second and
+      all(float(v) > 0 for v in re.findall(r"^ # so far: total-speed = ([0-9.]+) GB/sec$", second, re.M)) and
+      len(re.findall(r"^ # so far: total-speed", second, re.M)) == len(recs) - 1, second[:800])
 check("-a stopped: the summary counts the test stopped unfinished and names it",
       re.search(r"^ # Suite: 1 of 45 tests ran, 0 not applicable, 1 stopped unfinished, the rest not reached "
                 r"\(stopped\)$", out, re.M) and re.search(r"^ #   RAM-bw-local-NOTHP, stopped by SIGINT", out, re.M),

@@ -51,6 +51,14 @@ check("rounds: each latency record has 9..21 samples, 3 a round, in consecutive 
                   all(rs.count(k) == 3 for k in set(rs) if k < max(rs)) and 1 <= rs.count(max(rs)) <= 3 and
                   max(rs) <= r["params"]["rounds"] <= run_rounds for r, rs in zip(lat, lat_rounds)),
       [(r["size_kb"], r.get("sample_rounds"), r.get("samples_wanted")) for r in lat])
+# sc-membench's latency_ns (the CSV) is a chase random over the whole buffer at every
+# size: past one 256 KiB group it is measured beside the TLB-local headline, at the
+# cache sizes as at DRAM's; within one, the headline is it ("same").
+check("rounds: every latency size past one group has its full random chase measured (not only DRAM's), "
+      "one group or less 'same'",
+      lat and all((r.get("random_chase") or {}).get("state") == ("measured" if r["size_bytes"] > 256 * 1024 else "same")
+                  for r in lat) and sum(r["size_bytes"] > 256 * 1024 for r in lat) >= 3,
+      [(r["size_kb"], (r.get("random_chase") or {}).get("state")) for r in lat])
 check("rounds: the plan says 3 rounds planned, and 3 run (more only as a restarted point's retakes or a latency "
       "point's CV needed)",
       d and d["plan"].get("planned_rounds") == 3 and "in 3 rounds" in d["plan"].get("timing", "") and

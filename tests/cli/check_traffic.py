@@ -236,4 +236,11 @@ check("loaded-latency on one CPU: exit 2, one line saying there is no CPU left f
       p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "no CPU is left for traffic" in p.stderr and
       not p.stdout, p.stderr)
 
+# The plan says one traffic thread in the singular ("1 thread makes"), more in the plural.
+path = os.path.join(TMP, "ll-grammar.json")
+p = subprocess.run([BIN, "loaded-latency", "--cpus", "0,1", "--plan", "--json", path], capture_output=True, text=True)
+method = json.load(open(path))["plan"]["method"] if os.path.exists(path) else ""
+check("loaded-latency --plan with one traffic thread: '1 thread makes', not '1 thread make'",
+      p.returncode == 0 and " 1 thread makes " in method and "thread make " not in method, method or p.stderr)
+
 sys.exit(0 if all(results) else 1)

@@ -44,6 +44,8 @@ Each mutant: (name, file, the exact text replaced, its replacement, suite). Suit
             -v, Ctrl-C, and the progress line on a pty (about 10 s)
   compare   tests/cli/check_compare.py: compare's table, JSON, refusals and a gone reader
             of stdout (a few seconds)
+  headline  tests/cli/check_headline.py: the headline every text run ends with, against
+            the run's JSON; none for numa mem -q (a few seconds)
   fleet     tests/report/check_fleet.py: membench report of about 500 runs, its table,
             CSV and sorting in headless Chromium (about a minute)
   numa      the x86-64 NUMA guest (make check-numa, several minutes): only with
@@ -86,8 +88,8 @@ MUTANTS = [
      "rq.with_random = bytes == st->sizes[st->nsizes - 1];", "rq.with_random = bytes == st->sizes[0];", "patterns"),
     ("latency's headline chased fully random by default", "src/cli/latency_options.c",
      "    o->order = CHASE_TLB_LOCAL;\n", "    o->order = CHASE_RANDOM;\n", "patterns"),
-    ("the sweep never chases its DRAM points fully random", "src/modes/sweep.c",
-     "lr.with_random = p->size->dram || o->single_size_kb;", "lr.with_random = p->size->dram;", "patterns"),
+    ("the sweep never chases fully random (sc-membench's latency_ns from the TLB-local chase)", "src/modes/sweep.c",
+     "        lr.with_random = true;", "        lr.with_random = false;", "patterns"),
     ("latency-matrix chases fully random by default", "src/modes/latency_matrix_mode.c",
      "st->layout.order = o->full_random ? CHASE_RANDOM : CHASE_TLB_LOCAL;", "st->layout.order = CHASE_RANDOM;",
      "patterns"),
@@ -123,8 +125,24 @@ MUTANTS = [
     ("latency ignores its time budget", "src/modes/latency_mode.c",
      "round_loop_run_budget(s, &l, st->start, budget);", "round_loop_run_budget(s, &l, st->start, 0 * budget);",
      "patterns"),
-    ("the sweep CSV's random_latency_ns carries the headline's median", "src/output/csv_sink.c",
-     'fprintf(f, "%.2f", r->random_summary.median);', 'fprintf(f, "%.2f", r->summary.median);', "unit:csv"),
+    ("the sweep CSV's latency_ns carries the TLB-local headline's median, not the full random chase's",
+     "src/core/result.c", "        *stats = &r->random_summary;\n", "        *stats = &r->summary;\n", "unit:csv"),
+    ("the sweep CSV's latency_ns falls back to the TLB-local median when the random chase is missing",
+     "src/core/result.c", "        return r->nsamples > 0;\n    }\n    return false;",
+     "        return r->nsamples > 0;\n    }\n    *stats = &r->summary;\n    *nsamples = r->nsamples;\n    return true;",
+     "unit:csv"),
+    ("numa mem -q prints the headline (perf's -q prints its lines alone)", "src/modes/session.c",
+     "    if (!s->parent && !s->no_headline)", "    if (!s->parent)", "headline"),
+    ("the headline goes to stdout, into the sweep's CSV", "src/modes/session.c",
+     "headline_sink_create(s->env.err, s->who)", "headline_sink_create(s->env.out, s->who)", "headline"),
+    ("the headline's idle latency is the full random chase's", "src/output/headline_sink.c",
+     'snprintf(value, sizeof value, "%.1f ns", g->rec->value);', 'snprintf(value, sizeof value, "%.1f ns", h->random_ns);',
+     "headline"),
+    ("the headline's bandwidth in MB/s under a GB/s label", "src/output/headline_sink.c",
+     'snprintf(value, sizeof value, "%.1f GB/s", g->rec->value / 1000);',
+     'snprintf(value, sizeof value, "%.1f GB/s", g->rec->value);', "headline"),
+    ("the sweep chases fully random only at the DRAM point (sc-membench's latency_ns missing at the other sizes)",
+     "src/modes/sweep.c", "        lr.with_random = true;", "        lr.with_random = p->size->dram;", "rounds"),
     ("the traffic threads skip the injection delay while the records still name it",
      "src/measure/traffic.c", "spins += spin_delay(ph->delay);", "spins += spin_delay(0);", "traffic"),
     ("traffic's bytes_per_sample in MB, not bytes",
@@ -837,7 +855,7 @@ NUMA_SUITES = {"numa": "x86_64", "numa-wide": "x86_64-wide"}
 CHECK_SCRIPTS = {"rounds": "check_rounds.py", "numamem": "check_numa_mem.py", "traffic": "check_traffic.py",
                  "patterns": "check_latency_patterns.py", "c2c": "check_c2c.py",
                  "openmetrics": "check_openmetrics.py", "plan": "check_plan.py", "warnings": "check_warnings.py",
-                 "compare": "check_compare.py"}
+                 "compare": "check_compare.py", "headline": "check_headline.py"}
 
 
 def suite_fails(suite, tree):

@@ -217,6 +217,21 @@ else:
               vals == [value(figures(docs[n])[key]) for n in want], (errors, got[:5], want[:5]))
     got, rc, errors = sorted_by(["run", "run"])
     check("sort: run clicked twice: names descending", got == sorted(names, reverse=True), got[:5])
+    # A page 1400 px wide: the table, wider than that, scrolls in its own box; the page
+    # itself never needs a sideways scroll (the table ran past the page before).
+    out = path("width.html")
+    open(out, "w").write(page.replace("</body>", "<script>var w=document.querySelector('div.fleet-wrap'),"
+                                      "t=document.getElementById('fleet');document.body.dataset.page="
+                                      "document.documentElement.scrollWidth+' '+window.innerWidth;"
+                                      "document.body.dataset.wrap=w&&w.contains(t)?w.scrollWidth+' '+w.clientWidth:'none'"
+                                      "</script></body>"))
+    root, rc, errors = report_dom.render(CHROMIUM, path("chromium-profile"), out, ["--window-size=1400,900"])
+    body = next(root.find("body"), None)
+    pw = [int(x) for x in body.attrs.get("data-page", "0 1").split()] if body else [1, 0]
+    ww = body.attrs.get("data-wrap", "none") if body else "none"
+    check("fleet at 1400 px: the page is no wider than the window, the table inside its own scrolling box",
+          rc == 0 and not errors and pw[0] <= pw[1] and ww != "none" and int(ww.split()[0]) >= int(ww.split()[1]),
+          (pw, ww, errors))
 
 # --- a few runs keep their charts -------------------------------------------------------------
 p = membench(["report", "f001.json", "f002.json", "s003.json", "-o", "few.html"])

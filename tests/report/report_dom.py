@@ -94,12 +94,13 @@ def console_errors(stderr):
     return [l for l in stderr.splitlines() if "Uncaught" in l or "CONSOLE" in l]
 
 
-def render(chromium, profile, html_path):
-    """The DOM after Chromium ran the page, its exit status and any console error lines."""
+def render(chromium, profile, html_path, extra=()):
+    """The DOM after Chromium ran the page, its exit status and any console error lines
+    (extra: more Chromium flags, such as a --window-size)."""
     parser = DomParser()
     try:
-        p = subprocess.run(chromium_args(chromium, profile, html_path, ["--dump-dom"]), capture_output=True, text=True,
-                           timeout=120)
+        p = subprocess.run(chromium_args(chromium, profile, html_path, list(extra) + ["--dump-dom"]),
+                           capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:  # a page whose script opened a dialog (markup let through) never ends
         return parser.root, -1, ["Chromium timed out on the page (a script it ran waiting on a dialog?)"]
     parser.feed(p.stdout)

@@ -69,6 +69,16 @@ TEST(options_sc_membench_flags)
     CHECK_NEAR(o.max_runtime, 1.5, 1e-12);
     CHECK_INT(o.ops_mask, OP_MASK(OP_READ) | OP_MASK(OP_COPY_NT));
     options_free(&o);
+    /* -s with a unit, as every other mode's sizes; a plain number stays KB */
+    CHECK_INT(PARSE("-s", "64M"), PARSE_OK);
+    CHECK_INT(o.single_size_kb, 65536);
+    options_free(&o);
+    CHECK_INT(PARSE("-s", "2g"), PARSE_OK);
+    CHECK_INT(o.single_size_kb, 2097152);
+    options_free(&o);
+    CHECK_INT(PARSE("-s", "4K"), PARSE_OK);
+    CHECK_INT(o.single_size_kb, 4);
+    options_free(&o);
     CHECK_INT(PARSE("-f", "-a", "--cpus", "0", "--json", "/tmp/x.json", "--seed", "9", "--sample-ms", "2.5"), PARSE_OK);
     CHECK(o.full && o.auto_scale && o.common.cpus_given);
     CHECK_INT(o.common.cpus.count, 1);
@@ -107,6 +117,8 @@ TEST(options_bad_values_name_the_value)
     expect_error("-s", "abc", "'abc'");
     expect_error("-s", "12abc", "'12abc'");
     expect_error("-s", "0", "'0'");
+    expect_error("-s", "3K", "'3K'");
+    expect_error("-s", "64MB", "'64MB'");
     expect_error("-s", "99999999999999999999", "'99999999999999999999'");
     expect_error("-p", "0", "'0'");
     expect_error("-p", "100000", "'100000'");

@@ -61,26 +61,49 @@ TEST(csv_header_and_rows_match_sc_membench)
 {
     char *text = NULL;
     result_record r1 = bw(OP_READ, 32, 9309701.638), r2 = lat(32, 1.7749);
-    CAPTURE(text, (csv_write_header(f), csv_write_record(f, &r1), csv_write_record(f, &r2)));
+    r2.random_chase = RANDOM_CHASE_SAME; /* a 32 KiB chain: one group, random over all of it */
+    CAPTURE(text, (csv_write_header(f, false), csv_write_record(f, &r1, false), csv_write_record(f, &r2, false)));
     CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
-                    "iterations,elapsed_s,random_latency_ns\n"
-                    "32,read,9309701.64,0,0,0,2,15,0.012346,\n"
-                    "32,latency,0,1.77,0.46,3,1,3,0.250000,\n");
+                    "iterations,elapsed_s\n"
+                    "32,read,9309701.64,0,0,0,2,15,0.012346\n"
+                    "32,latency,0,1.77,0.46,3,1,3,0.250000\n");
     free(text);
     result_record r3 = bw(OP_COPY_NT, 65536, 12.5);
-    CAPTURE(text, csv_write_record(f, &r3));
-    CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346,\n");
+    CAPTURE(text, csv_write_record(f, &r3, false));
+    CHECK_STR(text, "65536,copy-nt,12.50,0,0,0,2,15,0.012346\n");
     free(text);
-    /* a DRAM point: the full random chase's median after sc-membench's columns,
-     * latency_ns stays the headline's (TLB-local) median */
+    /* past one group: latency_ns, its stddev, samples and iterations are the full
+     * random chase's (sc-membench's figure), not the TLB-local headline's */
     result_record r4 = lat(1048576, 120.0);
-    static const double walks[3] = {480.0, 500.0, 520.0};
-    CHECK(result_set_random(&r4, walks, NULL, 3));
-    CAPTURE(text, csv_write_record(f, &r4));
-    CHECK_CONTAINS(text, "1048576,latency,0,");
-    CHECK(strstr(text, ",500.00\n") != NULL);
-    CHECK(strstr(text, ",500.00\n") > strstr(text, "0.250000"));
+    params_text(&r4.params, "chase_order", "tlb-local");
+    static const double walks[4] = {480.0, 500.0, 520.0, 500.0};
+    CHECK(result_set_random(&r4, walks, NULL, 4));
+    CAPTURE(text, csv_write_record(f, &r4, false));
+    CHECK_STR(text, "1048576,latency,0,500.00,16.33,4,1,4,0.250000\n");
     free(text);
+    /* --csv-columns membench: then the headline's median and stddev; empty for bandwidth */
+    CAPTURE(text, (csv_write_header(f, true), csv_write_record(f, &r4, true), csv_write_record(f, &r1, true)));
+    CHECK_STR(text, "size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
+                    "iterations,elapsed_s,tlb_local_latency_ns,tlb_local_latency_stddev_ns\n"
+                    "1048576,latency,0,500.00,16.33,4,1,4,0.250000,120.00,0.46\n"
+                    "32,read,9309701.64,0,0,0,2,15,0.012346,,\n");
+    free(text);
+    /* a TLB-local chase without its random one (failed, or stopped first): no figure
+     * under sc-membench's name, rather than the other chase's */
+    result_record r5 = lat(1048576, 120.0);
+    params_text(&r5.params, "chase_order", "tlb-local");
+    r5.random_chase = RANDOM_CHASE_FAILED;
+    CAPTURE(text, csv_write_record(f, &r5, false));
+    CHECK_STR(text, "1048576,latency,0,,,0,1,0,0.250000\n");
+    free(text);
+    /* a plain random chase (no second one): its own median */
+    result_record r6 = lat(1048576, 130.0);
+    params_text(&r6.params, "chase_order", "random");
+    CAPTURE(text, csv_write_record(f, &r6, false));
+    CHECK_STR(text, "1048576,latency,0,130.00,0.46,3,1,3,0.250000\n");
+    free(text);
+    result_free(&r6);
+    result_free(&r5);
     result_free(&r4);
     result_free(&r1);
     result_free(&r2);
@@ -140,7 +163,7 @@ TEST(summary_text_and_comparability_warning)
     char *text = NULL;
     CAPTURE(text, table_write_summary(f, &s, &c));
     CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
-    CHECK_CONTAINS(text, "  Read              25000        25000        18750\n"); /* median of 12500, 25000, 18750 */
+    CHECK_CONTAINS(text, "  Read                       25000        25000        18750\n"); /* median of 12500, 25000, 18750 */
     CHECK_CONTAINS(text, "  Best latency: 97.2 ns (RAM) at 65536 KB buffer\n");
     CHECK_CONTAINS(text,
                    "  Bandwidth Score:        25.0  (avg peak bandwidth in GB/s, best samples; from the peak medians: 18.8)\n");
@@ -161,6 +184,18 @@ TEST(summary_text_and_comparability_warning)
     CHECK(strstr(text, "rounds") == NULL); /* not said when not known */
     free(text);
     free_all(r, 2);
+}
+
+TEST(table_star_note_says_the_level_under_the_table)
+{
+    char *text = NULL;
+    CAPTURE(text, table_write_star_note(f, 0.75));
+    CHECK_STR(text, "* a 75% interval, not 95%: under 6 rounds, the interval is the [min, max] of the rounds' medians "
+                    "(-r 6 or more gives 95%)\n");
+    free(text);
+    CAPTURE(text, table_write_star_note(f, 0));
+    CHECK_STR(text, "");
+    free(text);
 }
 
 TEST(host_noise_footer_says_the_widening)
@@ -306,6 +341,112 @@ TEST(latency_estimates_name_no_effective_llc_from_an_unchecked_level)
         free(text);
         section_free(&a);
     }
+}
+
+/* The estimates' text read back: why a level was not checked, why no step was
+ * found, and the page-walk note only under an order that walks pages. */
+static char *estimates_text(int converged, int not_converged, const char *not_checked, bool page_walks)
+{
+    param_section a = {0};
+    params_int(&a.values, "points_converged", converged);
+    params_int(&a.values, "points_not_converged", not_converged);
+    params_bool(&a.values, "page_walk_steps", page_walks);
+    param_list *row = table_add_row(section_table(&a, "cache_checks"));
+    params_int(row, "level", 1);
+    params_int(row, "reported_bytes", 48 << 10);
+    params_null(row, "measured_bytes");
+    params_bool(row, "checkable", false);
+    params_bool(row, "disagrees", false);
+    params_text(row, "not_checked", not_checked);
+    (void)section_table(&a, "steps");
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_estimates(f, &a);
+    fclose(f);
+    section_free(&a);
+    return text;
+}
+
+TEST(latency_estimates_say_why_a_level_is_unchecked_and_why_no_step)
+{
+    char *t = estimates_text(0, 32, "points_not_converged", false);
+    CHECK_CONTAINS(t, "L1 reported 48 KiB    not checked: the points from 1/2x to 2x that size did not reach CV < 5%");
+    CHECK(strstr(t, "does not reach") == NULL);
+    CHECK_CONTAINS(t, "  none found: none of the 32 points reached CV < 5%");
+    CHECK(strstr(t, "TLB misses") == NULL); /* a TLB-local chase walks no pages */
+    free(t);
+    t = estimates_text(2, 30, "curve_short", true);
+    CHECK_CONTAINS(t, "not checked: the curve does not reach from 1/2x to 2x that size");
+    CHECK_CONTAINS(t, "  none found: only 2 of 32 points reached CV < 5%, too few to show a step");
+    CHECK_CONTAINS(t, "note: this order walks pages: without huge pages, TLB misses add steps of their own");
+    free(t);
+    t = estimates_text(20, 12, "curve_short", false);
+    CHECK_CONTAINS(t, "  none found: across the 20 points that reached CV < 5% (of 32), none rises 25% above its "
+                      "plateau with its interval wholly above: flat within the noise in this range");
+    free(t);
+}
+
+/* One note, naming the first size, when the full random chase came out below the
+ * TLB-local one; none when it did not. */
+TEST(latency_random_below_tlb_local_gets_one_note)
+{
+    result_record r[2];
+    double tlb[] = {100, 101, 102, 103, 104, 105, 106, 107, 108}, rnd_ok[] = {150, 151, 152}, rnd_low[] = {60, 61, 62};
+    for (int i = 0; i < 2; i++) {
+        result_init(&r[i], "latency", "latency", METRIC_LATENCY);
+        r[i].size_bytes = (uint64_t)(8 + 8 * i) << 20;
+        CHECK(result_set_samples(&r[i], tlb, 9));
+        r[i].random_chase = RANDOM_CHASE_MEASURED;
+        r[i].random_nsamples = 3;
+        r[i].random_summary = r[i].summary;
+        r[i].random_summary.median = i ? rnd_low[1] : rnd_ok[1];
+        r[i].random_summary.median_low = i ? rnd_low[0] : rnd_ok[0];
+        r[i].random_summary.median_high = i ? rnd_low[2] : rnd_ok[2];
+    }
+    result_list l = {r, 1, 2};
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_random_note(f, &l);
+    fclose(f);
+    CHECK_STR(text, "");
+    free(text);
+    l.n = 2;
+    f = open_memstream(&text, &len);
+    latency_write_random_note(f, &l);
+    fclose(f);
+    CHECK_STR(text, "note: the full random chase came out below the TLB-local one at 1 size (16 MiB: 61.00 ns against "
+                    "104.00 ns); it adds page walks to every load, so it cannot be faster: the host moved between the "
+                    "two chases (their intervals are apart; see HOST DURING THIS RUN)\n");
+    free(text);
+    for (int i = 0; i < 2; i++)
+        result_free(&r[i]);
+}
+
+/* The latency table's interval: each side apart when they differ, and the level it
+ * really has (9 samples: 96%, not a 95% header over a 98% interval). */
+TEST(latency_interval_states_its_level_and_both_sides)
+{
+    sample_stats st = {0};
+    st.median = 100;
+    st.median_low = 94;
+    st.median_high = 131;
+    st.median_level = 0.984;
+    char buf[48];
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "-6/+31% (98%)");
+    st.median_high = 106.2;
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "\xc2\xb1" "6% (98%)");
+    st.median_level = 0;
+    CHECK_STR(format_interval_level(&st, buf, sizeof buf), "-");
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    latency_write_header(f, false, NULL, 0);
+    fclose(f);
+    CHECK_CONTAINS(text, "Latency  Interval (level) ");
+    CHECK(strstr(text, "95%") == NULL);
+    free(text);
 }
 
 TEST(buffers_with_different_pages_are_each_counted_with_the_true_share)

@@ -349,6 +349,25 @@ static const char headline_doc[] =
     "{\"mode\":\"sweep\",\"operation\":\"latency\",\"metric\":\"latency\",\"unit\":\"ns\",\"value\":9,"
     "\"size_bytes\":1048576,\"threads\":1,\"placement\":[{\"cpu\":0,\"node\":0,\"memory_node\":0}],\"samples\":[9,9.5,8.5]}]}";
 
+/* A host that varied by more than 100% reads in plain digits, never "1.1e+02%". */
+TEST(report_headline_noise_above_100_percent_has_no_exponent)
+{
+    char doc[sizeof headline_doc + 16];
+    const char *from = strstr(headline_doc, "\"varied_pct\":6,\"meaningful_difference_pct\":12");
+    CHECK(from != NULL);
+    if (!from)
+        return;
+    snprintf(doc, sizeof doc, "%.*s\"varied_pct\":151.3,\"meaningful_difference_pct\":302.6%s", (int)(from - headline_doc),
+             headline_doc, from + strlen("\"varied_pct\":6,\"meaningful_difference_pct\":12"));
+    loaded_run run;
+    CHECK(load_text(&run, doc));
+    run_headline h;
+    report_headline_of(&run, &h);
+    CHECK_CONTAINS(h.noise, "noisy: the host varied \u00b1151%; differences below 303% are not meaningful");
+    CHECK(strstr(h.noise, "e+") == NULL);
+    run_free(&run);
+}
+
 TEST(report_headline_gives_what_the_run_has_and_says_what_is_missing)
 {
     loaded_run run;

@@ -81,6 +81,11 @@ TEST(sweep_bandwidth_is_bytes_over_the_slowest_thread)
     team_destroy(t);
 }
 
+static void count_between(void *ctx)
+{
+    (*(int *)ctx)++; /* thread 0 alone: the others wait at the barrier */
+}
+
 TEST(stream_rates_are_bytes_over_the_slowest_thread)
 {
     stop_reset();
@@ -97,7 +102,8 @@ TEST(stream_rates_are_bytes_over_the_slowest_thread)
         k[f].fn = slowed[f];
         set.k[f] = &k[f];
     }
-    stream_request rq = {8192, 3, &set, PAGES_NORMAL, 2 << 20};
+    int between = 0;
+    stream_request rq = {8192, 3, &set, PAGES_NORMAL, 2 << 20, count_between, &between};
     result_record out[STREAM_NFUNCS];
     const char *names[STREAM_NFUNCS] = {"copy", "scale", "add", "triad"};
     for (int f = 0; f < STREAM_NFUNCS; f++)
@@ -109,5 +115,7 @@ TEST(stream_rates_are_bytes_over_the_slowest_thread)
             CHECK(result_sample_seconds(&out[f], i) >= SLOW_S);
         result_free(&out[f]);
     }
+    /* the host probe's hook: once between each two iterations, by one thread */
+    CHECK_INT(between, 2);
     team_destroy(t);
 }
