@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "output/format.h"
-#include "util/stats.h"
 
 #define RULE_EQ "================================================================================\n"
 #define RULE_DASH "--------------------------------------------------------------------------------\n"
@@ -13,19 +12,20 @@
 void table_write_header(FILE *f)
 {
     fprintf(f, "\n%-10s %-8s %12s %12s %8s %12s  %s\n", "Size", "Op", "Bandwidth", "Latency", "Threads", "Median",
-            "\xc2\xb1" "95%");
+            "Interval (level)");
     fprintf(f, "%-10s %-8s %12s %12s %8s %12s  %s\n", "----", "--", "---------", "-------", "-------", "------",
-            "----");
+            "----------------");
 }
 
-/* The last two columns are ours: the median of the samples and its interval
- * (the Bandwidth column is sc-membench's best sample). */
+/* The last two columns are ours: the median of the samples and its interval, each
+ * side and the level it really has ("-6/+31% (75%)": 3 rounds give [min, max] of
+ * their medians). The Bandwidth column is sc-membench's best sample. */
 void table_write_record(FILE *f, const result_record *r)
 {
-    char size[32], rate[32], median[32], pm[32];
+    char size[32], rate[32], median[32], pm[48];
     const sample_stats *st = &r->summary;
     format_size_kb(r->size_bytes / 1024, size, sizeof size);
-    format_interval_pct(st, pm, sizeof pm);
+    format_interval_level(st, pm, sizeof pm);
     if (r->metric == METRIC_LATENCY) {
         snprintf(median, sizeof median, "%.1f ns", st->median);
         fprintf(f, "%-10s %-8s %12s %9.1f ns %8d %12s  %s\n", size, r->operation, "-", result_value(r), r->threads,
@@ -149,7 +149,6 @@ typedef struct {
     sink base;
     FILE *table_f, *summary_f;
     comparability c;
-    double starred_level; /* the lowest level of a starred interval in the table; 0: none */
 } table_sink;
 
 static void begin(sink *s, const run_info *info)
@@ -165,19 +164,7 @@ static void record(sink *s, const run_info *info, const result_record *r)
     (void)info;
     table_sink *t = (table_sink *)s;
     table_write_record(t->table_f, r);
-    double level = r->summary.median_level;
-    if (level > 0 && level < STATS_MEDIAN_LEVEL && (t->starred_level == 0 || level < t->starred_level))
-        t->starred_level = level;
     fflush(t->table_f);
-}
-
-/* Under the table, where the stars are: what a starred interval is. */
-void table_write_star_note(FILE *f, double level)
-{
-    if (level > 0)
-        fprintf(f, "* a %.0f%% interval, not 95%%: under 6 rounds, the interval is the [min, max] of the rounds' "
-                   "medians (-r 6 or more gives 95%%)\n",
-                100 * level);
 }
 
 static void end(sink *s, const run_info *info)
@@ -190,8 +177,6 @@ static void end(sink *s, const run_info *info)
     for (size_t i = 0; l && i < l->n; i++)
         if (l->items[i].has_cv_target && !l->items[i].converged)
             c.latency_below_target++;
-    table_write_star_note(t->table_f, t->starred_level);
-    fflush(t->table_f);
     run_summary sum = summary_compute(l ? l->items : NULL, l ? l->n : 0);
     table_write_summary(t->summary_f, &sum, &c);
     table_write_host_noise(t->summary_f, &info->noise);

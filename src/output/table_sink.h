@@ -25,9 +25,6 @@ typedef struct {
 void table_write_header(FILE *f);
 void table_write_record(FILE *f, const result_record *r);
 void table_write_summary(FILE *f, const run_summary *s, const comparability *c);
-/* Under the table, when a row's interval was starred (its level below 95%): what
- * the star means, with the lowest such level. Nothing for level 0. */
-void table_write_star_note(FILE *f, double level);
 /* How much the host moved during the run (nothing before the run's end). */
 void table_write_host_noise(FILE *f, const run_host_noise *n);
 

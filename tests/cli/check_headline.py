@@ -68,12 +68,12 @@ p, d = run_json([BIN, "-R", "-s", "4096", "-r", "3", "-o", "copy", "--sample-ms"
 check("sweep -R: the table on stdout; the summary, then the headline last on stderr",
       p.returncode == 0 and "BENCHMARK SUMMARY" in p.stderr and ends_with_headline(p.stderr) and
       p.stderr.index("BENCHMARK SUMMARY") < p.stderr.index(": headline (") and not headline(p.stdout), p.stderr[-600:])
-stars = [l for l in p.stdout.splitlines() if re.search(r"±\d+%\*$", l)]
-check("sweep -R -r 3: a starred interval, and the table ends with what the star is, at the run's level "
-      "(JSON median_interval.level)",
-      stars and d and p.stdout.rstrip("\n").splitlines()[-1].startswith("* a %.0f%% interval, not 95%%" %
-                                                                    (100 * d["results"][0]["summary"]["median_interval"]["level"])),
-      p.stdout)
+lvl = d["results"][0]["summary"]["median_interval"]["level"] if d and d["results"] else 0
+row = next((l for l in p.stdout.splitlines() if l.startswith("4 MB ")), "")
+check("sweep -R -r 3: the row's interval says its sides and the level it has (JSON median_interval.level), "
+      "under an 'Interval (level)' header",
+      "Interval (level)" in p.stdout and "95%" not in p.stdout.splitlines()[1] and
+      re.search(r"(±\d+%|-\d+/\+\d+%) \(%.0f%%\)$" % (100 * lvl), row), (p.stdout, lvl))
 check("sweep -R: copy is 'copy (counted once)' in the headline and the summary",
       line_of(headline(p.stderr), "DRAM copy (counted once)") and "Copy (counted once)" in p.stderr, p.stderr[-900:])
 

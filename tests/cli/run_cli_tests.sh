@@ -205,7 +205,7 @@ fi
 # --- -R ----------------------------------------------------------------------
 "$BIN" -R -s 64 -o read -o write -o copy -o latency "${QUICK[@]}" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
 check "-R exits 0" test $rc -eq 0
-check "-R table header on stdout" grep -q '^Size       Op          Bandwidth      Latency  Threads       Median  ±95%$' "$TMP/r.out"
+check "-R table header on stdout" grep -q '^Size       Op          Bandwidth      Latency  Threads       Median  Interval (level)$' "$TMP/r.out"
 check "-R rows on stdout" bash -c "grep -qE '^64 KB      read +[0-9.]+ [MGT]B/s +- +[0-9]+ +[0-9.]+ [MGT]B/s  (-|±[0-9]+%\\*?)$' '$TMP/r.out'"
 check "-R summary on stderr" grep -q 'BENCHMARK SUMMARY' "$TMP/r.err"
 check "-R scores" bash -c "grep -q 'Bandwidth Score:' '$TMP/r.err' && grep -q 'Latency Score:' '$TMP/r.err' && grep -q '>> COMBINED SCORE:' '$TMP/r.err'"

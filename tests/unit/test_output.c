@@ -117,15 +117,26 @@ TEST(table_rows_match_sc_membench_layout)
                   r4 = bw(OP_WRITE, 4194304, 512);
     CAPTURE(text, (table_write_header(f), table_write_record(f, &r1), table_write_record(f, &r2),
                    table_write_record(f, &r3), table_write_record(f, &r4)));
-    /* sc-membench's columns, then the median of the three samples and the
-     * half-width of its interval ([min, max] of 3: 75% coverage, so starred) */
-    CHECK_STR(text, "\nSize       Op          Bandwidth      Latency  Threads       Median  \xc2\xb1" "95%\n"
-                    "----       --          ---------      -------  -------       ------  ----\n"
-                    "32 KB      read         2.6 TB/s            -        2     2.0 TB/s  \xc2\xb1" "33%*\n"
-                    "128 KB     latency             -       2.4 ns        1       2.4 ns  \xc2\xb1" "19%*\n"
-                    "128 MB     copy       464.4 GB/s            -        2   348.3 GB/s  \xc2\xb1" "33%*\n"
-                    "4 GB       write      512.0 MB/s            -        2   384.0 MB/s  \xc2\xb1" "33%*\n");
+    /* sc-membench's columns, then the median of the three samples and its interval
+     * with the level it has ([min, max] of 3: 75%, not 95%) */
+    CHECK_STR(text, "\nSize       Op          Bandwidth      Latency  Threads       Median  Interval (level)\n"
+                    "----       --          ---------      -------  -------       ------  ----------------\n"
+                    "32 KB      read         2.6 TB/s            -        2     2.0 TB/s  \xc2\xb1" "33% (75%)\n"
+                    "128 KB     latency             -       2.4 ns        1       2.4 ns  \xc2\xb1" "19% (75%)\n"
+                    "128 MB     copy       464.4 GB/s            -        2   348.3 GB/s  \xc2\xb1" "33% (75%)\n"
+                    "4 GB       write      512.0 MB/s            -        2   384.0 MB/s  \xc2\xb1" "33% (75%)\n");
     free(text);
+    /* an interval that reaches further one way says both sides, not one ± */
+    result_record r5;
+    result_init(&r5, "sweep", "read", METRIC_BANDWIDTH);
+    static const double uneven[3] = {100, 110, 160};
+    result_set_samples(&r5, uneven, 3);
+    r5.size_bytes = 64 * 1024;
+    r5.threads = 2;
+    CAPTURE(text, table_write_record(f, &r5));
+    CHECK_CONTAINS(text, "   110.0 MB/s  -9/+45% (75%)\n");
+    free(text);
+    result_free(&r5);
     result_free(&r1);
     result_free(&r2);
     result_free(&r3);
@@ -184,18 +195,6 @@ TEST(summary_text_and_comparability_warning)
     CHECK(strstr(text, "rounds") == NULL); /* not said when not known */
     free(text);
     free_all(r, 2);
-}
-
-TEST(table_star_note_says_the_level_under_the_table)
-{
-    char *text = NULL;
-    CAPTURE(text, table_write_star_note(f, 0.75));
-    CHECK_STR(text, "* a 75% interval, not 95%: under 6 rounds, the interval is the [min, max] of the rounds' medians "
-                    "(-r 6 or more gives 95%)\n");
-    free(text);
-    CAPTURE(text, table_write_star_note(f, 0));
-    CHECK_STR(text, "");
-    free(text);
 }
 
 TEST(host_noise_footer_says_the_widening)
