@@ -381,7 +381,8 @@ def want_headline(d):
     for key, metric, op in (("dram-read", "bandwidth", "read"), ("dram-write", "bandwidth", "write"),
                             ("dram-copy", "bandwidth", "copy"), ("idle-latency", "latency", None)):
         rs = [r for r in d["results"] if r["metric"] == metric and (op is None or r["operation"] == op) and
-              (r["mode"] == "sweep" or (metric == "latency" and r["mode"] == "latency"))]
+              (r["mode"] == "sweep" or (metric == "latency" and (r["mode"] == "latency" or
+                                                                 r["operation"] == "idle-latency")))]
         big = max(rs, key=lambda r: r["size_bytes"]) if rs else None
         limit = dram_from if d["mode"] == "sweep" or not llc else levels[llc]["size_bytes"]
         if big and "may_fit_cache" in big:  # planned for DRAM: shown, and marked when it may not be
