@@ -331,7 +331,10 @@ open(path("dup.json"), "w").write(text.replace('"tool": "membench"', '"tool": "m
                                                                                    '"tool":"membench","tool":"x"', 1))
 refused("a document naming a key twice", [A, path("dup.json")], ["dup.json: not JSON", "twice"])
 refused("one file", [A], ["needs two run files"])
-refused("three files", [A, A, A], ["unexpected argument"])
+refused("three files without 'vs'", [A, A, A], ["3 run files without 'vs' between A's and B's"])
+refused("'vs' with no run of A before it", ["vs", A, A], ["no run of A before 'vs'"])
+refused("'vs' with no run of B after it", [A, A, "vs"], ["no run of B after 'vs'"])
+refused("'vs' twice", [A, "vs", A, "vs", A], ["'vs' twice"])
 
 # --- terminal text: no string of a file reaches the terminal as a control (issue 35) ------------------
 # C0 but newline, DEL, C1, bidi controls: what one_line turns into '?'
