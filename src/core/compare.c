@@ -242,7 +242,7 @@ static ratio_interval runs_interval(const compare_row *row, const compare_report
                      counts + row->a_nruns)) {
         bootstrap_side sa = {values, counts, row->a_nruns};
         bootstrap_side sb = {values + row->a_nruns, counts + row->a_nruns, row->b_nruns};
-        ri = bootstrap_runs_ratio(&sa, &sb, rep->host_widened, BOOTSTRAP_SEED);
+        ri = bootstrap_runs_ratio(&sa, &sb, rep->draw_runs, BOOTSTRAP_SEED);
     }
     free(storage);
     free(values);
@@ -355,6 +355,7 @@ bool compare_run_sets(const loaded_run *ra, size_t nra, const loaded_run *rb, si
     memset(out, 0, sizeof *out);
     out->runs_a = nra;
     out->runs_b = nrb;
+    out->draw_runs = widen_by_hosts;
     out->between_runs = widen_by_hosts && nra > 1 && nrb > 1;
     out->one_run_rule = widen_by_hosts && (nra == 1 || nrb == 1);
     /* the hosts' movement stands in for the movement between runs only where no run

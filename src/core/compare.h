@@ -92,6 +92,9 @@ typedef struct {
     /* Several runs on both sides, drawn in the bootstrap (not --within-run): the
      * intervals hold the movement between runs, and no host widening is added. */
     bool between_runs;
+    /* The resamples draw each side's runs, then their batches (not --within-run,
+     * which pools a side's batches as one run's). */
+    bool draw_runs;
     /* A side has one run (and not --within-run): a faster or slower under
      * COMPARE_LARGE_CHANGE is VERDICT_ONE_RUN. */
     bool one_run_rule;
