@@ -16,7 +16,8 @@
 #   flock -x /tmp/bench.lock bench/gate_runs.sh [TRIALS] [RUNS] [THRESHOLDS]
 #       (default 20 5 "10"); GATE_DIR=DIR keeps the runs there (else a temporary
 #       directory); GATE_ANALYSE_ONLY=1 with GATE_DIR judges runs kept before anew
-#       (with this tree's membench), measuring nothing.
+#       (with this tree's membench), measuring nothing. GATE_HOGS=N keeps N more `yes`
+#       loops running through every run, A and B too (a noisier host for the A/A case).
 set -euo pipefail
 TRIALS=${1:-20}
 RUNS=${2:-5}
@@ -28,12 +29,22 @@ OUT=${GATE_DIR:-$(mktemp -d)}
 mkdir -p "$OUT"
 cp membench "$OUT/membench" # a rebuild while this runs changes nothing
 LOAD=()
+HOGS=()
 stop_load() {
     for p in "${LOAD[@]}"; do kill "$p" 2>/dev/null || true; done
     LOAD=()
 }
-trap 'stop_load; [ -n "${GATE_DIR:-}" ] || rm -rf "$OUT"' EXIT
+stop_hogs() {
+    for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
+    HOGS=()
+}
+trap 'stop_load; stop_hogs; [ -n "${GATE_DIR:-}" ] || rm -rf "$OUT"' EXIT
 if [ -z "${GATE_ANALYSE_ONLY:-}" ]; then
+    for _ in $(seq 1 "${GATE_HOGS:-0}"); do
+        yes >/dev/null &
+        HOGS+=($!)
+    done
+    echo "${GATE_HOGS:-0}" >"$OUT/hogs"
     for t in $(seq 1 "$TRIALS"); do
         for k in $(seq 1 "$RUNS"); do
             "$OUT/membench" "${RUN[@]}" --json "$OUT/a-$t-$k.json" >/dev/null 2>&1
@@ -47,13 +58,15 @@ if [ -z "${GATE_ANALYSE_ONLY:-}" ]; then
         done
         echo "trial $t of $TRIALS measured ($(date -u +%H:%M:%S), load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
     done
+    stop_hogs
     date -u +%Y-%m-%dT%H:%MZ >"$OUT/finished"
 fi
 family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 model=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "membench $(git rev-parse --short HEAD), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
      "(family $family, model $model), $(nproc) CPUs; runs finished $(cat "$OUT/finished" 2>/dev/null || echo '?');" \
-     "$TRIALS trials of $RUNS runs a side of: membench ${RUN[*]}"
+     "$TRIALS trials of $RUNS runs a side of: membench ${RUN[*]};" \
+     "$(cat "$OUT/hogs" 2>/dev/null || echo 0) yes loop(s) through every run"
 python3 - "$OUT" "$TRIALS" "$RUNS" "$THRESHOLDS" <<'PY'
 import collections, json, statistics, subprocess, sys
 out, trials, runs, thresholds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), [float(t) for t in sys.argv[4].split()]
