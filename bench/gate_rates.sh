@@ -9,6 +9,8 @@
 # both CPUs busy (a real loaded host; no scaling). Per threshold it prints the share
 # of pairs at each exit status and of figures at each verdict.
 #   flock /tmp/bench.lock bench/gate_rates.sh [PAIRS] [THRESHOLDS]   (default 20 "5 10 20")
+# One run a side; the gate of several runs a side, interleaved, is bench/gate_runs.sh
+# (issue 45). Since then a single pair calls a difference under 2x "cannot tell".
 set -euo pipefail
 PAIRS=${1:-20}
 THRESHOLDS=${2:-5 10 20}

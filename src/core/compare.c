@@ -113,6 +113,11 @@ static int by_key_and_repeat(const figure_key *a, const figure_key *b)
     return c ? c : (a->repeat > b->repeat) - (a->repeat < b->repeat);
 }
 
+static int by_key_and_repeat_void(const void *x, const void *y)
+{
+    return by_key_and_repeat(x, y);
+}
+
 /* Keys of every record, sorted, with each repeat numbered. */
 static figure_key *sorted_keys(const loaded_run *r)
 {
@@ -153,14 +158,24 @@ bool compare_reaches_beyond(const ratio_interval *ri, bool higher_is_better, dou
     return higher_is_better ? ri->low < 1 - threshold_pct / 100 : ri->high > 1 + threshold_pct / 100;
 }
 
-static double median_of(const loaded_record *r)
+/* Every sample of the figure in runs[0..n), in one array (NULL: out of memory). */
+static double *pooled_samples(const loaded_record *const *runs, size_t n, size_t *count)
 {
-    double *copy = malloc(r->nsamples * sizeof *copy);
-    if (!copy)
-        return 0;
-    memcpy(copy, r->samples, r->nsamples * sizeof *copy);
-    double m = median_inplace(copy, r->nsamples);
-    free(copy);
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++)
+        total += runs[k]->nsamples;
+    double *all = malloc((total ? total : 1) * sizeof *all);
+    for (size_t k = 0, m = 0; all && k < n; m += runs[k++]->nsamples)
+        memcpy(all + m, runs[k]->samples, runs[k]->nsamples * sizeof *all);
+    *count = total;
+    return all;
+}
+
+static double median_of(const loaded_record *const *runs, size_t n)
+{
+    size_t count;
+    double *all = pooled_samples(runs, n, &count), m = all && count ? median_inplace(all, count) : 0;
+    free(all);
     return m;
 }
 
@@ -188,21 +203,75 @@ static void widen_for_hosts(ratio_interval *ri, double a_pct, double b_pct)
     ri->high *= (1 + b_pct / 100) / (1 - a_pct / 100);
 }
 
-static bool in_two_levels(const loaded_record *r)
+/* The samples of the figure, all of a side's runs pooled, fell in two levels
+ * (runs at two levels show as two levels too). */
+static bool in_two_levels(const loaded_record *const *runs, size_t n)
 {
-    return stats_compute(r->samples, r->nsamples).low_level_n > 0;
+    size_t count;
+    double *all = pooled_samples(runs, n, &count);
+    bool two = all && stats_compute(all, count).low_level_n > 0;
+    free(all);
+    return two;
+}
+
+/* One side of the hierarchical bootstrap: each run's batch medians, in storage
+ * (runs x STATS_MAX_BATCHES). False: out of memory. */
+static bool side_batches(const loaded_record *const *runs, size_t n, double *storage, const double **values,
+                         size_t *counts)
+{
+    for (size_t k = 0; k < n; k++) {
+        values[k] = storage + k * STATS_MAX_BATCHES;
+        counts[k] = batch_medians(runs[k], storage + k * STATS_MAX_BATCHES);
+        if (!counts[k])
+            return false;
+    }
+    return true;
+}
+
+/* B/A's interval from several runs a side (or one run on one side): the runs and
+ * their batches drawn (util/bootstrap.h), or only the batches with --within-run. */
+static ratio_interval runs_interval(const compare_row *row, const compare_report *rep)
+{
+    size_t n = row->a_nruns + row->b_nruns;
+    double *storage = malloc(n * STATS_MAX_BATCHES * sizeof *storage);
+    const double **values = malloc(n * sizeof *values);
+    size_t *counts = malloc(n * sizeof *counts);
+    ratio_interval ri = {0, 0, 0, false};
+    if (storage && values && counts && side_batches(row->a_runs, row->a_nruns, storage, values, counts) &&
+        side_batches(row->b_runs, row->b_nruns, storage + row->a_nruns * STATS_MAX_BATCHES, values + row->a_nruns,
+                     counts + row->a_nruns)) {
+        bootstrap_side sa = {values, counts, row->a_nruns};
+        bootstrap_side sb = {values + row->a_nruns, counts + row->a_nruns, row->b_nruns};
+        ri = bootstrap_runs_ratio(&sa, &sb, rep->draw_runs, BOOTSTRAP_SEED);
+    }
+    free(storage);
+    free(values);
+    free(counts);
+    return ri;
+}
+
+/* B/A changed by COMPARE_LARGE_CHANGE or more the given way (slow: bandwidth B/A at
+ * most 1/2, latency at least 2). */
+static bool large_change(double ratio, bool higher_is_better, bool slow)
+{
+    bool up = higher_is_better != slow; /* B/A up: bandwidth faster, latency slower */
+    return up ? ratio >= COMPARE_LARGE_CHANGE : ratio * COMPARE_LARGE_CHANGE <= 1;
 }
 
 static void judge(compare_row *row, const compare_report *rep, bootstrap_cache *bc)
 {
     const loaded_record *a = row->a, *b = row->b;
-    row->a_two_levels = in_two_levels(a);
-    row->b_two_levels = in_two_levels(b);
-    row->a_median = median_of(a);
-    row->b_median = median_of(b);
-    double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
-    size_t na = batch_medians(a, ma), nb = batch_medians(b, mb);
-    row->ratio = na && nb ? bootstrap_cached_ratio(bc, ma, na, mb, nb) : (ratio_interval){0};
+    row->a_two_levels = in_two_levels(row->a_runs, row->a_nruns);
+    row->b_two_levels = in_two_levels(row->b_runs, row->b_nruns);
+    row->a_median = median_of(row->a_runs, row->a_nruns);
+    row->b_median = median_of(row->b_runs, row->b_nruns);
+    if (row->a_nruns == 1 && row->b_nruns == 1) { /* a pair: the batches' interval, as always */
+        double ma[STATS_MAX_BATCHES], mb[STATS_MAX_BATCHES];
+        size_t na = batch_medians(a, ma), nb = batch_medians(b, mb);
+        row->ratio = na && nb ? bootstrap_cached_ratio(bc, ma, na, mb, nb) : (ratio_interval){0};
+    } else {
+        row->ratio = runs_interval(row, rep);
+    }
     /* The ratio shown is of all samples' medians (the A and B columns); the batches'
      * bootstrap gives the interval's width around it, so the interval holds it. */
     double shown = row->a_median > 0 ? row->b_median / row->a_median : 0;
@@ -217,44 +286,117 @@ static void judge(compare_row *row, const compare_report *rep, bootstrap_cache *
         widen_for_hosts(&row->ratio, rep->host_a_pct, rep->host_b_pct);
     bool higher = compare_higher_is_better(a);
     row->verdict = compare_judge(&row->ratio, higher);
-    bool large = higher ? shown * COMPARE_LARGE_CHANGE <= 1 : shown >= COMPARE_LARGE_CHANGE;
-    if (large && row->verdict != VERDICT_SLOWER && compare_judge(&own, higher) == VERDICT_SLOWER)
+    compare_verdict own_verdict = compare_judge(&own, higher);
+    bool large_slow = large_change(shown, higher, true) && own_verdict == VERDICT_SLOWER;
+    bool large_fast = large_change(shown, higher, false) && own_verdict == VERDICT_FASTER;
+    if (large_slow)
         row->verdict = VERDICT_SLOWER;
+    /* One run a side: a difference is the build's or the host's between the runs. */
+    if (rep->one_run_rule && (row->a_nruns == 1 || row->b_nruns == 1) &&
+        ((row->verdict == VERDICT_SLOWER && !large_slow) || (row->verdict == VERDICT_FASTER && !large_fast)))
+        row->verdict = VERDICT_ONE_RUN;
     if (row->verdict == VERDICT_SAME && compare_reaches_beyond(&row->ratio, higher, rep->threshold_pct))
         row->verdict = VERDICT_TOO_WIDE;
     row->worse_pct = (higher ? 1 - row->ratio.ratio : row->ratio.ratio - 1) * 100;
     row->beyond_threshold = rep->gated && row->verdict == VERDICT_SLOWER && row->worse_pct > rep->threshold_pct;
 }
 
+/* The record of key in run r (sorted keys kr), or NULL. */
+static const loaded_record *find_figure(const loaded_run *r, const figure_key *kr, const figure_key *key)
+{
+    const figure_key *hit = bsearch(key, kr, r->count, sizeof *kr, by_key_and_repeat_void);
+    return hit ? &r->records[hit->index] : NULL;
+}
+
+/* A side's runs of the figure whose key in run 0 is key: into members, counted. */
+static size_t side_members(const loaded_run *runs, figure_key *const *keys, size_t n, const figure_key *key,
+                           const loaded_record **members)
+{
+    size_t m = 0;
+    members[m++] = &runs[0].records[key->index];
+    for (size_t k = 1; k < n; k++) {
+        const loaded_record *x = find_figure(&runs[k], keys[k], key);
+        if (x)
+            members[m++] = x;
+    }
+    return m;
+}
+
+static figure_key **side_keys(const loaded_run *runs, size_t n)
+{
+    figure_key **keys = calloc(n, sizeof *keys);
+    for (size_t k = 0; keys && k < n; k++)
+        if (!(keys[k] = sorted_keys(&runs[k]))) {
+            for (size_t j = 0; j < k; j++)
+                free(keys[j]);
+            free(keys);
+            return NULL;
+        }
+    return keys;
+}
+
+static void free_keys(figure_key **keys, size_t n)
+{
+    for (size_t k = 0; keys && k < n; k++)
+        free(keys[k]);
+    free(keys);
+}
+
 bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct, bool widen_by_hosts,
                   compare_report *out)
 {
+    return compare_run_sets(a, 1, b, 1, threshold_pct, widen_by_hosts, out);
+}
+
+bool compare_run_sets(const loaded_run *ra, size_t nra, const loaded_run *rb, size_t nrb, double threshold_pct,
+                      bool widen_by_hosts, compare_report *out)
+{
+    const loaded_run *a = &ra[0], *b = &rb[0];
     memset(out, 0, sizeof *out);
-    out->host_widened = widen_by_hosts;
+    out->runs_a = nra;
+    out->runs_b = nrb;
+    out->draw_runs = widen_by_hosts;
+    out->between_runs = widen_by_hosts && nra > 1 && nrb > 1;
+    out->one_run_rule = widen_by_hosts && (nra == 1 || nrb == 1);
+    /* the hosts' movement stands in for the movement between runs only where no run
+     * of a side can show it: a pair */
+    out->host_widened = widen_by_hosts && nra == 1 && nrb == 1;
+    bool widen = out->host_widened;
     out->gated = threshold_pct >= 0;
     out->threshold_pct = out->gated ? threshold_pct : COMPARE_DEFAULT_THRESHOLD_PCT;
-    out->host_a_pct = widen_by_hosts && a->host_varied_pct > 0 ? a->host_varied_pct : 0;
-    out->host_b_pct = widen_by_hosts && b->host_varied_pct > 0 ? b->host_varied_pct : 0;
+    out->host_a_pct = widen && a->host_varied_pct > 0 ? a->host_varied_pct : 0;
+    out->host_b_pct = widen && b->host_varied_pct > 0 ? b->host_varied_pct : 0;
     out->host_a_capped = out->host_a_pct > COMPARE_HOST_WIDEN_CAP_PCT;
     out->host_b_capped = out->host_b_pct > COMPARE_HOST_WIDEN_CAP_PCT;
     if (out->host_a_capped)
         out->host_a_pct = COMPARE_HOST_WIDEN_CAP_PCT;
     if (out->host_b_capped)
         out->host_b_pct = COMPARE_HOST_WIDEN_CAP_PCT;
-    figure_key *ka = sorted_keys(a), *kb = sorted_keys(b);
+    figure_key **ka = side_keys(ra, nra), **kb = side_keys(rb, nrb);
     size_t *match_a = calloc(a->count + 1, sizeof *match_a); /* index in b + 1; 0: none */
     bool *matched_b = calloc(b->count + 1, sizeof *matched_b);
     out->rows = calloc(a->count + b->count + 1, sizeof *out->rows);
+    /* a row's runs: at most nra + nrb records for a figure in both, 1 for one in one side */
+    out->members = calloc((a->count + b->count) * (nra + nrb) + 1, sizeof *out->members);
     bootstrap_cache *bc = bootstrap_cache_new(BOOTSTRAP_SEED); /* one for all figures: their draws repeat */
-    bool ok = ka && kb && match_a && matched_b && out->rows && bc;
+    bool ok = ka && kb && match_a && matched_b && out->rows && out->members && bc;
     for (size_t i = 0, j = 0; ok && i < a->count && j < b->count;) { /* merge the sorted keys */
-        int c = by_key_and_repeat(&ka[i], &kb[j]);
+        int c = by_key_and_repeat(&ka[0][i], &kb[0][j]);
         if (c == 0) {
-            match_a[ka[i].index] = kb[j].index + 1;
-            matched_b[kb[j].index] = true;
+            match_a[ka[0][i].index] = j + 1; /* its place in B's sorted keys */
+            matched_b[kb[0][j].index] = true;
         }
         i += c <= 0, j += c >= 0;
     }
+    size_t used = 0; /* of out->members */
+    /* each record's key, in the runs' own order */
+    figure_key *by_index_a = ok ? calloc(a->count + 1, sizeof *by_index_a) : NULL;
+    figure_key *by_index_b = ok ? calloc(b->count + 1, sizeof *by_index_b) : NULL;
+    ok = ok && by_index_a && by_index_b;
+    for (size_t i = 0; ok && i < a->count; i++)
+        by_index_a[ka[0][i].index] = ka[0][i];
+    for (size_t j = 0; ok && j < b->count; j++)
+        by_index_b[kb[0][j].index] = kb[0][j];
     /* A's order, then what only B has in B's order: the table reads like the runs. */
     for (size_t i = 0; ok && i < a->count; i++) {
         if (stop_poll()) { /* a bootstrap a figure: thousands take seconds nobody may be waiting for */
@@ -263,20 +405,30 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
         }
         compare_row *row = &out->rows[out->count++];
         row->a = &a->records[i];
+        const loaded_record **members = out->members + used;
+        row->a_runs = members;
+        row->a_nruns = side_members(ra, ka, nra, &by_index_a[i], members);
+        used += row->a_nruns;
         if (!match_a[i]) {
             row->verdict = VERDICT_ONLY_A;
-            row->a_median = median_of(row->a);
+            row->a_median = median_of(row->a_runs, row->a_nruns);
             out->only_a++;
             continue;
         }
-        row->b = &b->records[match_a[i] - 1];
+        const figure_key *kbj = &kb[0][match_a[i] - 1];
+        row->b = &b->records[kbj->index];
+        row->b_runs = out->members + used;
+        row->b_nruns = side_members(rb, kb, nrb, kbj, out->members + used);
+        used += row->b_nruns;
         judge(row, out, bc);
         out->matched++;
         out->faster += row->verdict == VERDICT_FASTER;
         out->slower += row->verdict == VERDICT_SLOWER;
         out->same += row->verdict == VERDICT_SAME;
-        out->untold += row->verdict == VERDICT_CANNOT_TELL || row->verdict == VERDICT_TOO_WIDE;
+        out->untold += row->verdict == VERDICT_CANNOT_TELL || row->verdict == VERDICT_TOO_WIDE ||
+                       row->verdict == VERDICT_ONE_RUN;
         out->too_wide += row->verdict == VERDICT_TOO_WIDE;
+        out->one_run += row->verdict == VERDICT_ONE_RUN;
         out->beyond += row->beyond_threshold;
         out->two_levels += row->a_two_levels || row->b_two_levels;
     }
@@ -285,12 +437,17 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
             continue;
         compare_row *row = &out->rows[out->count++];
         row->b = &b->records[j];
-        row->b_median = median_of(row->b);
+        row->b_runs = out->members + used;
+        row->b_nruns = side_members(rb, kb, nrb, &by_index_b[j], out->members + used);
+        used += row->b_nruns;
+        row->b_median = median_of(row->b_runs, row->b_nruns);
         row->verdict = VERDICT_ONLY_B;
         out->only_b++;
     }
-    free(ka);
-    free(kb);
+    free_keys(ka, nra);
+    free_keys(kb, nrb);
+    free(by_index_a);
+    free(by_index_b);
     free(match_a);
     free(matched_b);
     bootstrap_cache_free(bc);
@@ -302,6 +459,7 @@ bool compare_runs(const loaded_run *a, const loaded_run *b, double threshold_pct
 void compare_report_free(compare_report *r)
 {
     free(r->rows);
+    free(r->members);
     memset(r, 0, sizeof *r);
 }
 
@@ -318,6 +476,8 @@ const char *compare_exit_reason(const compare_report *r)
         return "slower beyond the threshold";
     if (!r->gated)
         return "no threshold: not a gate";
+    if (r->one_run)
+        return "cannot tell: one run a side, the movement between runs is unknown (compare several runs a side)";
     return r->untold ? "cannot tell: some figure's noise is wider than the threshold, or it has under 3 samples"
                      : "pass: every figure told within the threshold";
 }
@@ -335,6 +495,8 @@ const char *compare_verdict_text(compare_verdict v)
         return "cannot tell (under 3 samples)";
     case VERDICT_TOO_WIDE:
         return "cannot tell (noise wider than the threshold)";
+    case VERDICT_ONE_RUN:
+        return "cannot tell (one run a side: the movement between runs is unknown)";
     case VERDICT_ONLY_A:
         return "only in A";
     case VERDICT_ONLY_B:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `membench compare A.json B.json`: reads two runs back, refuses runs that are
+/* `membench compare A.json B.json` (or A1.json A2.json vs B1.json B2.json): reads the runs back, refuses runs that are
  * not comparable (unless --force), matches their figures and judges each one
  * (core/compare.c), and hands the rows to the table and JSON printers. It
  * measures nothing, so it is a standalone mode. Everything it says on stderr
@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/compare_options.h"
 #include "core/compare.h"
@@ -18,17 +19,18 @@
 #include "output/json_report.h"
 
 typedef struct {
-    const char *pa, *pb;
-    const loaded_run *a, *b;
-    const compare_report *r;
     const compare_options *o;
+    const loaded_run *a, *b; /* o->a_count and o->b_count runs */
+    const compare_report *r;
     const char *differences;
 } json_job;
 
 static void write_doc(FILE *f, const void *ctx)
 {
     const json_job *j = ctx;
-    compare_json_write(f, j->pa, j->a, j->pb, j->b, j->r, j->o->threshold, j->differences, j->o->force);
+    compare_side sa = {(const char *const *)j->o->a_paths, j->a, (size_t)j->o->a_count};
+    compare_side sb = {(const char *const *)j->o->b_paths, j->b, (size_t)j->o->b_count};
+    compare_json_write(f, &sa, &sb, j->r, j->o->threshold, j->differences, j->o->force);
 }
 
 /* Through file_target, as every other document: a reader never sees half of one. */
@@ -56,31 +58,62 @@ static void say_nothing_compared(session *s, const char *pa, const loaded_run *a
                                 "only in B)", pa, pb, r->only_a, r->only_b);
 }
 
+/* Reads a side's runs; 0, or the status of the refusal. */
+static int load_side(session *s, char **paths, int n, loaded_run *runs)
+{
+    char err[512];
+    for (int i = 0; i < n; i++)
+        if (!run_load(paths[i], RUN_LOAD_MAX_BYTES, &runs[i], err, sizeof err))
+            return session_bad_input(s, "%s: %s", paths[i], err);
+    return 0;
+}
+
+/* Runs of one setup, or --force: x against y. 0, or the status of the refusal.
+ * differences keeps what differs between A's first run and B's. */
+static int one_setup(session *s, const char *px, const loaded_run *x, const char *py, const loaded_run *y,
+                     char *differences, size_t len)
+{
+    const compare_options *o = s->opts;
+    if (!compare_differences(x, y, differences, len))
+        return 0;
+    if (!o->force)
+        return session_bad_input(s, "%s and %s are not runs of one setup: %s (--force compares them anyway)", px, py,
+                                 differences);
+    session_say(s, "warning", "compared anyway (--force) though the runs differ: %s", differences);
+    return 0;
+}
+
 static int compare(session *s, loaded_run *a, loaded_run *b)
 {
     const compare_options *o = s->opts;
-    const char *pa = o->common.operands[0], *pb = o->common.operands[1];
-    char err[512];
-    if (!run_load(pa, RUN_LOAD_MAX_BYTES, a, err, sizeof err))
-        return session_bad_input(s, "%s: %s", pa, err);
-    if (!run_load(pb, RUN_LOAD_MAX_BYTES, b, err, sizeof err))
-        return session_bad_input(s, "%s: %s", pb, err);
-    char differences[1024];
-    if (compare_differences(a, b, differences, sizeof differences)) {
-        if (!o->force)
-            return session_bad_input(s, "%s and %s are not runs of one setup: %s (--force compares them anyway)", pa,
-                                     pb, differences);
-        session_say(s, "warning", "compared anyway (--force) though the runs differ: %s", differences);
+    const char *pa = o->a_paths[0], *pb = o->b_paths[0];
+    int status = load_side(s, o->a_paths, o->a_count, a);
+    if (!status)
+        status = load_side(s, o->b_paths, o->b_count, b);
+    char differences[1024] = "", side[1024];
+    /* a side's runs, each against its first; then A's first against B's */
+    for (int i = 1; !status && i < o->a_count; i++)
+        status = one_setup(s, pa, &a[0], o->a_paths[i], &a[i], side, sizeof side);
+    for (int i = 1; !status && i < o->b_count; i++)
+        status = one_setup(s, pb, &b[0], o->b_paths[i], &b[i], side, sizeof side);
+    if (!status)
+        status = one_setup(s, pa, a, pb, b, differences, sizeof differences);
+    if (status)
+        return status;
+    for (int i = 0; i < o->a_count + o->b_count; i++) {
+        bool in_a = i < o->a_count;
+        const loaded_run *x = in_a ? &a[i] : &b[i - o->a_count];
+        if (!x->complete)
+            session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to",
+                        in_a ? o->a_paths[i] : o->b_paths[i - o->a_count]);
     }
-    if (!a->complete)
-        session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pa);
-    if (!b->complete)
-        session_say(s, "warning", "%s: the run was stopped before the end: its figures are what it got to", pb);
-    compare_table_print_runs(s->env.out, pa, a, pb, b);
+    compare_side sa = {(const char *const *)o->a_paths, a, (size_t)o->a_count};
+    compare_side sb = {(const char *const *)o->b_paths, b, (size_t)o->b_count};
+    compare_table_print_runs(s->env.out, &sa, &sb);
     fflush(s->env.out);
     compare_report r;
     stop_watch_output(fileno(s->env.out)); /* its reader gone (| head -1): judging stops, as SIGPIPE would */
-    if (!compare_runs(a, b, o->threshold, !o->within_run, &r)) {
+    if (!compare_run_sets(a, sa.count, b, sb.count, o->threshold, !o->within_run, &r)) {
         session_say(s, "error", "out of memory");
         return 1;
     }
@@ -90,8 +123,8 @@ static int compare(session *s, loaded_run *a, loaded_run *b)
     }
     compare_table_print(s->env.out, a, b, &r, o->threshold);
     say_nothing_compared(s, pa, a, pb, b, &r);
-    int status = compare_exit_status(&r);
-    json_job job = {pa, pb, a, b, &r, o, differences};
+    status = compare_exit_status(&r);
+    json_job job = {o, a, b, &r, differences};
     if (o->common.json_path && write_json(s, &job))
         status = 1;
     compare_report_free(&r);
@@ -102,20 +135,31 @@ static void run(session *s)
 {
     const compare_options *o = s->opts;
     char err[512];
-    for (int i = 0; o->common.json_path && i < 2; i++)
-        if (file_target_same_file(o->common.json_path, o->common.operands[i])) {
+    for (int i = 0; o->common.json_path && i < o->a_count + o->b_count; i++) {
+        const char *run_path = i < o->a_count ? o->a_paths[i] : o->b_paths[i - o->a_count];
+        if (file_target_same_file(o->common.json_path, run_path)) {
             s->status = session_bad_input(s, "--json %s: is the run %s (the comparison would overwrite it)",
-                                          o->common.json_path, o->common.operands[i]);
+                                          o->common.json_path, run_path);
             return;
         }
+    }
     if (o->common.json_path && !json_path_check(o->common.json_path, err, sizeof err)) {
         s->status = session_bad_input(s, "%s", err);
         return;
     }
-    loaded_run a = {0}, b = {0};
-    s->status = compare(s, &a, &b);
-    run_free(&a);
-    run_free(&b);
+    loaded_run *a = calloc((size_t)o->a_count, sizeof *a), *b = calloc((size_t)o->b_count, sizeof *b);
+    if (!a || !b) {
+        session_say(s, "error", "out of memory");
+        s->status = 1;
+    } else {
+        s->status = compare(s, a, b);
+    }
+    for (int i = 0; a && i < o->a_count; i++)
+        run_free(&a[i]);
+    for (int i = 0; b && i < o->b_count; i++)
+        run_free(&b[i]);
+    free(a);
+    free(b);
 }
 
 const mode_def compare_mode = {

@@ -46,6 +46,8 @@ static void row(json_writer *j, const compare_row *w)
         json_null(j, "ratio_low");
         json_null(j, "ratio_high");
     }
+    json_uint(j, "a_run_count", w->a_nruns); /* how many of each side's runs have the figure */
+    json_uint(j, "b_run_count", w->b_nruns);
     json_string(j, "verdict", compare_verdict_text(w->verdict));
     json_bool(j, "beyond_threshold", w->beyond_threshold);
     json_object_begin(j, "two_levels"); /* each run's samples of it fell in two levels: its median is neither */
@@ -55,9 +57,19 @@ static void row(json_writer *j, const compare_row *w)
     json_object_end(j);
 }
 
-void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
-                        const compare_report *r, double threshold_pct, const char *differences, bool forced)
+static void side_runs(json_writer *j, const char *key, const compare_side *s)
 {
+    json_array_begin(j, key);
+    for (size_t i = 0; i < s->count; i++)
+        run_identity(j, NULL, s->paths[i], &s->runs[i]);
+    json_array_end(j);
+}
+
+void compare_json_write(FILE *f, const compare_side *sa, const compare_side *sb, const compare_report *r,
+                        double threshold_pct, const char *differences, bool forced)
+{
+    const char *path_a = sa->paths[0], *path_b = sb->paths[0];
+    const loaded_run *a = &sa->runs[0], *b = &sb->runs[0];
     json_writer j;
     json_init(&j, f);
     json_object_begin(&j, NULL);
@@ -66,9 +78,18 @@ void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const 
     json_string(&j, "kind", "compare");
     run_identity(&j, "a", path_a, a);
     run_identity(&j, "b", path_b, b);
+    side_runs(&j, "a_runs", sa); /* every run of a side; "a" and "b" are the first */
+    side_runs(&j, "b_runs", sb);
     json_string(&j, "differences", differences && *differences ? differences : NULL);
     json_bool(&j, "forced", forced);
-    json_string(&j, "test", "bootstrap 95% percentile interval of median(B)/median(A)");
+    json_string(&j, "test", r->runs_a > 1 || r->runs_b > 1
+                                ? "bootstrap 95% percentile interval of median(B)/median(A), each side's runs pooled"
+                                : "bootstrap 95% percentile interval of median(B)/median(A)");
+    /* the resamples draw a side's runs, then their batches: the spread between runs counts */
+    json_bool(&j, "between_runs", r->between_runs);
+    /* a side has one run: a difference under large_change_factor cannot tell */
+    json_bool(&j, "one_run_rule", r->one_run_rule);
+    json_number(&j, "large_change_factor", COMPARE_LARGE_CHANGE);
     json_int(&j, "resamples", BOOTSTRAP_RESAMPLES);
     json_int(&j, "seed", BOOTSTRAP_SEED);
     if (r->host_widened) { /* each run's host variation (0: no verdict), as the intervals were widened */

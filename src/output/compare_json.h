@@ -8,7 +8,7 @@
 
 #include "core/compare.h"
 
-void compare_json_write(FILE *f, const char *path_a, const loaded_run *a, const char *path_b, const loaded_run *b,
-                        const compare_report *r, double threshold_pct, const char *differences, bool forced);
+void compare_json_write(FILE *f, const compare_side *a, const compare_side *b, const compare_report *r,
+                        double threshold_pct, const char *differences, bool forced);
 
 #endif

@@ -81,11 +81,22 @@ static const char *host_text(const loaded_run *r, bool capped, char *buf, size_t
     return buf;
 }
 
-void compare_table_print_runs(FILE *f, const char *path_a, const loaded_run *a, const char *path_b,
-                              const loaded_run *b)
+static void describe_side(FILE *f, const char *side, const compare_side *s)
 {
-    describe(f, "A", path_a, a);
-    describe(f, "B", path_b, b);
+    for (size_t i = 0; i < s->count; i++) {
+        char label[32];
+        if (s->count == 1)
+            snprintf(label, sizeof label, "%s", side);
+        else
+            snprintf(label, sizeof label, "%s%zu", side, i + 1);
+        describe(f, label, s->paths[i], &s->runs[i]);
+    }
+}
+
+void compare_table_print_runs(FILE *f, const compare_side *a, const compare_side *b)
+{
+    describe_side(f, "A", a);
+    describe_side(f, "B", b);
 }
 
 void compare_table_print(FILE *f, const loaded_run *a, const loaded_run *b, const compare_report *r,
@@ -95,9 +106,18 @@ void compare_table_print(FILE *f, const loaded_run *a, const loaded_run *b, cons
     fprintf(f, "A and B are medians of each figure's raw samples (bandwidth: higher is faster;\n"
                "latency: lower is). Verdict: bootstrap 95%% interval of B/A, %d resamples, seed %d;\n",
             BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED);
-    if (r->host_widened)
+    if (r->between_runs)
+        fprintf(f, "each resample draws a side's runs (A %zu, B %zu), then each drawn run's time batches:\n"
+                   "the movement between runs counts (no host widening: the runs show it);\n",
+                r->runs_a, r->runs_b);
+    else if (r->host_widened)
         fprintf(f, "widened by how much each run's host moved (A %s, B %s; --within-run: not);\n",
                 host_text(a, r->host_a_capped, ha, sizeof ha), host_text(b, r->host_b_capped, hb, sizeof hb));
+    else if (r->one_run_rule)
+        fprintf(f, "each resample draws a side's runs (A %zu, B %zu), then each drawn run's time batches;\n",
+                r->runs_a, r->runs_b);
+    else if (r->runs_a > 1 || r->runs_b > 1)
+        fprintf(f, "from the runs' own samples only (--within-run: each side's runs pooled as one, not drawn);\n");
     else
         fprintf(f, "from the runs' own samples only (--within-run: not widened by their hosts' movement);\n");
     fprintf(f, "an interval that holds 1 is no difference within noise, or cannot tell when it\n"
@@ -127,6 +147,11 @@ void compare_table_print(FILE *f, const loaded_run *a, const loaded_run *b, cons
         fprintf(f, "%zu figure%s fell in two levels in A or B (their samples jump by %gx or more): such a median is "
                    "neither level, and its verdict says little\n",
                 r->two_levels, r->two_levels == 1 ? "" : "s", STATS_LEVEL_JUMP);
+    if (r->one_run)
+        fprintf(f, "%zu figure%s differ%s by under %gx with one run a side: two runs of one build on a noisy host differ "
+                   "by more than either shows, so it cannot tell (compare several runs a side, A and B interleaved: "
+                   "membench compare a-*.json vs b-*.json)\n",
+                r->one_run, r->one_run == 1 ? "" : "s", r->one_run == 1 ? "s" : "", COMPARE_LARGE_CHANGE);
     if (threshold_pct >= 0 && !r->matched)
         fprintf(f, "Threshold %g%%: no figure in both runs, nothing compared (exit status 1)\n", threshold_pct);
     else if (threshold_pct >= 0 && !r->beyond && r->untold)

@@ -203,3 +203,63 @@ ratio_interval bootstrap_median_ratio(const double *a, size_t na, const double *
     bootstrap_cache_free(c);
     return r;
 }
+
+static size_t side_total(const bootstrap_side *s, size_t *most)
+{
+    size_t total = 0;
+    *most = 0;
+    for (size_t r = 0; r < s->runs; r++) {
+        total += s->counts[r];
+        if (s->counts[r] > *most)
+            *most = s->counts[r];
+    }
+    return total;
+}
+
+/* One resample's median of a side: its runs drawn (or each taken once), then each
+ * drawn run's values. scratch holds runs x the most values of a run. */
+static double resampled_side(const bootstrap_side *s, bool resample_runs, double *scratch, uint64_t *state)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < s->runs; k++) {
+        size_t r = resample_runs ? draw(state, s->runs) : k;
+        for (size_t j = 0; j < s->counts[r]; j++)
+            scratch[m++] = s->values[r][draw(state, s->counts[r])];
+    }
+    return median_inplace(scratch, m);
+}
+
+static double pooled_median(const bootstrap_side *s, double *scratch)
+{
+    size_t m = 0;
+    for (size_t r = 0; r < s->runs; r++)
+        for (size_t j = 0; j < s->counts[r]; j++)
+            scratch[m++] = s->values[r][j];
+    return median_inplace(scratch, m);
+}
+
+ratio_interval bootstrap_runs_ratio(const bootstrap_side *a, const bootstrap_side *b, bool resample_runs,
+                                    uint64_t seed)
+{
+    ratio_interval r = {0, 0, 0, false};
+    size_t most_a, most_b, ta = side_total(a, &most_a), tb = side_total(b, &most_b);
+    if (!ta || !tb)
+        return r;
+    size_t need_a = a->runs * most_a, need_b = b->runs * most_b;
+    double *scratch = malloc((need_a > need_b ? need_a : need_b) * sizeof *scratch);
+    double *ratios = malloc(BOOTSTRAP_RESAMPLES * sizeof *ratios);
+    if (scratch && ratios) {
+        r.ratio = pooled_median(b, scratch) / pooled_median(a, scratch);
+        if (ta >= BOOTSTRAP_MIN_SAMPLES && tb >= BOOTSTRAP_MIN_SAMPLES) {
+            uint64_t state = seed;
+            for (size_t i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
+                double ra = resampled_side(a, resample_runs, scratch, &state);
+                ratios[i] = resampled_side(b, resample_runs, scratch, &state) / ra;
+            }
+            percentiles(ratios, &r);
+        }
+    }
+    free(scratch);
+    free(ratios);
+    return r;
+}

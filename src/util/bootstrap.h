@@ -44,4 +44,23 @@ void bootstrap_cache_free(bootstrap_cache *c);
 /* told false (no interval) only with under BOOTSTRAP_MIN_SAMPLES a side, or out of memory. */
 ratio_interval bootstrap_cached_ratio(bootstrap_cache *c, const double *a, size_t na, const double *b, size_t nb);
 
+/* Several runs a side (membench compare A1 A2 A3 vs B1 B2 B3): a hierarchical
+ * bootstrap. Each resample draws as many runs as the side has, with replacement,
+ * then from each drawn run as many of its values (its time batches) as it has,
+ * again with replacement, and takes the median of all values drawn; the ratio of
+ * B's to A's is one resample's ratio. Runs of one build differ by more than their
+ * own batches show on a noisy host (the host moves between runs), and drawing the
+ * runs themselves puts that movement into the interval; with one run a side it
+ * cannot, and the interval is the batches' alone. resample_runs false: every run
+ * is taken once, only the batches are drawn (the runs pooled as if one). ratio is
+ * median(all of B's values) / median(all of A's); told false with under
+ * BOOTSTRAP_MIN_SAMPLES values on a side, or out of memory. */
+typedef struct {
+    const double *const *values; /* values[r][0..counts[r]): run r's batch medians */
+    const size_t *counts;
+    size_t runs;
+} bootstrap_side;
+ratio_interval bootstrap_runs_ratio(const bootstrap_side *a, const bootstrap_side *b, bool resample_runs,
+                                    uint64_t seed);
+
 #endif

@@ -252,6 +252,110 @@ check("one sample each: the verdict cannot tell (the ratio is shown), the gate c
       p.returncode == 3 and rows(p.stdout) and
       all(" 0.500 " in l and "cannot tell" in l for l in rows(p.stdout)), p.stdout)
 
+# --- several runs a side (issue 45): A1 A2 ... vs B1 B2 ... -----------------------------------
+# Each run's samples +-0.2% around its own median, so what decides is how the runs'
+# medians spread (the host moving between runs), which one run cannot see.
+def runs_at(prefix, factors):
+    return [write("%s-%d.json" % (prefix, k), scaled(bw, f)) for k, f in enumerate(factors, 1)]
+
+
+def cmp_json(args, name):
+    out = path(name)
+    if os.path.exists(out):
+        os.remove(out)
+    p = compare(*(args + ["--json", out]))
+    return p, (json.load(open(out)) if os.path.exists(out) else {})
+
+
+RA = runs_at("ra", [1, 1.002, 0.998, 1.001, 0.999])
+p, j = cmp_json(RA + ["vs"] + runs_at("rb-same", [0.85] * 5) + ["--threshold", "10"], "runs-same.json")
+check("5 runs a side whose medians agree, B 15% slower: slower beyond --threshold 10, exit 1; the lines name "
+      "A1..A5 and B1..B5 and the header says the runs are drawn",
+      p.returncode == 1 and rows(p.stdout) and all("slower (beyond threshold)" in l for l in rows(p.stdout)) and
+      [l.split(":")[0] for l in p.stdout.split("\n")[:10]] == ["A1", "A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4",
+                                                               "B5"] and
+      "each resample draws a side's runs (A 5, B 5)" in p.stdout, p.stdout + p.stderr)
+# Pooled: A and B are the medians of all of a side's samples, not of its first run.
+pool_a = sorted(x for q in RA for r in json.load(open(q))["results"][:1] for x in r["samples"])
+check("several runs a side: --json's a_median is the median of every A run's samples pooled, a_run_count 5, "
+      "a_runs names the five files, between_runs true",
+      j.get("figures") and abs(j["figures"][0]["a_median"] - statistics.median(pool_a)) <= 1e-9 * statistics.median(pool_a)
+      and j["figures"][0]["a_run_count"] == 5 and j["figures"][0]["b_run_count"] == 5 and
+      [r["file"] for r in j.get("a_runs", [])] == RA and j.get("between_runs") is True and
+      j.get("host_widening") is None, json.dumps(j)[:600])
+# The same pooled medians (B/A 0.85), but one B run at 0.6 and one at 1.15: drawing
+# the runs, the interval reaches both, holds 1 and reaches beyond 10%: cannot tell.
+# Pooling every batch as if of one run (no runs drawn) calls it slower.
+RB_SPREAD = runs_at("rb-spread", [0.85, 0.85, 0.85, 0.6, 1.15])
+p, j = cmp_json(RA + ["vs"] + RB_SPREAD + ["--threshold", "10"], "runs-spread.json")
+check("5 runs a side, B's medians disagree (0.85, 0.85, 0.85, 0.6, 1.15): the spread between runs widens each "
+      "interval past 1: 'cannot tell (noise wider than the threshold)', exit 3, not slower",
+      p.returncode == 3 and rows(p.stdout) and
+      all(l.rstrip().endswith("cannot tell (noise wider than the threshold)") and " 0.850 " in l
+          for l in rows(p.stdout)) and
+      all(f["ratio_low"] < 0.65 and f["ratio_high"] > 1.1 for f in j.get("figures", [])), p.stdout + p.stderr)
+q, k = cmp_json(RA + ["vs"] + RB_SPREAD + ["--threshold", "10", "--within-run"], "runs-within.json")
+check("the same with --within-run (each side's batches pooled, no runs drawn): slower beyond 10%, exit 1, and "
+      "the header says the runs are pooled",
+      q.returncode == 1 and rows(q.stdout) and all("slower (beyond threshold)" in l for l in rows(q.stdout)) and
+      "each side's runs pooled as one, not drawn" in q.stdout and k.get("between_runs") is False,
+      q.stdout + q.stderr)
+p = compare(*(RA + ["vs"] + runs_at("rb-half", [0.5] * 5) + ["--threshold", "10"]))
+check("5 runs a side, B at half of A: slower beyond the threshold, exit 1",
+      p.returncode == 1 and rows(p.stdout) and all(" 0.500 " in l and "slower (beyond threshold)" in l
+                                                  for l in rows(p.stdout)), p.stdout + p.stderr)
+p = compare(*(RA + ["vs"] + runs_at("rb-aa", [1.001, 0.999, 1, 1.002, 0.998]) + ["--threshold", "10"]))
+check("5 runs a side of one build (A/A): no difference within noise, exit 0",
+      p.returncode == 0 and rows(p.stdout) and all(l.rstrip().endswith("no difference within noise")
+                                                  for l in rows(p.stdout)), p.stdout + p.stderr)
+
+# --- one run a side: the movement between runs is unknown -------------------------------------
+# B 15% slower from tight samples: the pair's own interval is wholly below 0.9, but
+# two runs of one build on a noisy host were seen 0.57x apart: cannot tell, exit 3.
+ONE_B = write("one-pair-b.json", scaled(bw, 0.85))
+p, j = cmp_json([A, ONE_B, "--threshold", "10"], "one-pair.json")
+check("one run a side, B 15% slower: 'cannot tell (one run a side: the movement between runs is unknown)', "
+      "exit 3, a line under the table saying why and what to do",
+      p.returncode == 3 and rows(p.stdout) and
+      all(l.rstrip().endswith("cannot tell (one run a side: the movement between runs is unknown)")
+          for l in rows(p.stdout)) and
+      "differ by under 2x with one run a side" in p.stdout and "vs b-*.json" in p.stdout and
+      "but %d cannot tell (exit status 3: the gate cannot pass)" % len(bw["results"]) in p.stdout,
+      p.stdout + p.stderr)
+check("one run a side: --json says exit_status 3, the reason, one_run_rule true",
+      j.get("exit_status") == 3 and j.get("exit_reason", "").startswith("cannot tell: one run a side") and
+      j.get("one_run_rule") is True and j.get("between_runs") is False, json.dumps(j)[:600])
+p = compare(*(RA[:1] + ["vs"] + runs_at("rb-mixed", [0.85] * 5) + ["--threshold", "10"]))
+check("one run of A against 5 of B: still one run on a side, cannot tell, exit 3",
+      p.returncode == 3 and rows(p.stdout) and all("one run a side" in l for l in rows(p.stdout)), p.stdout)
+p = compare(ONE_B, A, "--threshold", "10")
+check("one run a side, B 18% faster: cannot tell either way (one run a side), exit 3",
+      p.returncode == 3 and rows(p.stdout) and all("one run a side" in l for l in rows(p.stdout)), p.stdout)
+p = compare(A, ONE_B, "--threshold", "10", "--within-run")
+check("one run a side with --within-run (the runs' own samples only): slower beyond the threshold, exit 1",
+      p.returncode == 1 and rows(p.stdout) and all("slower (beyond threshold)" in l for l in rows(p.stdout)), p.stdout)
+
+# --- the two-file form is the one-run-a-side form, byte for byte --------------------------------
+for args in ([A, HALF, "--threshold", "10"], [A, ONE_B], [HA, HB, "--threshold", "1"]):
+    p, q = compare(*args), compare(*([args[0], "vs"] + args[1:]))
+    check("'compare %s' and the same with 'vs' between the files: the same output and status, 'A:' and 'B:' lines"
+          % " ".join(os.path.basename(x) for x in args),
+          p.stdout == q.stdout and p.returncode == q.returncode and p.stdout.startswith("A: ") and
+          p.stdout.split("\n")[1].startswith("B: ") and "widened by how much each run's host moved" in p.stdout,
+          p.stdout + q.stdout + q.stderr)
+
+# --- a side's runs are runs of one setup ----------------------------------------------------------
+k = copy.deepcopy(bw)
+k["options"]["tries"] = 3
+OTHER_A = write("ra-tries.json", k)
+refused("an A run of other options among A's runs", RA[:2] + [OTHER_A, "vs"] + RA[3:],
+        [os.path.basename(RA[0]) + " and", "ra-tries.json are not runs of one setup", "option tries (5 vs 3)",
+         "--force"])
+p = compare(*(RA[:2] + [OTHER_A, "vs"] + RA[3:] + ["--force"]))
+check("--force compares a side's runs of other setups, with a warning", p.returncode == 0 and "warning" in p.stderr
+      and rows(p.stdout), p.stdout + p.stderr)
+refused("--json naming one of B's runs", [A, "vs", A, RA[1], "--json", RA[1]], ["is the run", "ra-2.json"])
+
 # --- a figure whose samples fell in two levels ----------------------------------------------
 # README "Compare": its median is neither level; the verdict stands and says so.
 split = copy.deepcopy(bw)
@@ -331,7 +435,10 @@ open(path("dup.json"), "w").write(text.replace('"tool": "membench"', '"tool": "m
                                                                                    '"tool":"membench","tool":"x"', 1))
 refused("a document naming a key twice", [A, path("dup.json")], ["dup.json: not JSON", "twice"])
 refused("one file", [A], ["needs two run files"])
-refused("three files", [A, A, A], ["unexpected argument"])
+refused("three files without 'vs'", [A, A, A], ["3 run files without 'vs' between A's and B's"])
+refused("'vs' with no run of A before it", ["vs", A, A], ["no run of A before 'vs'"])
+refused("'vs' with no run of B after it", [A, A, "vs"], ["no run of B after 'vs'"])
+refused("'vs' twice", [A, "vs", A, "vs", A], ["'vs' twice"])
 
 # --- terminal text: no string of a file reaches the terminal as a control (issue 35) ------------------
 # C0 but newline, DEL, C1, bidi controls: what one_line turns into '?'

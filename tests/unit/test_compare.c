@@ -710,8 +710,8 @@ TEST(compare_gate_cannot_tell_has_its_own_exit_status)
 }
 
 /* No run's claimed host movement widens an interval by more than 20%: B at 0.6 of
- * A, with B's (or A's) file claiming its host moved 99.9%, is slower beyond the
- * threshold, exit 1. Uncapped, 0.999 would take the interval from near 0 to past
+ * A, with B's (or A's) file claiming its host moved 99.9%, keeps its interval below
+ * 1 (one run a side, the verdict is cannot tell: exit 3, never a pass). Uncapped, 0.999 would take the interval from near 0 to past
  * 1 (0.61 x 1.999/0.98 = 1.24): a 1.7x slowdown read as noise. */
 TEST(compare_caps_each_runs_host_widening)
 {
@@ -730,13 +730,15 @@ TEST(compare_caps_each_runs_host_widening)
         if (rep.count == 1 && own.count == 1) {
             CHECK_NEAR(rep.rows[0].ratio.low, own.rows[0].ratio.low * (1 - fb) / (1 + fa), 1e-12);
             CHECK_NEAR(rep.rows[0].ratio.high, own.rows[0].ratio.high * (1 + fb) / (1 - fa), 1e-12);
-            CHECK(rep.rows[0].ratio.high < 1);
-            CHECK_INT(rep.rows[0].verdict, VERDICT_SLOWER);
-            CHECK(rep.rows[0].beyond_threshold);
+            CHECK(rep.rows[0].ratio.high < 1); /* capped, the interval stays below 1 */
+            /* ... and one run a side cannot tell a 1.7x change from the host's movement
+             * between the runs: exit 3, never a pass (issue 45) */
+            CHECK_INT(rep.rows[0].verdict, VERDICT_ONE_RUN);
+            CHECK(!rep.rows[0].beyond_threshold);
         } else {
             CHECK(false);
         }
-        CHECK_INT(compare_exit_status(&rep), 1);
+        CHECK_INT(compare_exit_status(&rep), COMPARE_EXIT_CANNOT_TELL);
         compare_report_free(&rep);
         compare_report_free(&own);
         run_free(&a);
@@ -779,4 +781,89 @@ TEST(compare_halving_is_slower_whatever_the_hosts_moved)
         run_free(&a);
         run_free(&b);
     }
+}
+
+/* Issue 45: runs of one side whose medians disagree. Five runs of B at 85, 85, 85,
+ * 60 and 115 (each run's batches within 0.2%): the pooled median is 85, and drawing
+ * the runs reaches both 60 and 115 (3 draws of 5 of one run: 5.8% of resamples);
+ * pooling every batch as if of one run stays near 85. With one run a side the
+ * interval is that run's batches'. */
+TEST(bootstrap_runs_draws_the_runs)
+{
+    double a[5][5], b[5][5];
+    const double fb[5] = {85, 85, 85, 60, 115};
+    const double *va[5], *vb[5];
+    size_t counts[5] = {5, 5, 5, 5, 5};
+    for (int r = 0; r < 5; r++) {
+        for (int k = 0; k < 5; k++) {
+            a[r][k] = 100 * (1 + 0.001 * (k - 2));
+            b[r][k] = fb[r] * (1 + 0.001 * (k - 2));
+        }
+        va[r] = a[r];
+        vb[r] = b[r];
+    }
+    bootstrap_side sa = {va, counts, 5}, sb = {vb, counts, 5};
+    ratio_interval drawn = bootstrap_runs_ratio(&sa, &sb, true, BOOTSTRAP_SEED);
+    ratio_interval pooled = bootstrap_runs_ratio(&sa, &sb, false, BOOTSTRAP_SEED);
+    CHECK_NEAR(drawn.ratio, 0.85, 1e-12);
+    CHECK_NEAR(pooled.ratio, 0.85, 1e-12);
+    CHECK(drawn.told && drawn.low < 0.65 && drawn.high > 1.1);
+    CHECK(pooled.told && pooled.low > 0.84 && pooled.high < 0.86);
+    /* one run a side: the batches of that run alone, drawn or not */
+    bootstrap_side one_a = {va, counts, 1}, one_b = {vb + 3, counts, 1};
+    ratio_interval one = bootstrap_runs_ratio(&one_a, &one_b, true, BOOTSTRAP_SEED);
+    CHECK_NEAR(one.ratio, 0.6, 1e-12);
+    CHECK(one.told && one.low > 0.59 && one.high < 0.61);
+}
+
+/* compare_run_sets: A is the median of every A run's samples pooled (not the first
+ * run's), a figure's runs are counted, and one run a side turns a 15% slowdown the
+ * pair's own interval shows into VERDICT_ONE_RUN, while 2x stays slower. */
+TEST(compare_run_sets_pools_and_knows_one_run)
+{
+    char rec[1024], err[256];
+    const double fa[3] = {1, 1.2, 1.4};
+    loaded_run a[3], b[3];
+    for (int r = 0; r < 3; r++) {
+        record(rec, sizeof rec, "read", "bandwidth", 65536, fa[r]);
+        CHECK(load(&(doc_parts){.results = rec}, &a[r], err, sizeof err));
+        record(rec, sizeof rec, "read", "bandwidth", 65536, fa[r] * 0.85);
+        CHECK(load(&(doc_parts){.results = rec}, &b[r], err, sizeof err));
+    }
+    compare_report rep;
+    CHECK(compare_run_sets(a, 3, b, 3, 10, true, &rep));
+    CHECK(rep.between_runs && rep.draw_runs && !rep.one_run_rule && !rep.host_widened);
+    if (rep.count == 1) {
+        CHECK_NEAR(rep.rows[0].a_median, 120, 1e-9); /* 100 x 1.2, the middle of 15; the first run alone: 100 */
+        CHECK_INT(rep.rows[0].a_nruns, 3);
+        CHECK_INT(rep.rows[0].b_nruns, 3);
+        CHECK_NEAR(rep.rows[0].ratio.ratio, 0.85, 1e-12);
+    } else {
+        CHECK(false);
+    }
+    compare_report_free(&rep);
+    CHECK(compare_run_sets(a, 1, b, 1, 10, true, &rep)); /* one run a side */
+    CHECK(rep.one_run_rule && !rep.between_runs);
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_ONE_RUN && rep.rows[0].ratio.high < 0.9);
+    CHECK_INT(rep.one_run, 1);
+    CHECK_INT(compare_exit_status(&rep), COMPARE_EXIT_CANNOT_TELL);
+    CHECK(strncmp(compare_exit_reason(&rep), "cannot tell: one run a side", 27) == 0);
+    compare_report_free(&rep);
+    CHECK(compare_run_sets(b, 1, a, 1, 10, true, &rep)); /* 1/0.85 faster: cannot tell either */
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_ONE_RUN);
+    compare_report_free(&rep);
+    CHECK(compare_run_sets(a, 1, b, 1, 10, false, &rep)); /* --within-run: the pair's own samples */
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_SLOWER && rep.rows[0].beyond_threshold);
+    compare_report_free(&rep);
+    for (int r = 0; r < 3; r++)
+        run_free(&b[r]);
+    record(rec, sizeof rec, "read", "bandwidth", 65536, 0.5);
+    CHECK(load(&(doc_parts){.results = rec}, &b[0], err, sizeof err));
+    CHECK(compare_run_sets(a, 1, b, 1, 10, true, &rep)); /* 2x: slower with one run a side too */
+    CHECK(rep.count == 1 && rep.rows[0].verdict == VERDICT_SLOWER && rep.rows[0].beyond_threshold);
+    CHECK_INT(compare_exit_status(&rep), 1);
+    compare_report_free(&rep);
+    run_free(&b[0]);
+    for (int r = 0; r < 3; r++)
+        run_free(&a[r]);
 }
