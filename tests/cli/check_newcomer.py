@@ -121,7 +121,8 @@ for task, cmd in rows:
     # the files the report and compare rows read: the run the JSON row kept
     if mode in ("report", "compare"):
         kept = os.path.join(TMP, "lat.json")
-        for name in ("a.json", "b.json", "A.json", "B.json", "runs/x.json", "runs/y.json"):
+        for name in ("a.json", "b.json", "A.json", "B.json", "runs/x.json", "runs/y.json", "a-1.json", "a-2.json",
+                     "b-1.json", "b-2.json"):
             if os.path.exists(kept):
                 shutil.copy(kept, os.path.join(TMP, name))
         argv = [x for a in argv for x in (sorted(glob.glob(os.path.join(TMP, a))) if "*" in a else [a])]
