@@ -73,7 +73,7 @@ row = next((l for l in p.stdout.splitlines() if l.startswith("4 MB ")), "")
 check("sweep -R -r 3: the row's interval says its sides and the level it has (JSON median_interval.level), "
       "under an 'Interval (level)' header",
       "Interval (level)" in p.stdout and "95%" not in p.stdout.splitlines()[1] and
-      re.search(r"(±\d+%|-\d+/\+\d+%) \(%.0f%%\)$" % (100 * lvl), row), (p.stdout, lvl))
+      re.search(r"(±\d+%%|-\d+/\+\d+%%) \(%.0f%%\)$" % (100 * lvl), row), (p.stdout, lvl))
 check("sweep -R: copy is 'copy (counted once)' in the headline and the summary",
       line_of(headline(p.stderr), "DRAM copy (counted once)") and "Copy (counted once)" in p.stderr, p.stderr[-900:])
 
