@@ -71,7 +71,9 @@ static void terminal_text(const loaded_run *run)
     size_t len = 0;
     FILE *f = open_memstream(&table, &len);
     if (f) {
-        compare_table_print_runs(f, "run\x1b[2J\xe2\x80\xae.json", run, "b.json", run);
+        const char *const pa[1] = {"run\x1b[2J\xe2\x80\xae.json"}, *const pb[1] = {"b.json"};
+        compare_side sa = {pa, run, 1}, sb = {pb, run, 1};
+        compare_table_print_runs(f, &sa, &sb);
         compare_table_print(f, run, run, &r, 5);
         fclose(f);
         FUZZ_CHECK(table && strlen(table) == len && one_line_is_safe(table, true),
