@@ -4,8 +4,7 @@
 #include <stddef.h>
 
 static const warn_kind_info kinds[WARN_KIND_COUNT] = {
-    /* the run's headline names the caches and their sources: the details to -v and JSON */
-    [WARN_TOPOLOGY] = {"topology", false, "what sysfs, CPUID and the cache probe say about this machine (its "
+    [WARN_TOPOLOGY] = {"topology", true, "what sysfs, CPUID and the cache probe say about this machine (its "
                                          "caches, NUMA nodes, pages) is missing or disagrees (membench topology "
                                          "shows it)", "docs/topology.md"},
     [WARN_MEMORY_BUDGET] = {"memory_budget", false, "the memory budget was clamped", NULL},
@@ -33,6 +32,10 @@ static const warn_kind_info kinds[WARN_KIND_COUNT] = {
     [WARN_LOADED_CURVE] = {"loaded_curve", true,
                            "the loaded-latency curve is not back at idle at its largest delay, or out of order",
                            "docs/mlc-class.md"},
+    /* a cloud guest's usual state, and the run's headline names the caches with it */
+    [WARN_PACKAGE_CACHE] = {"package_cache", false,
+                            "a cache level known only as a whole package's size (the headline's caches line)",
+                            "docs/cache-sizes.md"},
 };
 
 const warn_kind_info *warn_kind_get(warn_kind k)

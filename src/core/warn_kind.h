@@ -30,6 +30,7 @@ typedef enum {
     WARN_STREAM_RULE,     /* STREAM's array size rule not met */
     WARN_ONE_NODE,        /* one NUMA node: a test has nothing to do */
     WARN_LOADED_CURVE,    /* loaded-latency's curve not back at idle, or out of order */
+    WARN_PACKAGE_CACHE,   /* a cache level known only as a whole package's size (the headline says it) */
     WARN_KIND_COUNT
 } warn_kind;
 

@@ -293,7 +293,7 @@ static void numa_open_sinks(session *s)
     numa_sink_spec spec = {o->quiet, o->details, o->measure_convergence, o->show_convergence, "main,", st->command,
                            o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN, !s->parent};
     session_add_sink(s, numa_sink_create(s->env.out, &spec));
-    s->no_headline = o->quiet; /* perf's -q: its lines and nothing else */
+    s->quiet_end = o->quiet; /* perf's -q: its lines and nothing else (JSON keeps the warnings) */
 }
 
 static void progress(void *ctx, const numa_sample *smp, const numa_task_result *tasks, int ntasks)

@@ -784,6 +784,13 @@ static void session_run_dram_check(session *s)
     }
 }
 
+/* A topology warning's kind: a whole package's cache size used where no instance's
+ * is known is a note (the headline says it); every other one changes the reading. */
+static warn_kind topology_warning_kind(const topology *t, const char *w)
+{
+    return topology_warning_is_package_note(t, w) ? WARN_PACKAGE_CACHE : WARN_TOPOLOGY;
+}
+
 int session_measure(session *s)
 {
     const common_options *c = session_common(s);
@@ -797,7 +804,7 @@ int session_measure(session *s)
     s->info.warning_kinds = NULL;
     s->info.nwarnings = 0;
     for (size_t i = 0; !s->parent && i < s->topo.nwarnings; i++) /* a step's parent has them */
-        run_info_warn(&s->info, WARN_TOPOLOGY, s->topo.warnings[i]);
+        run_info_warn(&s->info, topology_warning_kind(&s->topo, s->topo.warnings[i]), s->topo.warnings[i]);
     for (size_t i = 0; i < planned.nwarnings; i++)
         run_info_warn(&s->info, planned.warning_kinds[i], planned.warnings[i]);
     if (c->verbose)
@@ -809,10 +816,10 @@ int session_measure(session *s)
         run_info_free(&planned);
         return s->info.exit_status = 2;
     }
-    if (!s->parent && !c->verbose) /* a step's warnings are its parent's to say */
+    if (!s->parent && !c->verbose && !s->quiet_end) /* a step's warnings are its parent's to say */
         session_add_sink(s, warning_summary_sink_create(s->env.err, s->who));
     /* last, so the headline ends the run's text; on stderr, so stdout stays the peer's */
-    if (!s->parent && !s->no_headline)
+    if (!s->parent && !s->quiet_end)
         session_add_sink(s, headline_sink_create(s->env.err, s->who));
     if (!s->parent && !s->signals_armed) { /* a step runs under its parent's signals and deadline */
         arm_stop(s);
@@ -914,7 +921,7 @@ static int session_say_plan(session *s)
 {
     const common_options *c = session_common(s);
     for (size_t i = 0; i < s->topo.nwarnings; i++)
-        run_info_warn(&s->info, WARN_TOPOLOGY, s->topo.warnings[i]);
+        run_info_warn(&s->info, topology_warning_kind(&s->topo, s->topo.warnings[i]), s->topo.warnings[i]);
     params_bool(&s->info.plan.values, "plan_only", true);
     params_text(&s->info.plan.values, "machine", s->env.live ? "this machine" : s->env.sysfs_root);
     plan_text_write(s->env.out, s->who, &s->info, &s->topo, s->env.live ? NULL : s->env.sysfs_root);

@@ -69,7 +69,8 @@ struct session {
     bool failed;        /* a failure ended the run (session_fail) */
     bool measuring;     /* past the plan: warnings are said at once (before: at the start) */
     bool signals_armed; /* the stop handlers were installed before the plan (the cache probe) */
-    bool no_headline;   /* set by a mode's open_sinks: no headline at the end (numa mem -q: perf's lines only) */
+    bool quiet_end;     /* set by a mode's open_sinks: neither the warnings nor the headline at the end, JSON
+                           keeps them (numa mem -q: perf's lines only) */
     bool said_pages_unverified;
     /* What session_emit gives a record that does not say (session_size_basis). */
     const char *size_basis;

@@ -95,6 +95,16 @@ bool topology_llc_unknown(const topology *t)
     return true;
 }
 
+bool topology_warning_is_package_note(const topology *t, const char *w)
+{
+    if (strncmp(w, MISSING_PREFIX "no source reports ", strlen(MISSING_PREFIX "no source reports ")) != 0)
+        return false;
+    for (int level = 1; level <= 3; level++)
+        if (!topology_has_cache_level(t, level) && !topology_cache_level(t, level).per_package)
+            return false; /* a level guessed or missing: a real warning */
+    return true;
+}
+
 void topology_say_missing_caches(topology *t)
 {
     unwarn_prefix(t, MISSING_PREFIX);

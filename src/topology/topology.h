@@ -151,6 +151,10 @@ uint64_t topology_cache_report_max(const topology *t, int level, cache_source *s
 /* Says in one warning which levels no source describes and what is used instead
  * (replacing the line said before, as sources are added). */
 void topology_say_missing_caches(topology *t);
+/* w, one of t's warnings, is the missing-caches line where every level lacking a
+ * per-instance size has a whole package's figure (a cloud guest's usual state):
+ * a note for -v and JSON, not a warning that changes how to read the run. */
+bool topology_warning_is_package_note(const topology *t, const char *w);
 /* Warns, per level, when sources give different sizes for one instance. */
 void topology_say_disagreements(topology *t);
 

@@ -24,7 +24,7 @@ import time
 from round_records import check, load_doc, results, run_json
 
 # The kinds said only under -v and in JSON (src/core/warn_kind.c, docs/uncertainty.md).
-DETAIL = {"memory_budget", "host_steal", "cpu_pressure", "memory_pressure", "one_node", "topology", "host_noise"}
+DETAIL = {"memory_budget", "host_steal", "cpu_pressure", "memory_pressure", "one_node", "package_cache", "host_noise"}
 SAID = re.compile(r"^membench[a-z -]*: warning: (.*)$")  # "membench numa mem: warning: ..."
 GROUPED = re.compile(r"^([a-z_]+) x(\d+): ")
 

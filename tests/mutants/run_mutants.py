@@ -132,7 +132,7 @@ MUTANTS = [
      "        return r->nsamples > 0;\n    }\n    *stats = &r->summary;\n    *nsamples = r->nsamples;\n    return true;",
      "unit:csv"),
     ("numa mem -q prints the headline (perf's -q prints its lines alone)", "src/modes/session.c",
-     "    if (!s->parent && !s->no_headline)", "    if (!s->parent)", "headline"),
+     "    if (!s->parent && !s->quiet_end)", "    if (!s->parent)", "headline"),
     ("the headline goes to stdout, into the sweep's CSV", "src/modes/session.c",
      "headline_sink_create(s->env.err, s->who)", "headline_sink_create(s->env.out, s->who)", "headline"),
     ("the headline's idle latency is the full random chase's", "src/output/headline_sink.c",
