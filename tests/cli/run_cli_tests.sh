@@ -504,6 +504,11 @@ stop_with() {
     echo "# SIG$sig: process gone $(( ($(date +%s%N) - t0) / 1000000 )) ms after the signal"
 }
 
+# wait_started FILE: up to 10 s for a run's JSON document (written once measuring
+# starts, the stop handlers armed): a fixed sleep alone sometimes came before that
+# under qemu-user on a loaded host, and the default action left no document.
+wait_started() { for _ in $(seq 1 100); do [ -s "$1" ] && return; sleep 0.1; done; }
+
 # -r 1000 would take minutes; -t 1 must stop it early and keep what was measured.
 timeout 120 "$BIN" -r 1000 -t 1 --json "$TMP/t.json" >"$TMP/t.csv" 2>"$TMP/t.err"; rc=$?
 check "-t stops a long run with exit 0" test $rc -eq 0
@@ -682,8 +687,10 @@ else
     check "latency --pages thp records the coverage obtained" \
         bash -c "awk -F, 'NR > 1 && (\$7 != \"thp\" || \$8 == \"\") {bad=1} END {exit bad}' '$TMP/thp.csv'"
 fi
+rm -f "$TMP/li.json"
 "$BIN" latency --sample-ms 1 --min 4K --max 64M --json "$TMP/li.json" >/dev/null 2>&1 &
 pid=$!
+wait_started "$TMP/li.json"
 sleep 1
 stop_with INT $pid
 check "latency SIGINT exits 130 with valid, incomplete JSON" \
@@ -743,8 +750,10 @@ check "latency-matrix -v: the cells (CPU, nodes), MPOL_BIND, the default buffer 
         grep -qE '^buffer_bytes: [0-9]+$' '$TMP/lmv.err' && [ \$(sed -n 's/^buffer_bytes: //p' '$TMP/lmv.err') -ge 67108864 ] &&
         grep -q '^    row | column | cpu_node | cpu | mem_node$' '$TMP/lmv.err' && grep -q '^    0 | 0 | [0-9]* | $FIRST_CPU | ' '$TMP/lmv.err' &&
         grep -q '^Threads: [0-9]*, one chasing thread per node with CPUs' '$TMP/lmv.err'"
+rm -f "$TMP/lmi.json"
 "$BIN" latency-matrix --every-cpu -b 8M --sample-ms 500 --json "$TMP/lmi.json" >"$TMP/lmi.txt" 2>/dev/null &
 pid=$!
+wait_started "$TMP/lmi.json"
 sleep 1
 stop_with INT $pid
 check "latency-matrix SIGINT exits 130 with valid, incomplete JSON and says which cells were not measured" \
@@ -1028,8 +1037,10 @@ else
 fi
 
 # SIGTERM in the middle of a long STREAM run: the table so far and JSON marked incomplete.
+rm -f "$TMP/sts.json"
 "$BIN" stream -n 4000000 --ntimes 1000 --json "$TMP/sts.json" >"$TMP/sts.out" 2>"$TMP/sts.err" &
 pid=$!
+wait_started "$TMP/sts.json"
 sleep 1.5
 stop_with TERM $pid
 check "stream SIGTERM exits 143 with valid, incomplete JSON" \
