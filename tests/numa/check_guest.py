@@ -597,8 +597,12 @@ d = r["json"] or {}
 check("SIGTERM: JSON valid, incomplete, says why, keeps what was measured",
       d.get("complete") is False and "SIGTERM" in str(d.get("stopped_by")) and len(d.get("results", [])) > 0,
       json.dumps({k: d.get(k) for k in ("complete", "stopped_by")}))
-check("SIGTERM: CSV rows printed so far are whole",
-      r["out"].startswith("size_kb,") and all(len(l.split(",")) == 10 for l in r["out"].splitlines()), r["out"][-300:])
+# sc-membench's nine columns (the drop-in's contract), and no row cut short by the stop
+SC_MEMBENCH_HEADER = ("size_kb,operation,bandwidth_mb_s,latency_ns,latency_stddev_ns,latency_samples,threads,"
+                      "iterations,elapsed_s")
+check("SIGTERM: CSV rows printed so far are whole (sc-membench's header, 9 fields a row)",
+      r["out"].splitlines()[:1] == [SC_MEMBENCH_HEADER] and len(r["out"].splitlines()) > 1 and
+      all(len(l.split(",")) == 9 for l in r["out"].splitlines()), r["out"][-300:])
 
 print("%s: %d passed, %d failed" % (label, passed, failed))
 sys.exit(1 if failed else 0)
