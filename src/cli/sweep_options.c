@@ -61,6 +61,11 @@ static const option_spec specs[] = {
     {.short_name = 'R', .kind = OPT_FLAG, .key = "human_readable", .offset = F(human),
      .help = "Human-readable table, summary and scores (default: CSV)"},
     OPTION_COMMON_UNDER("json", "membench options:"),
+    {.long_name = "max-size", .value_name = "SIZE", .kind = OPT_SIZE_KB, .key = "max_size_kb",
+     .offset = F(max_size_kb), .min = 4, .max = (double)MAX_SIZE_KB,
+     .bad = "size must be a whole number of KB (or with K, M or G: 64M), at least 4 KB",
+     .help = "Sweep only the planned sizes up to SIZE per thread (KB, or with\nK, M or G); larger ones, "
+             "the DRAM point among them, are left\nout (JSON plan: sizes_above_max_size)"},
     {.long_name = "csv-columns", .value_name = "SET", .kind = OPT_CHOICE, .key = "csv_columns",
      .offset = F(csv_columns), .given = OPTION_GIVEN(sweep_options, csv_columns_given),
      .choices = csv_column_choices, .bad = "use sc-membench or membench",
@@ -139,6 +144,8 @@ parse_result sweep_options_check(void *opts, char *err, size_t errlen)
         return cli_fail(err, errlen, "-a and -p conflict: -a tries thread counts itself");
     if (o->full && o->single_size_kb)
         return cli_fail(err, errlen, "-f and -s conflict: -s tests one size, -f adds sizes up to the memory limit");
+    if (o->max_size_kb && o->single_size_kb)
+        return cli_fail(err, errlen, "--max-size and -s conflict: -s tests one size, --max-size caps a sweep's sizes");
     target_options_check(o->target_ci_pct, &o->max_time_s);
     return PARSE_OK;
 }

@@ -18,6 +18,7 @@ enum { CSV_COLUMNS_SC_MEMBENCH, CSV_COLUMNS_MEMBENCH }; /* sc-membench's nine; t
 typedef struct {
     common_options common;   /* -h -V -v -p --json --cpus --oversubscribe --kernel */
     uint64_t single_size_kb; /* -s; 0 = sweep */
+    uint64_t max_size_kb;    /* --max-size: the sweep's sizes up to this; 0 = no cap */
     int tries;               /* -r */
     bool full;               /* -f */
     bool auto_scale;         /* -a */

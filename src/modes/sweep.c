@@ -71,6 +71,7 @@ typedef struct {
     size_t next_emit; /* the first point whose record is not out yet */
     int rounds;          /* rounds run */
     uint64_t budget;     /* what may be allocated (session_memory_budget) */
+    size_t above_max;    /* planned sizes --max-size left out */
     uint64_t dram_chain_min; /* a DRAM point's chain: twice the chaser's last level (chain_bytes) */
     double start;        /* clock_now() when the rounds began */
 } sweep_state;
@@ -127,6 +128,16 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
     sweep_plan_sizes(&s->topo, cpus, threads, o->full, budget, buffers, &st->plan);
     dram_basis basis = dram_basis_for(&s->topo, cpus, (size_t)threads);
     free(cpus);
+    uint64_t cap = o->max_size_kb * 1024ULL; /* at most 2^50: no overflow */
+    if (cap) {
+        char sb[32];
+        uint64_t smallest = st->plan.n ? st->plan.points[0].bytes : 0;
+        st->above_max = sweep_plan_cap(&st->plan, cap);
+        if (st->plan.n == 0 && st->above_max)
+            return session_bad_input(s, "--max-size %s: below the smallest size the sweep plans on this machine, %s "
+                                        "(-s measures one size of your choosing)",
+                                     format_bytes(cap, nb, sizeof nb), format_bytes(smallest, sb, sizeof sb));
+    }
     if (o->single_size_kb) {
         uint64_t bytes = o->single_size_kb * 1024ULL;
         uint64_t need = bytes * (uint64_t)size_threads * (uint64_t)buffers;
@@ -154,11 +165,14 @@ static int plan_sizes(session *s, sweep_state *st, const sweep_options *o, int t
                       format_bytes(budget, bb, sizeof bb), format_bytes(st->plan.max_bytes, nb, sizeof nb),
                       size_threads, buffers, format_bytes(SWEEP_MIN_BYTES, mb, sizeof mb));
         return 1;
-    } else if (st->plan.dropped) {
+    } else if (st->plan.dropped && !(cap && cap <= st->plan.max_bytes)) { /* else --max-size left them out */
         session_warn(s, WARN_SIZES_LEFT_OUT, "%zu size(s) left out: more than the memory budget allows (%s per thread)",
                      st->plan.dropped, format_bytes(st->plan.max_bytes, nb, sizeof nb));
     }
-    if (o->full && st->plan.full_points == 0)
+    if (o->full && cap && cap < SWEEP_FULL_START)
+        session_warn(s, WARN_OPTION_IGNORED, "-f adds nothing: --max-size %s is below %s, where -f starts",
+                     format_bytes(cap, nb, sizeof nb), format_bytes(SWEEP_FULL_START, mb, sizeof mb));
+    else if (o->full && st->plan.full_points == 0)
         session_warn(s, WARN_OPTION_IGNORED,
                      "-f adds nothing: the memory budget allows %s per thread, -f starts at %s "
                      "(MemAvailable and cgroup limit, less a margin)",
@@ -225,6 +239,10 @@ static void describe_plan(session *s, const sweep_state *st, const sweep_options
     }
     params_int(&p->values, "max_bytes_per_thread", (long long)st->plan.max_bytes);
     params_int(&p->values, "sizes_dropped_for_memory", (long long)st->plan.dropped);
+    if (o->max_size_kb) {
+        params_int(&p->values, "max_size_bytes", (long long)(o->max_size_kb * 1024ULL));
+        params_int(&p->values, "sizes_above_max_size", (long long)st->above_max);
+    }
     char list[256] = "";
     for (int op = 0; op < OP_COUNT; op++)
         if (o->ops_mask & OP_MASK(op))
@@ -328,7 +346,7 @@ static void sweep_open_sinks(session *s)
         return;
     }
     comparability c = {o->max_runtime, 0, NULL, (int)s->topo.usable.count, (unsigned long long)o->single_size_kb,
-                       NULL, 0, o->tries, o->target_ci_pct > 0};
+                       (unsigned long long)o->max_size_kb, NULL, 0, o->tries, o->target_ci_pct > 0};
     if (o->common.threads_from_p || (o->common.threads > 0 && !o->common.cpus_given)) {
         c.fixed_threads = o->common.threads;
         c.fixed_threads_source = o->common.threads_from_p ? "-p" : "OMP_NUM_THREADS";

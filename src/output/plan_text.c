@@ -48,9 +48,15 @@ static void machine_line(FILE *f, const topology *t)
     fprintf(f, "\n");
 }
 
-static void sizes(FILE *f, const param_table *t, int threads)
+static void sizes(FILE *f, const param_table *t, int threads, const param_list *v)
 {
-    fprintf(f, "Sizes per thread (%zu), each point x operation:\n", t->nrows);
+    fprintf(f, "Sizes per thread (%zu", t->nrows);
+    if (num(v, "max_size_bytes") > 0) { /* --max-size: what it left out */
+        char b[32];
+        fprintf(f, "; %lld larger left out by --max-size %s", num(v, "sizes_above_max_size"),
+                amount((uint64_t)num(v, "max_size_bytes"), b, sizeof b));
+    }
+    fprintf(f, "), each point x operation:\n");
     for (size_t i = 0; i < t->nrows; i++) {
         const param_list *r = &t->rows[i];
         uint64_t kb = (uint64_t)num(r, "size_kb");
@@ -143,7 +149,7 @@ void plan_text_write(FILE *f, const char *who, const run_info *info, const topol
     fprintf(f, "%s)\n", info->placement.pinned ? "" : ", not pinned");
     const param_table *sz = section_find_table(&info->plan, "sizes");
     if (sz)
-        sizes(f, sz, (int)threads);
+        sizes(f, sz, (int)threads, v);
     const param_table *nd = section_find_table(&info->plan, "nodes");
     if (nd) {
         fprintf(f, "Memory at the peak, per node (where the threads' buffers and the latency chains go):\n");

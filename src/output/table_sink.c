@@ -92,7 +92,7 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
     else if (s->bandwidth_score > 0)
         fprintf(f, "\n  >> COMBINED SCORE:  %8.0f  (bandwidth only, no latency data)\n", s->combined_score);
     fprintf(f, RULE_DASH);
-    if (c->max_runtime > 0 || c->fixed_threads > 0 || c->single_size_kb > 0 || c->stopped_by) {
+    if (c->max_runtime > 0 || c->fixed_threads > 0 || c->single_size_kb > 0 || c->max_size_kb > 0 || c->stopped_by) {
         fprintf(f, "\nWARNING: Scores may not be comparable due to non-default options:\n");
         if (c->max_runtime > 0)
             fprintf(f, "  - Time limit (-t %g) may have prevented testing larger buffer sizes\n", c->max_runtime);
@@ -106,6 +106,8 @@ void table_write_summary(FILE *f, const run_summary *s, const comparability *c)
         }
         if (c->single_size_kb > 0)
             fprintf(f, "  - Single buffer size (-s %llu KB) instead of full sweep\n", c->single_size_kb);
+        if (c->max_size_kb > 0)
+            fprintf(f, "  - Sizes up to --max-size %llu KB instead of the whole sweep\n", c->max_size_kb);
         if (c->stopped_by)
             fprintf(f, "  - Run stopped early (%s): not every point got its -r samples\n", c->stopped_by);
         fprintf(f, "For comparable scores, run without -t, -p, or -s options.\n");

@@ -16,6 +16,7 @@ typedef struct {
     const char *fixed_threads_source; /* "-p" or "OMP_NUM_THREADS" */
     int usable_cpus;
     unsigned long long single_size_kb; /* -s, 0 if not given */
+    unsigned long long max_size_kb;    /* --max-size, 0 if not given */
     const char *stopped_by;  /* "time limit", "SIGINT", "SIGTERM", or NULL when complete */
     int latency_below_target; /* latency points that did not reach CV < 5% */
     int rounds;              /* the sweep's -r rounds (0: not said) */

@@ -155,3 +155,14 @@ void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool ful
     }
     sort_points(out);
 }
+
+size_t sweep_plan_cap(size_plan *plan, uint64_t max_bytes)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->points[i].bytes <= max_bytes)
+            plan->points[kept++] = plan->points[i];
+    size_t left_out = plan->n - kept;
+    plan->n = kept;
+    return left_out;
+}

@@ -49,6 +49,11 @@ typedef struct {
 void sweep_plan_sizes(const topology *t, const int *cpus, int nthreads, bool full, uint64_t budget,
                       int buffers, size_plan *out);
 
+/* --max-size: leaves out the points above max_bytes per thread (the DRAM point
+ * among them when it is larger), keeping the order; returns how many it left out.
+ * A function of the plan and the cap only, so the sizes stay the machine's. */
+size_t sweep_plan_cap(size_plan *plan, uint64_t max_bytes);
+
 uint64_t round_down_pow2(uint64_t v);
 uint64_t round_up_pow2(uint64_t v);
 

@@ -20,11 +20,26 @@ def run(args, name):
     return run_json([BIN] + args, TMP, name)
 
 
-# --- a sweep of every size, two operations, -r 3 ----------------------------------
-p, d = run(["-o", "read", "-o", "latency", "-r", "3", "-p", "1"] + QUICK, "rounds")
+# --- a sweep of the planned sizes up to 8 MiB, two operations, -r 3 -----------------
+# (--max-size: the DRAM point's first touch of the DRAM rule's gigabytes was most of
+# this file's time, and the rounds do not need it; --max-size itself is checked here
+# against the plan of the same sweep without it)
+SWEEP = ["-o", "read", "-o", "latency", "-r", "3", "-p", "1"] + QUICK
+CAP = 8 << 20
+p, d = run(SWEEP + ["--max-size", "8M"], "rounds")
 recs = d["results"] if d else []
 check("rounds: the sweep exits 0 with a record per size and operation (%d)" % len(recs),
       p.returncode == 0 and len(recs) >= 4 and len({r["size_bytes"] for r in recs}) * 2 == len(recs), p.stderr)
+_, whole = run(SWEEP + ["--plan"], "rounds_whole_plan")
+planned = [r["size_kb"] << 10 for r in (whole or {}).get("plan", {}).get("sizes", [])]
+kept = [b for b in planned if b <= CAP]
+check("--max-size 8M: the sizes are the whole sweep's up to 8 MiB, each measured, and the plan counts the %d "
+      "larger ones left out (the DRAM point among them)" % (len(planned) - len(kept)),
+      d and kept and sorted({r["size_bytes"] for r in recs}) == kept and
+      [r["size_kb"] << 10 for r in d["plan"].get("sizes", [])] == kept and
+      d["plan"].get("max_size_bytes") == CAP and d["plan"].get("sizes_above_max_size") == len(planned) - len(kept) and
+      len(planned) > len(kept) and not any(r.get("may_fit_cache") is not None for r in recs),
+      (planned, d and d["plan"].get("sizes"), d and d["plan"].get("sizes_above_max_size")))
 bw = [r for r in recs if r["operation"] == "read"]
 lat = [r for r in recs if r["operation"] == "latency"]
 # A series restart (a sample shorter than --sample-ms) drops the point's samples and
@@ -166,7 +181,8 @@ check("--max-time: a warning says the rounds were cut", "--max-time" in p.stderr
 # 0.1 ms chases miss CV < 5% at several sizes, so without the budget their CV rule
 # would add rounds; a budget of a nanosecond refuses every round past -r 1, and -r's
 # own round always runs. Never a timing: the rounds are counted.
-p, d = run(["-o", "latency", "-r", "1", "-p", "1", "--latency-sample-ms", "0.1", "--time-budget", "1e-9"], "budget")
+p, d = run(["-o", "latency", "-r", "1", "-p", "1", "--latency-sample-ms", "0.1", "--time-budget", "1e-9",
+           "--max-size", "8M"], "budget")
 recs = d["results"] if d else []
 missed = [r["size_kb"] for r in recs if not r.get("converged")]
 check("--time-budget 1e-9 -r 1: one round, each latency point its 7 samples from it; the plan says the budget "

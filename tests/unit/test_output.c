@@ -170,7 +170,7 @@ TEST(summary_text_and_comparability_warning)
 {
     result_record r[] = {bw(OP_READ, 65536, 25000), lat(65536, 97.2)};
     run_summary s = summary_compute(r, 2);
-    comparability c = {60, 4, "-p", 32, 0, NULL, 1, 3, false};
+    comparability c = {60, 4, "-p", 32, 0, 0, NULL, 1, 3, false};
     char *text = NULL;
     CAPTURE(text, table_write_summary(f, &s, &c));
     CHECK_CONTAINS(text, "                           BENCHMARK SUMMARY\n");
@@ -189,10 +189,16 @@ TEST(summary_text_and_comparability_warning)
     CHECK_CONTAINS(text, "1 latency point(s) did not reach CV < 5%");
     CHECK_CONTAINS(text, "Samples: 3 per point, taken in 3 rounds (each round visits every size and operation once).");
     free(text);
-    comparability clean = {0, 0, NULL, 32, 0, NULL, 0, 0, false};
+    comparability clean = {0, 0, NULL, 32, 0, 0, NULL, 0, 0, false};
     CAPTURE(text, table_write_summary(f, &s, &clean));
     CHECK(strstr(text, "WARNING") == NULL);
     CHECK(strstr(text, "rounds") == NULL); /* not said when not known */
+    free(text);
+    comparability capped = {0, 0, NULL, 32, 0, 8192, NULL, 0, 0, false}; /* --max-size alone warns too */
+    CAPTURE(text, table_write_summary(f, &s, &capped));
+    CHECK_CONTAINS(text, "WARNING: Scores may not be comparable due to non-default options:\n"
+                         "  - Sizes up to --max-size 8192 KB instead of the whole sweep\n"
+                         "For comparable scores");
     free(text);
     free_all(r, 2);
 }

@@ -109,6 +109,31 @@ TEST(plan_full_sweep_adds_ram_sizes_up_to_budget)
     topology_free(&t);
 }
 
+TEST(plan_max_size_leaves_out_the_larger_points_in_order)
+{
+    topology t;
+    topology_load(fixture_two_socket_smt(), NULL, &t);
+    int cpus[] = {0, 4};
+    size_plan p;
+    sweep_plan_sizes(&t, cpus, 2, false, 64ULL << 30, 2, &p);
+    /* --max-size 8M: 16K .. 8M stay (8M itself included), 16M, 32M and the DRAM point go */
+    CHECK_INT(sweep_plan_cap(&p, 8 * MB), 3);
+    uint64_t expect[] = {16 * KB, 128 * KB, 1 * MB, 2 * MB, 4 * MB, 8 * MB};
+    check_sizes(&p, expect, 6);
+    CHECK_CONTAINS(p.points[5].reason, "L3/4");
+    for (size_t i = 0; i < p.n; i++)
+        CHECK(!p.points[i].dram);
+    /* a cap at or above every point leaves the plan as it was */
+    sweep_plan_sizes(&t, cpus, 2, false, 64ULL << 30, 2, &p);
+    CHECK_INT(sweep_plan_cap(&p, 128 * MB), 0);
+    CHECK_INT(p.n, 9);
+    CHECK(p.points[8].dram);
+    /* below the smallest point: nothing left */
+    CHECK_INT(sweep_plan_cap(&p, 8 * KB), 9);
+    CHECK_INT(p.n, 0);
+    topology_free(&t);
+}
+
 TEST(plan_tiny_budget_still_has_a_point_or_none)
 {
     topology t;
