@@ -142,9 +142,19 @@ void plan_text_write(FILE *f, const char *who, const run_info *info, const topol
         fprintf(f, "\n");
     }
     long long threads = num(v, "threads") >= 0 ? num(v, "threads") : info->placement.n;
-    fprintf(f, "Threads: %lld on CPUs ", threads);
-    text(f, params_get_text(v, "thread_cpus"));
-    fprintf(f, " (");
+    if (params_find(v, "thread_cpus") || threads > 0) {
+        fprintf(f, "Threads: %lld on CPUs ", threads);
+        if (params_find(v, "thread_cpus"))
+            text(f, params_get_text(v, "thread_cpus"));
+        else /* a mode without the sweep's cost model: its placement's places */
+            for (int i = 0; i < info->placement.n; i++) {
+                fprintf(f, "%s", i ? "," : "");
+                text(f, info->placement.threads[i].cpus);
+            }
+        fprintf(f, " (");
+    } else { /* placed row by row as the run goes (bandwidth-matrix): the policy says how */
+        fprintf(f, "Threads: (");
+    }
     text(f, info->placement.policy);
     fprintf(f, "%s)\n", info->placement.pinned ? "" : ", not pinned");
     const param_table *sz = section_find_table(&info->plan, "sizes");

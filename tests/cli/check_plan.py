@@ -234,4 +234,21 @@ lat = subprocess.run([BIN, "latency", "--plan"], capture_output=True, text=True)
 check("latency --plan says its sizes against the DRAM rule and measures nothing",
       lat.returncode == 0 and "max_bytes:" in lat.stdout and "dram_rule:" in lat.stdout and "plan_only: true" in lat.stdout,
       lat.stdout + lat.stderr)
+# The plan's Threads line names the CPUs the placement chose, in every mode that
+# plans (a mode without the sweep's cost model printed "on CPUs " and nothing), and a
+# mode that places threads only as it goes (bandwidth-matrix) says how, no count.
+for mode in ("latency", "latency-matrix", "stream", "peak-bandwidth", "loaded-latency"):
+    path = os.path.join(TMP, "plan-threads-%s.json" % mode)
+    p = subprocess.run([BIN, mode, "--plan", "--json", path], capture_output=True, text=True)
+    d = json.load(open(path)) if p.returncode == 0 and os.path.exists(path) else {}
+    places = [t["cpus"] for t in d.get("placement", {}).get("threads", [])]
+    line = [x for x in (p.stdout + p.stderr).splitlines() if x.startswith("Threads: ")]
+    check("%s --plan: 'Threads: %d on CPUs %s (...)', the placement's CPUs" % (mode, len(places), ",".join(places)),
+          places and len(line) == 1 and
+          (line[0].startswith("Threads: %d on CPUs %s (" % (len(places), ",".join(places))) or
+           cpus(line[0].split(" on CPUs ")[1].split(" ")[0]) == [int(c) for c in places]), (line, places))
+p = subprocess.run([BIN, "bandwidth-matrix", "--plan"], capture_output=True, text=True)
+line = [x for x in (p.stdout + p.stderr).splitlines() if x.startswith("Threads: ")]
+check("bandwidth-matrix --plan: 'Threads: (every usable CPU of each node ...)', no count of 0",
+      p.returncode == 0 and len(line) == 1 and line[0].startswith("Threads: (every usable CPU"), line)
 sys.exit(0 if all(results) else 1)
