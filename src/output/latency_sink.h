@@ -12,7 +12,7 @@
 
 #define LATENCY_CSV_HEADER                                                                                           \
     "size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage,"  \
-    "random_latency_ns"
+    "random_latency_ns,latency_best_ns,random_latency_best_ns"
 
 void latency_write_header(FILE *f, bool csv, const char *counter, double counter_hz);
 void latency_write_row(FILE *f, bool csv, const result_record *r);

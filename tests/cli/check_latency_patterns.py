@@ -10,6 +10,7 @@ run_cli_tests.sh.
   check_latency_patterns.py MEMBENCH TMPDIR"""
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -81,19 +82,44 @@ for name, what in (("given", "--sample-ms 20 given"), ("nobudget", "--time-budge
     check("latency, %s: the sample stays 20 ms" % what,
           rc == 0 and "sample_fit" not in plan and ms and all(m == 20 for m in ms), (rc, plan.get("sample_fit"), ms))
 
-p = subprocess.run([BIN, "latency", "--min", "256K", "--max", "512K", "--points-per-octave", "1", "--csv"] + QUICK,
-                   capture_output=True, text=True)
+csv_json = os.path.join(TMP, "latcsv.json")
+p = subprocess.run([BIN, "latency", "--min", "256K", "--max", "512K", "--points-per-octave", "1", "--csv",
+                    "--json", csv_json] + QUICK, capture_output=True, text=True)
 rows = csv_rows(p.stdout)
 check("latency --csv: random_latency_ns after the other columns, filled at the largest size only",
-      p.returncode == 0 and p.stdout.splitlines()[0].endswith(",huge_coverage,random_latency_ns") and len(rows) == 2 and
-      rows[0]["random_latency_ns"] == "" and float(rows[1]["random_latency_ns"] or 0) > 0, p.stdout + p.stderr)
+      p.returncode == 0 and
+      p.stdout.splitlines()[0].endswith(",huge_coverage,random_latency_ns,latency_best_ns,random_latency_best_ns") and
+      len(rows) == 2 and rows[0]["random_latency_ns"] == "" and float(rows[1]["random_latency_ns"] or 0) > 0,
+      p.stdout + p.stderr)
+# the statistics named: latency_ns the median, latency_best_ns the lowest sample
+# (multichase's statistic), each chase's own, as the JSON's summaries have them
+recs = json.load(open(csv_json))["results"] if p.returncode == 0 else []
+
+
+def close(text, value):
+    return text != "" and abs(float(text) - value) <= 0.0005 + 1e-9 * value
+
+
+check("latency --csv: latency_ns the median, latency_best_ns the lowest sample, random_latency_best_ns the full "
+      "random chase's lowest (the JSON's summaries)",
+      len(recs) == len(rows) == 2 and
+      all(close(row["latency_ns"], r["summary"]["median"]) and close(row["latency_best_ns"], min(r["samples"]))
+          for row, r in zip(rows, recs)) and
+      rows[0]["random_latency_best_ns"] == "" and "random_chase" in recs[1] and
+      close(rows[1]["random_latency_best_ns"], min(recs[1]["random_chase"]["samples"])) and
+      close(rows[1]["random_latency_ns"], recs[1]["random_chase"]["summary"]["median"]),
+      (rows, [(r["summary"], r.get("random_chase", {}).get("summary")) for r in recs]))
 
 p = subprocess.run([BIN, "latency", "--min", "512K", "--max", "512K"] + QUICK, capture_output=True, text=True)
 head = p.stdout.splitlines()
 table = [l for l in head if l.startswith("512 KiB")]
-check("latency table: a 'Full random (page walks)' column, with the DRAM point's figure in ns",
-      p.returncode == 0 and any(l.rstrip().endswith("Full random (page walks)") for l in head) and table and
-      re.search(r"\(\d+%\)\s+\d+\.\d\d ns ", table[0]), p.stdout)
+check("latency table: 'Median' and 'Best' columns, and a 'Full random (page walks): median, interval, best' "
+      "column with the DRAM point's figures in ns",
+      p.returncode == 0 and
+      any(re.match(r"Size +Median +Interval \(level\) +Best +Cycles .*Full random \(page walks\): median, interval, "
+                   r"best$", l.rstrip()) for l in head) and table and
+      re.match(r"512 KiB +\d+\.\d\d ns +\S+ \(\d+%\) +\d+\.\d\d ns ", table[0]) and
+      re.search(r" \d+\.\d\d ns \S+ \(\d+%\), best \d+\.\d\d ns$", table[0].rstrip()), p.stdout)
 
 p, d = run_json([BIN, "latency", "--min", "512K", "--max", "1M", "--full-random", "--points-per-octave", "1"] + QUICK,
                 TMP, "latfull")

@@ -671,7 +671,7 @@ check "latency ends with how the host moved (as -R): a verdict or too short to j
     bash -c "tail -5 '$TMP/lat.txt' | grep -A3 '^HOST DURING THIS RUN:$' | grep -qE '^  (varied ±[0-9.]+% \(fixed CPU and memory probes timed [0-9]+ times\)|too short to judge)' && tail -2 '$TMP/lat.txt' | grep -qE '^  steal ([0-9.]+%|unknown), CPU pressure ([0-9.]+%|unknown), memory pressure ([0-9.]+%|unknown)$'"
 "$BIN" latency "${LQ[@]}" --points-per-octave 2 --csv --json "$TMP/lat.json" >"$TMP/lat.csv" 2>"$TMP/lat.err"
 check "latency --csv header and rows" \
-    bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage,random_latency_ns' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 9 || \$2 <= 0 || \$5 < 7 || \$5 > 21) {bad=1} END {exit bad}' '$TMP/lat.csv'"
+    bash -c "[ \"\$(head -1 '$TMP/lat.csv')\" = 'size_kb,latency_ns,latency_ref_cycles,latency_stddev_ns,latency_samples,cv_target_met,page_method,huge_coverage,random_latency_ns,latency_best_ns,random_latency_best_ns' ] && [ \$(wc -l <'$TMP/lat.csv') -ge 6 ] && awk -F, 'NR > 1 && (NF != 11 || \$2 <= 0 || \$5 < 7 || \$5 > 21 || \$10 <= 0 || \$10 > \$2) {bad=1} END {exit bad}' '$TMP/lat.csv'"
 check "latency --json is valid, complete, with results and checks" \
     python3 -c "import json,sys; d=json.load(open('$TMP/lat.json')); n=sum(1 for _ in open('$TMP/lat.csv'))-1; sys.exit(0 if d['mode']=='latency' and d['complete'] and len(d['results'])==n and 'cache_checks' in d['analysis'] and 'steps' in d['analysis'] and d['elapsed_s']>0 else 1)"
 # Cache sizes are read only off converged points: every step edge is a converged
