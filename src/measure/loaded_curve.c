@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include "measure/loaded_curve.h"
 
-bool loaded_back_to_idle(const loaded_point *largest, double idle_low, double idle_high)
+bool loaded_back_to_idle(const loaded_point *largest, double idle_ns, double idle_low, double idle_high)
 {
-    return largest->latency_low <= idle_high && largest->latency_high >= idle_low;
+    double off = largest->latency_ns - idle_ns;
+    return largest->latency_low <= idle_high && largest->latency_high >= idle_low &&
+           (off < 0 ? -off : off) <= LOADED_IDLE_TOLERANCE * idle_ns;
+}
+
+bool loaded_below_idle(const loaded_point *p, double idle_ns)
+{
+    return p->latency_ns < idle_ns * (1 - LOADED_IDLE_TOLERANCE);
 }
 
 int loaded_out_of_order(const loaded_point *points, int n, int *flags)

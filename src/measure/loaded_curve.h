@@ -21,8 +21,18 @@ typedef struct {
  * few percent. */
 #define LOADED_BANDWIDTH_SLACK 0.10
 
-/* The largest delay's latency is back at idle: its interval meets idle's. */
-bool loaded_back_to_idle(const loaded_point *largest, double idle_low, double idle_high);
+/* How far from idle's median a loaded median may be and still count as idle. */
+#define LOADED_IDLE_TOLERANCE 0.10
+
+/* The largest delay's latency is back at idle: its median within
+ * LOADED_IDLE_TOLERANCE of idle's median, and its interval meets idle's (two wide
+ * intervals that overlap are not enough: +29% passed that way). */
+bool loaded_back_to_idle(const loaded_point *largest, double idle_ns, double idle_low, double idle_high);
+
+/* A loaded point below idle: its median more than LOADED_IDLE_TOLERANCE under
+ * idle's. Traffic cannot make a chase faster, so the idle figure or this one
+ * caught another phase of the host: said, never smoothed. */
+bool loaded_below_idle(const loaded_point *p, double idle_ns);
 
 /* points[0..n) in increasing delay. flags[i] (each point after the first): 1 its
  * bandwidth rose over the point before by more than LOADED_BANDWIDTH_SLACK, 2 its

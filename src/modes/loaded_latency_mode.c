@@ -162,16 +162,33 @@ static void check_curve(session *s, const loaded_point *pts, int m, const result
     qsort(sorted, (size_t)m, sizeof *sorted, by_delay);
     const loaded_point *last = &sorted[m - 1];
     if (idle) {
-        bool back = loaded_back_to_idle(last, idle->summary.median_low, idle->summary.median_high);
+        double idle_ns = idle->summary.median;
+        bool back = loaded_back_to_idle(last, idle_ns, idle->summary.median_low, idle->summary.median_high);
         params_number(a, "largest_delay", last->delay);
         params_number(a, "largest_delay_latency_ns", last->latency_ns);
         params_bool(a, "back_to_idle", back);
+        params_number(a, "idle_tolerance", LOADED_IDLE_TOLERANCE);
         if (!back)
-            session_warn(s, WARN_LOADED_CURVE, "at the largest delay (%.0f, %.1f MB/s of traffic) latency is %.1f ns, not back at idle "
-                            "(%.1f ns, interval %.1f-%.1f): the traffic still loads the memory or the host moved; "
-                            "add larger delays (--delays) or re-run",
-                         last->delay, last->bandwidth_mb_s, last->latency_ns, idle->summary.median,
-                         idle->summary.median_low, idle->summary.median_high);
+            session_warn(s, WARN_LOADED_CURVE, "at the largest delay (%.0f, %.1f MB/s of traffic) latency is %.1f ns (%+.0f%%), "
+                            "not back at idle (%.1f ns \xc2\xb1%.0f%%, interval %.1f-%.1f): the traffic still loads the "
+                            "memory or the host moved; add larger delays (--delays) or re-run",
+                         last->delay, last->bandwidth_mb_s, last->latency_ns, (last->latency_ns / idle_ns - 1) * 100,
+                         idle_ns, LOADED_IDLE_TOLERANCE * 100, idle->summary.median_low, idle->summary.median_high);
+        char below[512] = "";
+        int nbelow = 0;
+        for (int i = 0; i < m; i++)
+            if (loaded_below_idle(&sorted[i], idle_ns)) {
+                snprintf(below + strlen(below), sizeof below - strlen(below), "%s%.0f:%.1f", below[0] ? "," : "",
+                         sorted[i].delay, sorted[i].latency_ns);
+                nbelow++;
+            }
+        params_int(a, "below_idle_count", nbelow);
+        params_text(a, "below_idle_delays", below);
+        if (nbelow)
+            session_warn(s, WARN_LOADED_CURVE, "latency under load below idle (%.1f ns) by more than %.0f%% at %d delay%s "
+                            "(delay:ns %s): traffic cannot speed a chase up, so the idle figure or these caught "
+                            "another phase of the host; re-run",
+                         idle_ns, LOADED_IDLE_TOLERANCE * 100, nbelow, nbelow == 1 ? "" : "s", below);
     }
     int flagged = loaded_out_of_order(sorted, m, flags);
     char list[512] = "";

@@ -123,7 +123,10 @@ static void end(sink *s, const run_info *info)
     if (back && back->kind == PARAM_BOOL)
         fprintf(k->f, "At the largest delay (%.0f): %.2f ns, %s\n", params_get_number(a, "largest_delay", 0),
                 params_get_number(a, "largest_delay_latency_ns", 0),
-                back->flag ? "back at idle (within its interval)" : "NOT back at idle");
+                back->flag ? "back at idle (within 10% of it, the intervals meeting)" : "NOT back at idle");
+    if (params_get_number(a, "below_idle_count", 0) > 0)
+        fprintf(k->f, "Below idle by more than 10%% (delay:ns, a host phase, not the traffic): %s\n",
+                params_get_text(a, "below_idle_delays"));
     if (params_get_number(a, "out_of_order_count", 0) > 0)
         fprintf(k->f, "Out of order (a larger delay with more bandwidth or higher latency): %s\n",
                 params_get_text(a, "out_of_order_delays"));

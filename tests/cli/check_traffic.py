@@ -201,7 +201,10 @@ if len(cpus) >= 2:
               a["peak_bandwidth_mb_s"] == max(d0["params"]["bandwidth_mb_s"], d1["params"]["bandwidth_mb_s"]), a)
         # The curve's checks, from the records' own intervals (docs/mlc-class.md).
         iv = lambda r: (r["summary"]["median_interval"]["low"], r["summary"]["median_interval"]["high"])
-        back = iv(d1)[0] <= iv(idle)[1] and iv(d1)[1] >= iv(idle)[0]
+        # back at idle: the intervals meet and the median is within 10% of idle's
+        back = iv(d1)[0] <= iv(idle)[1] and iv(d1)[1] >= iv(idle)[0] and abs(d1["value"] / idle["value"] - 1) <= 0.10
+        below = ["%.0f:%.1f" % (r["params"]["delay"], r["value"]) for r in (d0, d1)
+                 if r["value"] < idle["value"] * 0.9]
         bw_up = d1["params"]["bandwidth_mb_s"] > 1.1 * d0["params"]["bandwidth_mb_s"]
         lat_up = iv(d1)[0] > iv(d0)[1]
         want = "1000:" + ("bandwidth+latency" if bw_up and lat_up else "bandwidth" if bw_up else "latency") \
@@ -210,6 +213,11 @@ if len(cpus) >= 2:
               a["largest_delay"] == 1000 and a["back_to_idle"] == back and
               a["largest_delay_latency_ns"] == d1["value"] and a["out_of_order_delays"] == want and
               a["out_of_order_count"] == (1 if want else 0), (a, iv(idle), iv(d0), iv(d1)))
+        check("loaded-latency: below_idle_delays lists each delay whose median is more than 10%% under idle's (%s)"
+              % (",".join(below) or "none"),
+              a["idle_tolerance"] == 0.1 and a["below_idle_count"] == len(below) and
+              a["below_idle_delays"] == ",".join(below) and
+              any("below idle (" in w for w in d["warnings"]) == bool(below), (a, d["warnings"]))
 
     p, d = run(["loaded-latency", "-c", str(cpus[-1])] + LL[1:], "loaded_c")
     check("loaded-latency -c: the chaser on that CPU, no traffic thread there",

@@ -305,10 +305,26 @@ TEST(loaded_curve_back_to_idle_when_the_intervals_meet)
 {
     loaded_point near = {20000, 10, 322, 318, 330};
     loaded_point far = {20000, 10, 890, 850, 930};
-    CHECK(loaded_back_to_idle(&near, 310, 325));
-    CHECK(!loaded_back_to_idle(&far, 310, 325));
+    CHECK(loaded_back_to_idle(&near, 316, 310, 325));
+    CHECK(!loaded_back_to_idle(&far, 316, 310, 325));
     loaded_point below = {20000, 10, 300, 290, 309}; /* wholly below idle: not idle either */
-    CHECK(!loaded_back_to_idle(&below, 310, 325));
+    CHECK(!loaded_back_to_idle(&below, 316, 310, 325));
+    /* issue 45: two wide intervals that meet are not enough; the median within 10% */
+    loaded_point wide = {20000, 10, 204.8, 150, 260};
+    CHECK(!loaded_back_to_idle(&wide, 158.2, 120, 200)); /* +29% */
+    loaded_point within = {20000, 10, 173, 150, 260};
+    CHECK(loaded_back_to_idle(&within, 158.2, 120, 200)); /* +9.4% */
+    loaded_point lower = {20000, 10, 143, 120, 160};
+    CHECK(loaded_back_to_idle(&lower, 158.2, 120, 200)); /* -9.6% */
+    CHECK(!loaded_back_to_idle(&lower, 160, 150, 200)); /* 143 against 160: -10.6%, the intervals meeting */
+}
+
+TEST(loaded_curve_says_latency_below_idle)
+{
+    loaded_point p = {0, 20000, 153, 140, 160}; /* issue 45: 153 ns under load, 179 idle */
+    CHECK(loaded_below_idle(&p, 179));
+    CHECK(!loaded_below_idle(&p, 169)); /* -9.5%: within the tolerance */
+    CHECK(!loaded_below_idle(&p, 150));
 }
 
 TEST(loaded_curve_flags_bandwidth_gains_and_latency_rises_as_the_delay_grows)
