@@ -349,11 +349,11 @@ TEST(session_each_mode_runs_twice_in_one_process)
     free(second);
 }
 
-static bool four_mib(uint64_t *bytes, char *why, size_t whylen)
+static bool three_and_a_half_mib(uint64_t *bytes, char *why, size_t whylen)
 {
     (void)why;
     (void)whylen;
-    *bytes = 4ULL << 20;
+    *bytes = 7ULL << 19;
     return true;
 }
 
@@ -376,13 +376,17 @@ static const result_record *record_at(const session *s, const char *op, uint64_t
 /* The sweep's latency chains beyond the keep limit get homes in the pool's sources,
  * and are linked once there: the 1 GiB chain of a default run took 0.4 s to link at
  * every visit (BENCHMARKS "Speed of the default run"). On a tree with caches small
- * enough (sizes 8 KiB to 1 MiB, the DRAM point 4 x 256 KiB) and a 4 MiB budget
- * (keep limit 512 KiB: 8-256 KiB kept), one thread's pool holds one 1 MiB read
- * source: the DRAM point's 1 MiB chain gets it. Measured on this machine, CPU 0. */
+ * enough (sizes 8 KiB to 1 MiB, the DRAM point 4 x 256 KiB) and a 3.5 MiB budget
+ * (keep limit 448 KiB: the 8-128 KiB chains kept), one thread's pool holds one 1 MiB
+ * read source and two chains want it, 256 KiB and 1 MiB: the largest, the DRAM
+ * point's, gets it (linked once); the 256 KiB one is linked at each of its visits
+ * (-r 2, more while its CV is not below 5%). Smallest first, the 1 MiB chain would be linked at every visit (a 4 MiB
+ * budget kept the 256 KiB chain, and no order could be told). Measured on this
+ * machine, CPU 0. */
 TEST(session_sweep_homes_the_largest_chain_first)
 {
     session s;
-    budget_of_open_on = four_mib;
+    budget_of_open_on = three_and_a_half_mib;
     CHECK_INT(open_on(&s, fixture_once(fixture_small_caches), NULL, "-p", "1", "-o", "read", "-o", "latency", "-r",
                       "2", "--sample-ms", "1", "--latency-sample-ms", "1", NULL),
               -1);
@@ -390,12 +394,18 @@ TEST(session_sweep_homes_the_largest_chain_first)
     CHECK_INT(session_plan(&s), 0);
     CHECK_INT(session_measure(&s), 0);
     const result_record *read = record_at(&s, "read", 1024), *largest = record_at(&s, "latency", 1024),
-                        *kept = record_at(&s, "latency", 256);
-    CHECK(read && largest && kept);
-    if (read && largest && kept) {
+                        *homeless = record_at(&s, "latency", 256), *kept = record_at(&s, "latency", 128);
+    CHECK(read && largest && homeless && kept);
+    if (read && largest && homeless && kept) {
         CHECK_INT(flag_of(read, "pooled"), 1);
         CHECK_INT(flag_of(largest, "pooled"), 1); /* in the read's source */
         CHECK_INT((long long)params_get_number(&largest->params, "chain_builds", -1), 1);
+        CHECK_INT(flag_of(homeless, "pooled"), 0); /* the source is the largest's */
+        int visits = 0; /* linked again at every visit: one build a round it was sampled in */
+        for (int i = 0; homeless->sample_rounds && i < homeless->nsamples; i++)
+            visits += i == 0 || homeless->sample_rounds[i] != homeless->sample_rounds[i - 1];
+        CHECK(visits >= 2);
+        CHECK_INT((long long)params_get_number(&homeless->params, "chain_builds", -1), visits);
         CHECK_INT((long long)params_get_number(&kept->params, "chain_builds", -1), 1); /* kept: its own memory */
     }
     close_session(&s);
