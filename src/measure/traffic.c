@@ -16,6 +16,11 @@
 #define BUFFER_SEED 0x7a11ULL
 #define MAX_CHASE_STEPS (1ULL << 40)
 #define SETTLE_S 0.05 /* loaded latency: traffic runs this long before a phase is measured */
+/* ... and this long in the first phase with traffic after a quiet one (the idle
+ * latency): threads that slept all through it needed more than 50 ms to reach their
+ * pace on a 2-vCPU guest, and delay 0's bandwidth moved 4x between runs (BENCHMARKS,
+ * "loaded-latency as steady as multiload"). Later phases follow busy ones. */
+#define SETTLE_AFTER_QUIET_S 0.5
 #define EXTEND_MAX_S 5.0 /* loaded latency: how long the window may wait for a traffic step */
 #define WARM_STEPS_MAX (1ULL << 22) /* ~0.5 s from DRAM */
 #define QUIET_NAP_NS 200000   /* a quiet traffic thread looks for the end this often */
@@ -46,6 +51,8 @@ struct traffic_run {
     int got;
     double next_boundary, last_t, t0, t1;
     double extended_s; /* loaded latency: the bandwidth window ran on past the latency samples */
+    double settle_s;   /* loaded latency: how long the traffic ran before this phase's window */
+    bool traffic_ran;  /* the phase before had traffic: its threads are at their pace */
     uint64_t last_total;
     uint64_t *snap0, *snap1; /* per thread, at the measured window's start and end */
 };
@@ -279,8 +286,10 @@ static void chase_phase(traffic_run *r)
     uint64_t steps = r->chase_steps;
     /* discarded, at least SETTLE_S: the traffic threads reach their pace */
     void *pos = r->chase_pos;
-    for (double start = clock_now(); clock_now() - start < SETTLE_S && !stop_requested();)
+    double settle = ph->prog && !r->traffic_ran ? SETTLE_AFTER_QUIET_S : SETTLE_S, start = clock_now();
+    while (clock_now() - start < settle && !stop_requested())
         pos = chase_run(pos, steps);
+    r->settle_s = clock_now() - start;
     r->t0 = clock_now();
     snapshot(r, r->snap0);
     while (r->got < ph->samples && !stop_requested()) {
@@ -382,6 +391,7 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
         return MEASURE_STOPPED;
     }
     team_run(r->t, job_phase, r);
+    r->traffic_ran = ph->prog != NULL;
     if (r->got == 0) {
         free(r->samples);
         r->samples = NULL;
@@ -431,6 +441,7 @@ measure_status traffic_measure(traffic_run *r, const traffic_phase *ph, result_r
         params_number(p, "dram_bandwidth_mb_s", ph->prog ? traffic_mix_dram_bytes(ph->prog->mix, mbs) : 0);
         params_int(p, "chase_steps", (long long)r->chase_steps);
         params_number(p, "window_extended_s", r->extended_s);
+        params_number(p, "settle_s", r->settle_s);
     } else {
         params_number(p, "dram_mb_s", traffic_mix_dram_bytes(ph->prog->mix, result_value(out)));
         params_number(p, "window_s", ph->window_s);

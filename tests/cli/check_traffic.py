@@ -193,6 +193,10 @@ if len(cpus) >= 2:
         check("loaded-latency: each delay was spun, its number of iterations after every traffic step",
               d0["params"]["spins_per_step"] == 0 and d1["params"]["spins_per_step"] == 1000 and
               "spins_per_step" not in idle["params"], [r["params"].get("spins_per_step") for r in d["results"]])
+        check("loaded-latency: the first delay after idle settles at least 0.5 s before its window (its traffic "
+              "threads slept through idle), the next at least 0.05 s",
+              d0["params"]["settle_s"] >= 0.5 and d1["params"]["settle_s"] >= 0.05,
+              [r["params"].get("settle_s") for r in d["results"]])
         check("loaded-latency: each delay also in ns, from the plan's calibration",
               abs(d1["params"]["delay_ns"] - 1000 * d["plan"]["spin_ns_per_iteration"]) < 1e-6)
         a = d["analysis"]
