@@ -355,6 +355,8 @@ MUTANTS = [
     ("loaded-latency never says a delay read below idle",
      "src/measure/loaded_curve.c", "return p->latency_ns < idle_ns * (1 - LOADED_IDLE_TOLERANCE);", "return false;",
      "unit:loaded_curve_says"),
+    ("loaded-latency's first delay after idle settles 50 ms like the others",
+     "src/measure/traffic.c", "ph->prog && !r->traffic_ran ? SETTLE_AFTER_QUIET_S : SETTLE_S", "SETTLE_S", "traffic"),
     ("--max-size leaves out a size equal to the cap",
      "src/plan/sweep_plan.c", "if (plan->points[i].bytes <= max_bytes)", "if (plan->points[i].bytes < max_bytes)",
      "unit:plan_max_size"),
