@@ -85,6 +85,8 @@ def shorten(argv, mode):
     if mode == "latency" and "--min" in out:
         return out + ["--points-per-octave", "1", "--rounds", "1"]
     extra = SHORT[mode]
+    if mode == "sweep" and "--max-size" in out:  # the row's cap is its point: every size up to it, -s conflicts
+        extra = ["-r", "1", "--time-budget", "0", "--sample-ms", "1", "--latency-sample-ms", "1"]
     if mode == "sweep" and "-s" in out:  # the row's own size (-s 64M) is the point of the row
         extra = [a for a in extra if a not in ("-s", "256")] + ["-o", "read"]  # one operation at 64 MiB
     return out + extra
