@@ -317,6 +317,8 @@ TEST(loaded_curve_back_to_idle_when_the_intervals_meet)
     loaded_point lower = {20000, 10, 143, 120, 160};
     CHECK(loaded_back_to_idle(&lower, 158.2, 120, 200)); /* -9.6% */
     CHECK(!loaded_back_to_idle(&lower, 160, 150, 200)); /* 143 against 160: -10.6%, the intervals meeting */
+    loaded_point apart = {20000, 10, 108, 106, 110}; /* +8%, but both intervals tight and apart */
+    CHECK(!loaded_back_to_idle(&apart, 100, 98, 102));
 }
 
 TEST(loaded_curve_says_latency_below_idle)
