@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from round_records import by_round, check, results, run_json, target_verdicts
+from round_records import by_round, check, results, run_json, target_verdicts, wait_for_doc
 
 BIN, TMP = sys.argv[1:3]
 
@@ -141,10 +141,7 @@ proc = subprocess.Popen([BIN, "latency", "--min", "4K", "--max", "64K", "--sampl
                          "--json", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 # the signal goes 1 s after the JSON document is there (the run is measuring): a fixed
 # 1 s came before the first record on a loaded host (two suites side by side)
-for _ in range(200):
-    if os.path.exists(path) and os.path.getsize(path) > 0 or proc.poll() is not None:
-        break
-    time.sleep(0.05)
+wait_for_doc(path, proc)
 time.sleep(1.0)
 proc.send_signal(signal.SIGINT)
 out, err = proc.communicate(timeout=60)

@@ -13,7 +13,8 @@ import re
 import signal
 import subprocess
 import sys
-import time
+
+from round_records import wait_for_doc
 
 BIN, TMP = sys.argv[1:3]
 QUICK = ["-b", "4M", "-t", "0.05"]
@@ -289,14 +290,7 @@ if os.path.exists(path):
     os.unlink(path)
 proc = subprocess.Popen([BIN, "mlc", "--json", path] + QUICK, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                         text=True)
-deadline = time.time() + 20
-while time.time() < deadline and proc.poll() is None:
-    try:
-        if json.load(open(path))["results"]:
-            break
-    except (OSError, ValueError, KeyError):
-        pass
-    time.sleep(0.02)
+wait_for_doc(path, proc, lambda d: d.get("results"), timeout=20)
 proc.send_signal(signal.SIGINT)
 out, err = proc.communicate(timeout=60)
 try:

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 
 # Every check's verdict, in order: the script exits 0 when all are true.
@@ -30,6 +31,19 @@ def load_doc(path):
         return json.load(open(path))
     except (OSError, ValueError):
         return None
+
+
+def wait_for_doc(path, proc, ready=lambda d: True, timeout=10):
+    """Waits while proc runs, up to timeout s, until its --json document at path parses
+    and ready(it) holds (a run writes it once measuring starts, its stop handlers
+    armed): a signal sent after a fixed sleep alone came too early on a loaded host."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and proc.poll() is None:
+        d = load_doc(path)
+        if d is not None and ready(d):
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def run_json(cmd, tmp, name, env=None):
