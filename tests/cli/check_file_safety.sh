@@ -22,11 +22,18 @@ PASS=0
 FAIL=0
 QUICK=(-r 1 --sample-ms 1 --latency-sample-ms 1)
 ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
-not_ok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && echo "    $2"; }
+# MEMBENCH_CHECK_FAILFAST=1 (make check-mutants): the first failure ends the script.
+not_ok() {
+    FAIL=$((FAIL + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && echo "    $2"
+    [ "${MEMBENCH_CHECK_FAILFAST:-}" != 1 ] || exit 1
+}
 check() { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
 
 "$BIN" -s 16 -s 64 -o read -o latency "${QUICK[@]}" --json "$TMP/a.json" >/dev/null 2>&1
 cp "$TMP/a.json" "$TMP/b.json"
+# a hundred runs: a report of them is over a pipe's 64 KiB
+HUNDRED=()
+for _ in $(seq 100); do HUNDRED+=("$TMP/a.json"); done
 
 # report never overwrites what it reads or its own page with a chart (any user).
 mkdir "$TMP/svg" && cp "$TMP/a.json" "$TMP/svg/bandwidth.svg"
@@ -45,18 +52,6 @@ cp "$TMP/svg/bandwidth.svg" "$TMP/chart.keep"
 check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anything is written (the table would overwrite a chart)" \
     bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'bandwidth.svg: is the chart' '$TMP/err' && cmp -s '$TMP/chart.keep' '$TMP/svg/bandwidth.svg' && [ ! -e '$TMP/page2.html' ]"
 
-# A FIFO output is written without blocking: a reader that holds it open and never
-# reads ends the write ("its reader took nothing for 10 s", exit 1), never a run
-# that waits for ever (a report of 100 runs is over the pipe's 64 KiB).
-HUNDRED=()
-for _ in $(seq 100); do HUNDRED+=("$TMP/a.json"); done
-mkfifo "$TMP/held.html"
-bash -c 'exec 3<"$1"; exec sleep 300' _ "$TMP/held.html" & HOLDER=$!
-timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
-kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
-check "report -o FIFO held open and never read: exit 1, one line saying its reader took nothing (rc=$rc)" \
-    bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'could not write (its reader took nothing for 10 s)' '$TMP/err'"
-rm -f "$TMP/held.html"
 # A FIFO output must still be the one checked when the document is written at the
 # end: a FIFO renamed over the name mid-run, or the name removed and made again
 # (rm + mkfifo: the new FIFO used to get the freed inode number, and even the clean
@@ -265,6 +260,18 @@ for n in (name + ".tmp", "." + name + ".tmp"):
 else
     echo "# skipped: the planted-link tests need root, runuser, group nogroup and a binary user nobody can run (--version)"
 fi
+
+# A FIFO output is written without blocking: a reader that holds it open and never
+# reads ends the write ("its reader took nothing for 10 s", exit 1), never a run
+# that waits for ever (a report of 100 runs is over the pipe's 64 KiB). Last: it
+# waits 10 s, and under MEMBENCH_CHECK_FAILFAST a bug caught earlier ends the script.
+mkfifo "$TMP/held.html"
+bash -c 'exec 3<"$1"; exec sleep 300' _ "$TMP/held.html" & HOLDER=$!
+timeout 60 "$BIN" report "${HUNDRED[@]}" -o "$TMP/held.html" >/dev/null 2>"$TMP/err"; rc=$?
+kill "$HOLDER" 2>/dev/null; wait "$HOLDER" 2>/dev/null
+check "report -o FIFO held open and never read: exit 1, one line saying its reader took nothing (rc=$rc)" \
+    bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'could not write (its reader took nothing for 10 s)' '$TMP/err'"
+rm -f "$TMP/held.html"
 
 echo "# file safety: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -952,7 +952,8 @@ def suite_fails(suite, tree):
                     return True
         return False
     if suite == "files":
-        return run(["bash", "tests/cli/check_file_safety.sh", "./membench"], tree).returncode != 0
+        return run(["bash", "tests/cli/check_file_safety.sh", "./membench"], tree,
+                   env=dict(os.environ, MEMBENCH_CHECK_FAILFAST="1")).returncode != 0
     if suite in CHECK_SCRIPTS:
         os.makedirs(os.path.join(tree, suite), exist_ok=True)
         return run([sys.executable, "tests/cli/" + CHECK_SCRIPTS[suite], "./membench", os.path.join(tree, suite)],
