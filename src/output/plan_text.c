@@ -30,6 +30,12 @@ static long long num(const param_list *l, const char *key)
     return (long long)params_get_number(l, key, -1);
 }
 
+static bool flag(const param_list *l, const char *key)
+{
+    const param *p = params_find(l, key);
+    return p && p->kind == PARAM_BOOL && p->flag;
+}
+
 static void machine_line(FILE *f, const topology *t)
 {
     fprintf(f, "Machine: %zu CPUs (%zu usable), %d cores, %d package(s), %zu NUMA node(s); caches", t->ncpus,
@@ -59,13 +65,16 @@ static void sizes(FILE *f, const param_table *t, int threads, const param_list *
     fprintf(f, "), each point x operation:\n");
     for (size_t i = 0; i < t->nrows; i++) {
         const param_list *r = &t->rows[i];
-        uint64_t kb = (uint64_t)num(r, "size_kb");
+        /* the sweep's rows give KiB and a reason; latency's bytes and whether the chain is kept */
+        uint64_t kb = params_find(r, "size_kb") ? (uint64_t)num(r, "size_kb") : (uint64_t)num(r, "size_bytes") / 1024;
         char b[32], all[32];
         fprintf(f, "  %-9s ", amount(kb * 1024, b, sizeof b));
         text(f, params_get_text(r, "reason"));
+        if (params_find(r, "chain_kept"))
+            fprintf(f, "%s", flag(r, "chain_kept") ? "chain kept between rounds" : "chain linked again at each visit");
         if (params_find(r, "may_fit_cache"))
             fprintf(f, "; DRAM-sized: %s for all threads together%s", amount(kb * 1024 * (uint64_t)threads, all, sizeof all),
-                    params_get_number(r, "may_fit_cache", 0) ? ", MAY STILL FIT A CACHE" : "");
+                    flag(r, "may_fit_cache") ? ", MAY STILL FIT A CACHE" : "");
         fprintf(f, "\n");
     }
 }
@@ -99,6 +108,13 @@ static void estimate(FILE *f, const param_list *v)
 {
     double s = params_get_number(v, "estimate_s", -1), bound = params_get_number(v, "estimate_bound_s", -1);
     double budget = params_get_number(v, "estimate_budget_s", 0);
+    if (!params_find(v, "estimate_rounds")) { /* latency's curve: its model's total only */
+        fprintf(f, "Estimated time: %.1f s", s);
+        if (params_get_number(v, "time_budget_s", 0) > 0)
+            fprintf(f, " (samples fitted to --time-budget %g s)", params_get_number(v, "time_budget_s", 0));
+        fprintf(f, "\n");
+        return;
+    }
     fprintf(f, "Estimated time: %.1f s in %lld rounds (samples %.1f s, warm-ups and checks %.1f s, allocation and "
                "first touch %.1f s, chains %.1f s, threads and host probes %.1f s)",
             s, num(v, "estimate_rounds"), params_get_number(v, "estimate_samples_s", 0),

@@ -234,6 +234,31 @@ lat = subprocess.run([BIN, "latency", "--plan"], capture_output=True, text=True)
 check("latency --plan says its sizes against the DRAM rule and measures nothing",
       lat.returncode == 0 and "max_bytes:" in lat.stdout and "dram_rule:" in lat.stdout and "plan_only: true" in lat.stdout,
       lat.stdout + lat.stderr)
+# latency's sizes in the text: each of the JSON plan's sizes in order, saying whether
+# its chain is kept between rounds (the sweep's columns read from latency's rows gave
+# 67 lines of "16777216 TiB"), and the model's estimate without the sweep's parts.
+path = os.path.join(TMP, "plan-latency-sizes.json")
+lat = subprocess.run([BIN, "latency", "--plan", "--json", path], capture_output=True, text=True)
+rows = json.load(open(path))["plan"]["sizes"] if lat.returncode == 0 and os.path.exists(path) else []
+
+
+def size_text(b):
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if b < 1024 or unit == "GiB":
+            return ("%.0f %s" if b == int(b) else "%.1f %s") % (b, unit)
+        b /= 1024
+
+
+lines = lat.stdout.splitlines()
+at = lines.index("Sizes per thread (%d), each point x operation:" % len(rows)) if rows and \
+    "Sizes per thread (%d), each point x operation:" % len(rows) in lines else -1
+want = ["  %-9s %s" % (size_text(r["size_bytes"]), "chain kept between rounds" if r["chain_kept"]
+                        else "chain linked again at each visit") for r in rows]
+check("latency --plan: its %d sizes in order, each saying whether its chain is kept between rounds" % len(rows),
+      at >= 0 and lines[at + 1:at + 1 + len(rows)] == want, (lines[at + 1:at + 4], want[:3]))
+est = [x for x in lines if x.startswith("Estimated time: ")]
+check("latency --plan: the model's estimate in one line, none of the sweep's rounds or parts",
+      len(est) == 1 and " rounds" not in est[0] and "OVER" not in est[0], est)
 # The plan's Threads line names the CPUs the placement chose, in every mode that
 # plans (a mode without the sweep's cost model printed "on CPUs " and nothing), and a
 # mode that places threads only as it goes (bandwidth-matrix) says how, no count.
