@@ -104,7 +104,7 @@ MUTANTS = [
     ("latency's shortened sample below the 5 ms floor", "src/modes/latency_mode.c",
      "double lo = LATENCY_MIN_SAMPLE_MS, hi", "double lo = 0.5, hi", "patterns"),
     ("latency links every chain again at each round", "src/modes/latency_mode.c",
-     "pt->keep = o->rounds > 1 && kept + chains <= limit;", "pt->keep = false;", "patterns"),
+     "pt->keep = o->rounds > 1 && kept + chains + reserve <= limit;", "pt->keep = false;", "patterns"),
     ("latency, latency-matrix and mlc idle chase with other seeds", "src/modes/latency_matrix_mode.c",
      "    st->layout.seed = o->seed;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
      "    st->layout.seed = o->seed + 1;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
