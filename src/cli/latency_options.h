@@ -20,6 +20,7 @@ typedef struct {
     common_options common; /* -h -v --json --pages */
     uint64_t min_bytes, max_bytes; /* max 0 = 2x the last-level cache */
     int points_per_octave;
+    bool points_per_octave_given; /* else half as many past the largest cache (latency_mode.c) */
     chase_order order;
     uint64_t stride;     /* --stride: node size of the strided order */
     bool page_local;

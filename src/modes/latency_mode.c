@@ -98,20 +98,48 @@ static uint64_t round_size(const latency_state *st, const latency_options *o, do
     return r < unit ? unit : r;
 }
 
-static void plan_sizes(latency_state *st, const latency_options *o)
+/* Past the largest cache the curve is DRAM's plateau, and its chains are most of the
+ * curve's bytes, each first touched and linked (4 x a 480 MiB L3: nine sizes from 512
+ * MiB to 1920 MiB, 11 of the 14.7 GiB the default curve made, issue 45); there the
+ * default takes half the points an octave, counted down from the largest size. */
+static int tail_points_per_octave(const latency_options *o)
 {
+    if (o->points_per_octave_given)
+        return o->points_per_octave;
+    return o->points_per_octave / 2 > 0 ? o->points_per_octave / 2 : 1;
+}
+
+static void add_size(latency_state *st, uint64_t r)
+{
+    if (st->nsizes < MAX_POINTS && (st->nsizes == 0 || r > st->sizes[st->nsizes - 1]))
+        st->sizes[st->nsizes++] = r;
+}
+
+/* llc: the largest cache a thread sees (0: none known), where the tail begins. */
+static void plan_sizes(latency_state *st, const latency_options *o, uint64_t llc)
+{
+    int tail = tail_points_per_octave(o);
+    double max = (double)o->max_bytes, tail_from = tail == o->points_per_octave || llc == 0 ? max : (double)llc;
+    /* the tail: max / 2^(j / tail) for j = 1, 2, ... while past tail_from, ascending */
+    double below[MAX_POINTS];
+    int ntail = 0;
+    for (int j = 1; ntail < MAX_POINTS; j++) {
+        double v = max / pow(2.0, (double)j / tail);
+        if (v <= tail_from * 1.0001 || v < (double)o->min_bytes)
+            break;
+        below[ntail++] = v;
+    }
+    double grid_to = ntail ? tail_from : max;
     st->nsizes = 0;
     for (int k = 0; st->nsizes < MAX_POINTS; k++) {
         double v = (double)o->min_bytes * pow(2.0, (double)k / o->points_per_octave);
-        if (v > (double)o->max_bytes * 1.0001)
+        if (v > grid_to * 1.0001)
             break;
-        uint64_t r = round_size(st, o, v);
-        if (st->nsizes == 0 || r > st->sizes[st->nsizes - 1])
-            st->sizes[st->nsizes++] = r;
+        add_size(st, round_size(st, o, v));
     }
-    uint64_t last = round_size(st, o, (double)o->max_bytes);
-    if (st->nsizes < MAX_POINTS && (st->nsizes == 0 || last > st->sizes[st->nsizes - 1]))
-        st->sizes[st->nsizes++] = last;
+    while (ntail > 0)
+        add_size(st, round_size(st, o, below[--ntail]));
+    add_size(st, round_size(st, o, max));
 }
 
 /* CPU, memory node, the largest size the budget allows. */
@@ -171,8 +199,8 @@ static latency_request request_for(const latency_state *st, const latency_option
 /* The curve's time by the plan's model (plan/sweep_estimate.h): per round every
  * size a warm-up chase and its samples (the DRAM point's full random chase as
  * many), chains linked once when kept, else at every visit. */
-static double curve_estimate_s(const latency_state *st, const latency_options *o, int per, double sample_s,
-                               int line_size)
+static sweep_estimate curve_estimate(const latency_state *st, const latency_options *o, int per, double sample_s,
+                                     int line_size)
 {
     estimate_point pts[MAX_POINTS]; /* 24 KiB */
     for (size_t i = 0; i < st->nsizes; i++) {
@@ -185,7 +213,25 @@ static double curve_estimate_s(const latency_state *st, const latency_options *o
                            .line_size = line_size};
     sweep_estimate e;
     sweep_estimate_time(&rq, &e);
-    return e.total_s;
+    return e;
+}
+
+static double curve_estimate_s(const latency_state *st, const latency_options *o, int per, double sample_s,
+                               int line_size)
+{
+    return curve_estimate(st, o, per, sample_s, line_size).total_s;
+}
+
+/* The model's total and its parts (--plan prints them; first touch and linking are
+ * most of a curve past a large cache). */
+static void note_estimate(param_list *p, const sweep_estimate *e)
+{
+    params_number(p, "estimate_s", e->total_s);
+    params_number(p, "estimate_samples_s", e->samples_s);
+    params_number(p, "estimate_warmup_s", e->warmup_s);
+    params_number(p, "estimate_touch_s", e->touch_s);
+    params_number(p, "estimate_chains_s", e->chains_s);
+    params_number(p, "estimate_other_s", e->other_s);
 }
 
 /* The default sample shortened so the --rounds end within the time budget (a
@@ -195,10 +241,11 @@ static double curve_estimate_s(const latency_state *st, const latency_options *o
 static void fit_sample_to_budget(session *s, latency_state *st, latency_options *o, int per, int line_size)
 {
     double budget = latency_time_budget(o), asked = o->sample_ms;
-    double at = curve_estimate_s(st, o, per, asked / 1000, line_size);
+    sweep_estimate whole = curve_estimate(st, o, per, asked / 1000, line_size);
+    double at = whole.total_s;
     param_list *p = &s->info.plan.values;
     if (o->sample_ms_given || budget <= 0 || at <= budget || o->rounds == 1) {
-        params_number(p, "estimate_s", at);
+        note_estimate(p, &whole);
         return;
     }
     double lo = LATENCY_MIN_SAMPLE_MS, hi = asked; /* est(lo) may pass the budget too: then lo */
@@ -210,7 +257,8 @@ static void fit_sample_to_budget(session *s, latency_state *st, latency_options 
             hi = mid;
     }
     o->sample_ms = lo;
-    params_number(p, "estimate_s", curve_estimate_s(st, o, per, lo / 1000, line_size));
+    sweep_estimate fitted = curve_estimate(st, o, per, lo / 1000, line_size);
+    note_estimate(p, &fitted);
     params_number(p, "sample_ms_default", asked);
     params_textf(p, "sample_fit", "samples of %.1f ms, not %g: %zu sizes in %d rounds with %g ms samples would "
                                   "take about %.0f s, past the %g s time budget (--sample-ms or --time-budget to choose)",
@@ -235,7 +283,15 @@ static int latency_plan(session *s)
         st->layout.page_bytes = CHASE_TLB_GROUP_BYTES;
         st->layout.spread = CHASE_TLB_SPREAD;
     }
-    plan_sizes(st, o);
+    uint64_t llc = 0; /* the largest level any source gives, one instance: what this one thread sees */
+    for (int level = 1; level <= 4; level++) {
+        cache_level c = topology_cache_level(&s->topo, level);
+        llc = c.size > 0 ? c.size : llc;
+    }
+    plan_sizes(st, o, llc);
+    params_int(&s->info.plan.values, "points_per_octave", o->points_per_octave);
+    params_int(&s->info.plan.values, "points_per_octave_past_llc", tail_points_per_octave(o));
+    params_int(&s->info.plan.values, "llc_bytes", (long long)llc);
 
     static const char *const orders[] = {"random", "page-local random", "strided", "TLB-local random"};
     const char *policy = o->mem_node < 0 ? "the CPU's own (first touch)"

@@ -108,10 +108,15 @@ static void estimate(FILE *f, const param_list *v)
 {
     double s = params_get_number(v, "estimate_s", -1), bound = params_get_number(v, "estimate_bound_s", -1);
     double budget = params_get_number(v, "estimate_budget_s", 0);
-    if (!params_find(v, "estimate_rounds")) { /* latency's curve: its model's total only */
-        fprintf(f, "Estimated time: %.1f s", s);
+    if (!params_find(v, "estimate_rounds")) { /* latency's curve: its model's parts, no rounds of the sweep's */
+        fprintf(f, "Estimated time: %.1f s (samples %.1f s, warm-ups %.1f s, first touch %.1f s, chains %.1f s, host "
+                   "probes %.1f s)",
+                s, params_get_number(v, "estimate_samples_s", 0), params_get_number(v, "estimate_warmup_s", 0),
+                params_get_number(v, "estimate_touch_s", 0), params_get_number(v, "estimate_chains_s", 0),
+                params_get_number(v, "estimate_other_s", 0));
         if (params_get_number(v, "time_budget_s", 0) > 0)
-            fprintf(f, " (samples fitted to --time-budget %g s)", params_get_number(v, "time_budget_s", 0));
+            fprintf(f, "; %s --time-budget %g s", s <= params_get_number(v, "time_budget_s", 0) ? "within" : "OVER",
+                    params_get_number(v, "time_budget_s", 0));
         fprintf(f, "\n");
         return;
     }

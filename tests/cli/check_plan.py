@@ -257,8 +257,61 @@ want = ["  %-9s %s" % (size_text(r["size_bytes"]), "chain kept between rounds" i
 check("latency --plan: its %d sizes in order, each saying whether its chain is kept between rounds" % len(rows),
       at >= 0 and lines[at + 1:at + 1 + len(rows)] == want, (lines[at + 1:at + 4], want[:3]))
 est = [x for x in lines if x.startswith("Estimated time: ")]
-check("latency --plan: the model's estimate in one line, none of the sweep's rounds or parts",
-      len(est) == 1 and " rounds" not in est[0] and "OVER" not in est[0], est)
+lp = json.load(open(path))["plan"] if rows else {}
+parts = [lp.get("estimate_%s_s" % k, -1) for k in ("samples", "warmup", "touch", "chains", "other")]
+check("latency --plan: the model's estimate in one line, its parts adding up to it, said within or OVER the budget",
+      len(est) == 1 and " rounds" not in est[0] and min(parts) >= 0 and abs(sum(parts) - lp["estimate_s"]) < 1e-6 and
+      est[0].startswith("Estimated time: %.1f s (samples %.1f s, warm-ups %.1f s, first touch %.1f s, chains %.1f s, "
+                        "host probes %.1f s); %s --time-budget %g s" % (
+                            lp["estimate_s"], *parts, "within" if lp["estimate_s"] <= lp["time_budget_s"] else "OVER",
+                            lp["time_budget_s"])), (est, parts))
+# The model counts each chain's first touch (the latency mode has no pool: every chain
+# is fresh memory) at its stated one-thread rate, once a kept chain and at every visit
+# another; the DRAM point's full random chain is a second chain.
+made = sum(r["size_bytes"] * (2 if i + 1 == len(rows) else 1) * (1 if r["chain_kept"] else lp["planned_rounds"])
+           for i, r in enumerate(rows))
+check("latency --plan: the estimate's first touch is every chain made at a thread's 1 GB/s (%.1f GiB)" % (made / 2**30),
+      abs(lp.get("estimate_touch_s", 0) - made / 1e9) < 1e-6 * max(1, made / 1e9), (lp.get("estimate_touch_s"), made / 1e9))
+# latency's sizes, recomputed: 4 an octave from --min up to the largest cache a thread
+# sees, then 2 an octave counted down from --max (the DRAM plateau: its chains were most
+# of the curve's bytes); --points-per-octave given: that many everywhere. Sizes round to
+# 4 KiB, and to the 256 KiB group from a group up (TLB-local chains).
+def latency_sizes(lo, hi, ppo, llc, tail):
+    def rnd(v):
+        unit = 262144 if v >= 262144 else 4096
+        return max(unit, int(round(v / unit)) * unit)
+    tail_from = hi if tail == ppo or llc == 0 else llc
+    down = []
+    j = 1
+    while True:
+        v = hi / 2 ** (j / tail)
+        if v <= tail_from * 1.0001 or v < lo:
+            break
+        down.append(v)
+        j += 1
+    grid_to = tail_from if down else hi
+    out, k = [], 0
+    while lo * 2 ** (k / ppo) <= grid_to * 1.0001:
+        out.append(rnd(lo * 2 ** (k / ppo)))
+        k += 1
+    out += [rnd(v) for v in reversed(down)] + [rnd(hi)]
+    return [x for i, x in enumerate(out) if i == 0 or x > max(out[:i])]
+
+
+for args, tail in (([], 2), (["--points-per-octave", "4"], 4), (["--points-per-octave", "3"], 3),
+                   (["--min", "64M", "--max", "2G"], 2)):
+    path = os.path.join(TMP, "plan-latency-tail.json")
+    lat = subprocess.run([BIN, "latency", "--plan", "--json", path] + args, capture_output=True, text=True)
+    p = json.load(open(path))["plan"] if lat.returncode == 0 and os.path.exists(path) else {}
+    got = [r["size_bytes"] for r in p.get("sizes", [])]
+    llc = p.get("llc_bytes", -1)
+    lo = 64 << 20 if "--min" in args else 4096
+    want = latency_sizes(lo, p.get("max_bytes", 0), p.get("points_per_octave", 0), llc, tail) if p else None
+    check("latency --plan %s: %d sizes, %d an octave to the largest cache (%d MiB), %d past it down from --max" % (
+          " ".join(args) or "(defaults)", len(got), p.get("points_per_octave", 0), llc >> 20, tail),
+          p and p.get("points_per_octave_past_llc") == tail and got == want and
+          llc == max(v["size_bytes"] for v in json.load(open(path))["topology"]["levels_used"].values()),
+          (got, want))
 # The plan's Threads line names the CPUs the placement chose, in every mode that
 # plans (a mode without the sweep's cost model printed "on CPUs " and nothing), and a
 # mode that places threads only as it goes (bandwidth-matrix) says how, no count.
