@@ -111,7 +111,7 @@ MUTANTS = [
      "e->touch_s += (double)p->bytes * chases / min2(EST_TOUCH_BYTES_S_THREAD, e->touch_bytes_s);",
      "(void)chases;", "plan"),
     ("latency links every chain again at each round", "src/modes/latency_mode.c",
-     "pt->keep = o->rounds > 1 && kept + chains + reserve <= limit;", "pt->keep = false;", "patterns"),
+     "pt->keep = o->rounds > 1 && kept + chains + reserve <= limit;", "pt->keep = false && reserve;", "patterns"),
     ("latency, latency-matrix and mlc idle chase with other seeds", "src/modes/latency_matrix_mode.c",
      "    st->layout.seed = o->seed;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
      "    st->layout.seed = o->seed + 1;\n    if (st->layout.order == CHASE_TLB_LOCAL && !o->chase_range) {",
