@@ -23,8 +23,11 @@ void kernel_list_write(FILE *f)
     for (size_t i = 0; i < ni; i++) {
         fprintf(f, "  %-7s %-3s %s%s", isas[i].name, isa_supported(isas[i].name) ? "yes" : "no",
                 isas[i].description, isas[i].forcible ? "" : " (not forcible)");
-        if (isas[i].beyond_llc)
+        if (isas[i].beyond_llc) {
             fprintf(f, "; beyond the LLC share: %s", isas[i].beyond_llc);
+            if (isas[i].beyond_llc_cpus)
+                fprintf(f, " on %s (%s)", isas[i].beyond_llc_cpus, isa_beyond_llc(&isas[i]) ? "this CPU" : "not this CPU");
+        }
         fputc('\n', f);
     }
 }
