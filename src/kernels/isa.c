@@ -32,7 +32,8 @@ static bool has_avx2(void)
 
 /* AMD family 19h: Zen 3 (no AVX-512) and Zen 4, whose AVX-512 runs as two 256-bit
  * halves; there AVX2 read 8% and copied 15% faster from DRAM, while on an Intel Xeon
- * (AVX-512 whole) AVX-512 read 11% faster (BENCHMARKS.md). */
+ * (AVX-512 whole) AVX-512 read 11% faster (BENCHMARKS.md). Non-temporal stores take
+ * AVX2 beyond the LLC everywhere (isa_beyond_llc). */
 static bool amd_family_19h(void)
 {
 #if defined(__x86_64__)
@@ -67,9 +68,10 @@ static const isa_info table[] = {
     {"libc", "the C library's memcpy, as applications get it", always, false, NULL, NULL, NULL},
 };
 
-const char *isa_beyond_llc(const isa_info *row)
+const char *isa_beyond_llc(const isa_info *row, bool nontemporal)
 {
-    return row->beyond_llc && (!row->beyond_llc_here || row->beyond_llc_here()) ? row->beyond_llc : NULL;
+    return row->beyond_llc && (nontemporal || !row->beyond_llc_here || row->beyond_llc_here()) ? row->beyond_llc
+                                                                                                : NULL;
 }
 #define NROWS (sizeof table / sizeof table[0])
 

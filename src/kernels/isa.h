@@ -17,17 +17,20 @@ typedef struct {
     bool (*supported)(void); /* this CPU (and OS) can run it; false on other architectures */
     bool forcible;           /* --kernel accepts it (libc: no, it only backs memcpy) */
     /* Where the data is beyond the thread's share of the last-level cache, use this
-     * ISA's kernel instead when it exists and runs here (NULL: keep this one), on the
-     * CPUs beyond_llc_here names (NULL: every CPU). AVX-512 -> AVX2 on AMD family 19h
-     * (Zen 4, whose AVX-512 is two 256-bit halves): AVX2 measured faster from DRAM
-     * there, AVX-512 on an Intel Xeon (BENCHMARKS.md). */
+     * ISA's kernel instead when it exists and runs here (NULL: keep this one): for
+     * non-temporal stores on every CPU, for the other kernels on the CPUs
+     * beyond_llc_here names (NULL: every CPU). AVX-512 -> AVX2 on AMD family 19h (Zen
+     * 4, whose AVX-512 is two 256-bit halves): AVX2 measured faster from DRAM there;
+     * on an Intel Xeon AVX-512 read 11% faster, but copied with non-temporal stores
+     * 5% slower (BENCHMARKS.md). */
     const char *beyond_llc;
     bool (*beyond_llc_here)(void);
     const char *beyond_llc_cpus; /* which CPUs, for listings */
 } isa_info;
 
-/* The ISA row's replacement beyond the LLC share on this CPU, or NULL. */
-const char *isa_beyond_llc(const isa_info *row);
+/* The ISA row's replacement beyond the LLC share on this CPU for a kernel with
+ * non-temporal stores or not, or NULL. */
+const char *isa_beyond_llc(const isa_info *row, bool nontemporal);
 
 /* All rows, best first. */
 const isa_info *isa_table(size_t *count);

@@ -86,7 +86,7 @@ const kernel *kernel_choose(kernel_family family, int op, kernel_store stores, c
         const kernel *best = find(family, op, stores, isas[i].name);
         if (!best)
             continue;
-        const char *alt = isa_beyond_llc(&isas[i]);
+        const char *alt = isa_beyond_llc(&isas[i], best->stores == STORE_NONTEMPORAL);
         if (beyond_llc_share && alt && isa_supported(alt)) {
             const kernel *k = find(family, op, stores, alt);
             if (k)

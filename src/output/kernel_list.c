@@ -26,7 +26,8 @@ void kernel_list_write(FILE *f)
         if (isas[i].beyond_llc) {
             fprintf(f, "; beyond the LLC share: %s", isas[i].beyond_llc);
             if (isas[i].beyond_llc_cpus)
-                fprintf(f, " on %s (%s)", isas[i].beyond_llc_cpus, isa_beyond_llc(&isas[i]) ? "this CPU" : "not this CPU");
+                fprintf(f, " for non-temporal stores, and for every kernel on %s (%s)", isas[i].beyond_llc_cpus,
+                        isa_beyond_llc(&isas[i], false) ? "this CPU" : "not this CPU");
         }
         fputc('\n', f);
     }

@@ -222,7 +222,7 @@ static const kernel *expected_choice(kernel_family family, int op, kernel_store 
         const kernel *k = kernel_choose(family, op, stores, isas[i].name, false);
         if (!k)
             continue;
-        const char *instead = isa_beyond_llc(&isas[i]);
+        const char *instead = isa_beyond_llc(&isas[i], k->stores == STORE_NONTEMPORAL);
         const kernel *alt = beyond && instead ? kernel_choose(family, op, stores, instead, false) : NULL;
         return alt ? alt : k;
     }
@@ -273,14 +273,15 @@ TEST(chooser_uses_avx2_instead_of_avx512_beyond_the_llc_share_on_zen4_only)
 {
     const isa_info *avx512 = isa_find("avx512");
     CHECK(avx512 && avx512->beyond_llc && !strcmp(avx512->beyond_llc, "avx2"));
-    CHECK(avx512 && (isa_beyond_llc(avx512) != NULL) == zen4_family());
+    CHECK(avx512 && (isa_beyond_llc(avx512, false) != NULL) == zen4_family());
+    CHECK(avx512 && isa_beyond_llc(avx512, true) && !strcmp(isa_beyond_llc(avx512, true), "avx2"));
     size_t nisa;
     const isa_info *isas = isa_table(&nisa);
     for (size_t i = 0; i < nisa; i++) /* no other row has a replacement */
-        CHECK(&isas[i] == avx512 || isa_beyond_llc(&isas[i]) == NULL);
+        CHECK(&isas[i] == avx512 || (isa_beyond_llc(&isas[i], false) == NULL && isa_beyond_llc(&isas[i], true) == NULL));
     if (!isa_supported("avx512") || !isa_supported("avx2"))
         return;
-    const char *want_beyond = zen4_family() ? "avx2" : "avx512";
+    bool zen4 = zen4_family();
     size_t n;
     const kernel *t = kernel_table(&n);
     int pairs = 0;
@@ -292,7 +293,8 @@ TEST(chooser_uses_avx2_instead_of_avx512_beyond_the_llc_share_on_zen4_only)
         const kernel *in_cache = kernel_choose(k->family, op, k->stores, NULL, false);
         const kernel *beyond = kernel_choose(k->family, op, k->stores, NULL, true);
         CHECK(in_cache == k);
-        CHECK(beyond && !strcmp(beyond->isa, want_beyond) && beyond->stores == k->stores && op_of(beyond) == op);
+        const char *want = zen4 || k->stores == STORE_NONTEMPORAL ? "avx2" : "avx512";
+        CHECK(beyond && !strcmp(beyond->isa, want) && beyond->stores == k->stores && op_of(beyond) == op);
         pairs++;
     }
     CHECK(pairs >= 5 + 8); /* sweep read, write, copy, write-nt, copy-nt; STREAM 4 x 2 stores */
