@@ -133,7 +133,7 @@ static void plan_sizes(latency_state *st, const latency_options *o, uint64_t llc
     st->nsizes = 0;
     for (int k = 0; st->nsizes < MAX_POINTS; k++) {
         double v = (double)o->min_bytes * pow(2.0, (double)k / o->points_per_octave);
-        if (v > grid_to * 1.0001)
+        if (k > 0 && v > grid_to * 1.0001) /* --min itself always (a --min past the cache) */
             break;
         add_size(st, round_size(st, o, v));
     }

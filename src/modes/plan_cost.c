@@ -102,7 +102,8 @@ void plan_cost_describe(param_section *plan, const topology *topo, const run_pla
                  "sample of max(%.3g ms x %.2f, one pass) and a check pass where the kernel writes; latency %d x %.3g "
                  "ms samples and a warm-up chase; chains linked at %.3g GB/s (once when kept or in the pool); "
                  "buffers allocated and first-touched at %.3g GB/s (the pool once, kept buffers once, others at "
-                 "every visit; a chain outside the pool as it is linked, at one thread's rate); a pass in DRAM at %.3g GB/s (%.3g GB/s a thread, at most %.3g a package); "
+                 "every visit; a chain outside the pool as it is linked, at one thread's rate); a pass in DRAM "
+                 "at %.3g GB/s (%.3g GB/s a thread, at most %.3g a package); "
                  "%.0f ns a DRAM load; +%.0f%% for the host probes; %.1f ms to start each thread. Assumed rates, not "
                  "measured: a real run differs with the machine",
                  rq->sample_s * 1e3, EST_CALIBRATE_HEADROOM, rq->latency_per_visit, rq->latency_sample_s * 1e3,

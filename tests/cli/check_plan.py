@@ -291,7 +291,7 @@ def latency_sizes(lo, hi, ppo, llc, tail):
         j += 1
     grid_to = tail_from if down else hi
     out, k = [], 0
-    while lo * 2 ** (k / ppo) <= grid_to * 1.0001:
+    while k == 0 or lo * 2 ** (k / ppo) <= grid_to * 1.0001:  # --min itself always
         out.append(rnd(lo * 2 ** (k / ppo)))
         k += 1
     out += [rnd(v) for v in reversed(down)] + [rnd(hi)]
@@ -299,13 +299,13 @@ def latency_sizes(lo, hi, ppo, llc, tail):
 
 
 for args, tail in (([], 2), (["--points-per-octave", "4"], 4), (["--points-per-octave", "3"], 3),
-                   (["--min", "64M", "--max", "2G"], 2)):
+                   (["--min", "64M", "--max", "2G"], 2), (["--min", "1200M", "--max", "2G"], 2)):
     path = os.path.join(TMP, "plan-latency-tail.json")
     lat = subprocess.run([BIN, "latency", "--plan", "--json", path] + args, capture_output=True, text=True)
     p = json.load(open(path))["plan"] if lat.returncode == 0 and os.path.exists(path) else {}
     got = [r["size_bytes"] for r in p.get("sizes", [])]
     llc = p.get("llc_bytes", -1)
-    lo = 64 << 20 if "--min" in args else 4096
+    lo = {"64M": 64 << 20, "1200M": 1200 << 20}[args[args.index("--min") + 1]] if "--min" in args else 4096
     want = latency_sizes(lo, p.get("max_bytes", 0), p.get("points_per_octave", 0), llc, tail) if p else None
     check("latency --plan %s: %d sizes, %d an octave to the largest cache (%d MiB), %d past it down from --max" % (
           " ".join(args) or "(defaults)", len(got), p.get("points_per_octave", 0), llc >> 20, tail),
