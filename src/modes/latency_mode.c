@@ -283,11 +283,8 @@ static int latency_plan(session *s)
         st->layout.page_bytes = CHASE_TLB_GROUP_BYTES;
         st->layout.spread = CHASE_TLB_SPREAD;
     }
-    uint64_t llc = 0; /* the largest level any source gives, one instance: what this one thread sees */
-    for (int level = 1; level <= 4; level++) {
-        cache_level c = topology_cache_level(&s->topo, level);
-        llc = c.size > 0 ? c.size : llc;
-    }
+    /* the last level, one instance: what this one thread sees */
+    uint64_t llc = topology_cache_level(&s->topo, topology_last_level(&s->topo)).size;
     plan_sizes(st, o, llc);
     params_int(&s->info.plan.values, "points_per_octave", o->points_per_octave);
     params_int(&s->info.plan.values, "points_per_octave_past_llc", tail_points_per_octave(o));

@@ -298,14 +298,13 @@ def latency_sizes(lo, hi, ppo, llc, tail):
     return [x for i, x in enumerate(out) if i == 0 or x > max(out[:i])]
 
 
-for args, tail in (([], 2), (["--points-per-octave", "4"], 4), (["--points-per-octave", "3"], 3),
-                   (["--min", "64M", "--max", "2G"], 2), (["--min", "1200M", "--max", "2G"], 2)):
+for args, tail, lo in (([], 2, 4096), (["--points-per-octave", "4"], 4, 4096), (["--points-per-octave", "3"], 3, 4096),
+                       (["--min", "64M", "--max", "2G"], 2, 64 << 20), (["--min", "1200M", "--max", "2G"], 2, 1200 << 20)):
     path = os.path.join(TMP, "plan-latency-tail.json")
     lat = subprocess.run([BIN, "latency", "--plan", "--json", path] + args, capture_output=True, text=True)
     p = json.load(open(path))["plan"] if lat.returncode == 0 and os.path.exists(path) else {}
     got = [r["size_bytes"] for r in p.get("sizes", [])]
     llc = p.get("llc_bytes", -1)
-    lo = {"64M": 64 << 20, "1200M": 1200 << 20}[args[args.index("--min") + 1]] if "--min" in args else 4096
     want = latency_sizes(lo, p.get("max_bytes", 0), p.get("points_per_octave", 0), llc, tail) if p else None
     check("latency --plan %s: %d sizes, %d an octave to the largest cache (%d MiB), %d past it down from --max" % (
           " ".join(args) or "(defaults)", len(got), p.get("points_per_octave", 0), llc >> 20, tail),

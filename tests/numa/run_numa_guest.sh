@@ -223,10 +223,12 @@ for name in $ARCHES; do
     [ -n "${lane_guests[$key]:-}" ] || keys+=("$key")
     lane_guests[$key]="${lane_guests[$key]:-} $name"
 done
+parallel=false
+[ "${NUMA_JOBS:-2}" -gt 1 ] && [ ${#keys[@]} -gt 1 ] && parallel=true
 for key in "${keys[@]}"; do
     rm -f "$OUT/lane-$key.result"
     # shellcheck disable=SC2086
-    if [ "${NUMA_JOBS:-2}" -gt 1 ] && [ ${#keys[@]} -gt 1 ]; then
+    if $parallel; then
         lane "$key" ${lane_guests[$key]} >"$OUT/lane-$key.out" 2>&1 &
     else
         lane "$key" ${lane_guests[$key]} 2>&1 | tee "$OUT/lane-$key.out"
@@ -235,8 +237,8 @@ done
 wait
 pass=0 fail=0
 for key in "${keys[@]}"; do
-    [ "${NUMA_JOBS:-2}" -gt 1 ] && [ ${#keys[@]} -gt 1 ] && cat "$OUT/lane-$key.out"
-    read -r p f < <(cat "$OUT/lane-$key.result" 2>/dev/null) || { p=0 f=1; echo "not ok - numa guests ($key): the lane died"; }
+    ! $parallel || cat "$OUT/lane-$key.out"
+    { read -r p f <"$OUT/lane-$key.result"; } 2>/dev/null || { p=0 f=1; echo "not ok - numa guests ($key): the lane died"; }
     pass=$((pass + p)) fail=$((fail + f))
 done
 echo "numa: $pass passed, $fail failed"
