@@ -117,6 +117,9 @@ static const option_spec specs[] = {
     {.long_name = "if-applicable", .kind = OPT_FLAG, .key = "if_applicable", .offset = F(if_applicable),
      .help = "A -C or -M list this machine cannot give makes the run\n'not applicable' (exit 0), as in perf's "
              "suite, not an error"},
+    {.long_name = "tight-loop", .kind = OPT_FLAG, .key = "tight_loop", .offset = F(tight_loop),
+     .help = "Sequential passes in membench's loop, not perf's (which\nreads its flags at every word): the machine's "
+             "rate,\nprinted under keys of membench's own (tight-total-speed)"},
     {.short_name = 'a', .long_name = "all", .kind = OPT_COUNTER, .key = "all", .offset = F(all),
      .help = "Run perf's suite of 45 tests, scaled to this machine\n(with only -s, -d, --json, --openmetrics, -v; no\noptions at all: the same, as perf)"},
     OPTION_COMMON("json"),
@@ -172,6 +175,10 @@ parse_result numa_options_check(void *opts, char *err, size_t errlen)
         return cli_fail(err, errlen, "no memory to work on: give -G, -P or -T");
     if (!o->reads && !o->writes && !o->zero_memset)
         return cli_fail(err, errlen, "--no-data_reads and --no-data_writes without -Z: nothing would be done");
+    if (o->tight_loop && (o->rand_walk || o->zero_memset))
+        return cli_fail(err, errlen, "--tight-loop changes only sequential reads and writes: give --no-data_rand_walk, "
+                                     "without -Z (%s)",
+                        o->zero_memset ? "-Z zeroes with memset" : "-r is on");
     if (o->nr_secs == 0 && o->nr_loops == 0)
         return cli_fail(err, errlen, "-s 0 without -l: the run would never end");
     if (o->measure_convergence && o->nr_secs == 0)

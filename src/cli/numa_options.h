@@ -36,6 +36,7 @@ typedef struct {
     bool serialize;        /* -S */
     int all;               /* -a */
     bool if_applicable;    /* a -C/-M this machine cannot give: "not applicable", exit 0 */
+    bool tight_loop;       /* sequential passes in membench's loop, under keys of its own */
 } numa_options;
 
 extern const option_table numa_option_table;

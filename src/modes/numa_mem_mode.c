@@ -215,6 +215,9 @@ static void describe(session *s, numa_state *st, const numa_options *o)
     params_text(p, "data", "bytes processed, as perf counts them: 8 a word visited, whatever the access "
                            "(bytes_read and bytes_written beside them: a read-modify-write in both)");
     params_text(p, "runtimes", "per thread: max, min and mean of the threads' own runtimes");
+    if (!o->rand_walk && !o->zero_memset)
+        params_text(p, "loop", o->tight_loop ? "tight: membench's loop, the machine's rate (keys tight-...)"
+                                             : "perf: perf's word loop, its flags and a wrap test at every word");
     param_table *t = section_table(&s->info.plan, "bindings");
     snprintf(s->info.placement.policy, sizeof s->info.placement.policy, "%s",
              o->cpus ? "-C binds the first tasks, the rest unbound" : "unbound (the kernel places them)");
@@ -260,7 +263,7 @@ static int numa_plan(session *s)
     u->loops = o->nr_loops;
     u->seconds = o->nr_secs;
     u->usleep_us = (unsigned)o->usleep_us;
-    u->access = (numa_access){o->reads, o->writes, o->backwards, o->rand_walk, o->zero_memset};
+    u->access = (numa_access){o->reads, o->writes, o->backwards, o->rand_walk, o->zero_memset, o->tight_loop};
     u->init_zero = o->init_zero;
     u->init_random = o->init_random;
     u->serialize = o->serialize;
@@ -291,7 +294,7 @@ static void numa_open_sinks(session *s)
     numa_state *st = s->state;
     const numa_options *o = s->opts;
     numa_sink_spec spec = {o->quiet, o->details, o->measure_convergence, o->show_convergence, "main,", st->command,
-                           o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN, !s->parent};
+                           o->all ? NUMA_SINK_SUITE : NUMA_SINK_RUN, !s->parent, o->tight_loop};
     session_add_sink(s, numa_sink_create(s->env.out, &spec));
     s->quiet_end = o->quiet; /* perf's -q: its lines and nothing else (JSON keeps the warnings) */
 }

@@ -168,7 +168,7 @@ int numa_suite_plan(session *s, numa_suite *u, const numa_options *o)
                         "sample)");
     for (int i = 0; i < NUMA_SUITE_TESTS; i++) {
         numa_sink_spec spec = {true, o->details, tests[i].group == CONV, false, tests[i].name, u->command[i],
-                               NUMA_SINK_RUN, false};
+                               NUMA_SINK_RUN, false, false};
         sink *k = numa_sink_create(s->env.out, &spec);
         u->opened = i + 1;
         int rc = session_open_step(&u->steps[i], s, &numa_mem_mode, u->argc[i], u->argv[i], &k, k ? 1 : 0);

@@ -30,6 +30,8 @@ typedef struct {
     const char *command; /* shown in the Running line */
     numa_sink_role role;
     bool banner;         /* perf's first line, "# Running 'numa/mem' benchmark:" (not a suite's tests) */
+    bool tight;          /* --tight-loop: every result key says so ("tight-total-speed", "tight-loop GB/sec ..."),
+                            so no script reads membench's loop as perf's figure */
 } numa_sink_spec;
 
 /* The spec's texts must outlive the sink. */

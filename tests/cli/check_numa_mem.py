@@ -143,6 +143,31 @@ check("random walk: 1024 blocks of 8 KiB a loop over 8 MiB, each read and writte
       p.returncode == 0 and t and 0 < t[0]["bytes_read"] == t[0]["bytes_written"] == t[0]["bytes_processed"] <=
       4 * 8 * MIB, t)
 
+# --- the loop: perf's under perf's keys, --tight-loop's under keys of its own ----------
+# (the layout run above: sequential, default loop)
+lay_p, lay_d = run(["-p", "1", "-t", "2", "-P", "16", "-l", "3", "--no-data_rand_walk"], "loop-perf")
+check("sequential passes: the plan says perf's word loop is timed under perf's keys",
+      lay_d and lay_d["plan"].get("loop", "").startswith("perf:"), lay_d and lay_d["plan"].get("loop"))
+check("random walk: no loop named (the walk's loop is perf's hoisted one in both)",
+      d and "loop" not in d["plan"], d and d["plan"].get("loop"))
+p, d = run(["-p", "1", "-t", "2", "-P", "16", "-l", "3", "--no-data_rand_walk", "--tight-loop"], "tight")
+r = rec(d)
+lines = [l for l in p.stdout.splitlines() if l.startswith(" main,")]
+want = [" %-30s %15.3f, %-15s tight-%s" % ("main,", r["params"][k], unit, m) for m, unit, k in METRICS] if r else []
+check("--tight-loop: every result line under membench's key (tight-total-speed, ...), none of perf's; the plan "
+      "says so", p.returncode == 0 and lines == want and not MMTESTS.findall(p.stdout) and
+      d["plan"].get("loop", "").startswith("tight:"), (p.stdout, d and d["plan"].get("loop")))
+check("--tight-loop: the same words as perf's loop (bytes read, written and processed per task, 3 loops)",
+      [(t["bytes_read"], t["bytes_written"], t["bytes_processed"]) for t in tasks(d)] ==
+      [(t["bytes_read"], t["bytes_written"], t["bytes_processed"]) for t in tasks(lay_d)] and len(tasks(d)) == 2,
+      (tasks(d), tasks(lay_d)))
+p, d = run(["-p", "1", "-t", "1", "-P", "8", "-l", "2", "--no-data_rand_walk", "--tight-loop", "-q", "-d", "-d"],
+           "tight-q")
+figs = re.findall(r"^ +[0-9]+\.[0-9]+ (.+)$", p.stdout, re.M)
+check("--tight-loop -q -d -d: every figure line reads 'tight-loop <perf's text>', so -q's regexes find none of perf's",
+      p.returncode == 0 and len(figs) == 12 and all(f.startswith("tight-loop ") for f in figs) and
+      not QUIET.findall(p.stdout), figs)
+
 # --- -q, -d -d ----------------------------------------------------------------------
 p, d = run(["-p", "2", "-t", "1", "-P", "8", "-l", "2", "-q"], "quiet")
 r = rec(d)

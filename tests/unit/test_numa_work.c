@@ -229,13 +229,15 @@ TEST(numa_pass_on_an_empty_buffer_does_nothing)
 /* A read-modify-write over ones from value 0: the k-th word visited (k from 1)
  * reads 1 into the value and gets k + 1. Checks word (off + step * k) mod words
  * got k + 1 for every k in 1..words (so off itself comes last), and the value. */
-static void check_order(const char *what, size_t words, unsigned index, unsigned count, uint64_t loop, bool backwards,
-                        size_t off, int step)
+static void check_order_in(const char *what, size_t words, unsigned index, unsigned count, uint64_t loop,
+                           bool backwards, size_t off, int step, bool tight)
 {
     uint64_t *b = guarded(words, 1);
     uint64_t v = 0;
     numa_pass_count c = {0};
-    numa_work_pass(b, words, WITH(RMW, backwards, false, false), index, count, loop, &v, NULL, &c);
+    numa_access a = with(RMW, backwards, false, false);
+    a.tight_loop = tight;
+    numa_work_pass(b, words, &a, index, count, loop, &v, NULL, &c);
     size_t bad = 0, first_bad = 0;
     for (size_t k = 1; k <= words; k++) {
         size_t w = step > 0 ? (off + k) % words : (off + words - k % words) % words;
@@ -249,6 +251,14 @@ static void check_order(const char *what, size_t words, unsigned index, unsigned
     CHECK_INT(c.bytes_written, words * 8);
     CHECK(guards_ok(b, words));
     release(b);
+}
+
+/* The same order from perf's word loop (the default) and from --tight-loop's. */
+static void check_order(const char *what, size_t words, unsigned index, unsigned count, uint64_t loop, bool backwards,
+                        size_t off, int step)
+{
+    check_order_in(what, words, index, count, loop, backwards, off, step, false);
+    check_order_in(what, words, index, count, loop, backwards, off, step, true);
 }
 
 TEST(numa_pass_sequential_forward_starts_after_the_threads_share_and_ends_on_it)
@@ -280,6 +290,77 @@ TEST(numa_pass_sequential_offset_is_reduced_into_the_buffer)
     check_order("index past count", 100, 10, 3, 1, false, 30, +1);
     check_order("index past count, backward", 100, 10, 3, 0, true, 30, -1);
     check_order("count 0", 100, 3, 0, 0, false, 0, +1);
+}
+
+/* perf's word loop and the tight loop: the same words, values and counts for
+ * every sequential access, in both directions, at sizes on both sides of a poll
+ * chunk and with starts at the buffer's ends (where perf's wrap test fires). */
+TEST(numa_pass_tight_loop_and_perfs_loop_do_the_same_work)
+{
+    const size_t sizes[] = {1, 2, 3, 1000, POLL - 1, POLL, POLL + 1, 3 * POLL + 5};
+    const numa_access kinds[] = {RMW, READ, WRITE};
+    const unsigned starts[][2] = {{0, 1}, {1, 2}, {2, 3}, {5, 7}};
+    size_t cases = 0;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (size_t k = 0; k < 3; k++)
+            for (size_t st = 0; st < 4; st++)
+                for (uint64_t loop = 0; loop < 2; loop++) {
+                    size_t words = sizes[z];
+                    uint64_t *b[2], v[2];
+                    numa_pass_count c[2] = {{0}, {0}};
+                    for (int t = 0; t < 2; t++) {
+                        b[t] = guarded(words, 0);
+                        for (size_t i = 0; i < words; i++)
+                            b[t][i] = i * 7 + 3;
+                        v[t] = 11;
+                        numa_access a = with(kinds[k], true, false, false);
+                        a.tight_loop = t;
+                        numa_work_pass(b[t], words, &a, starts[st][0], starts[st][1], loop, &v[t], NULL, &c[t]);
+                    }
+                    bool same = memcmp(b[0], b[1], words * 8) == 0 && v[0] == v[1] &&
+                                c[0].bytes_processed == c[1].bytes_processed &&
+                                c[0].bytes_read == c[1].bytes_read && c[0].bytes_written == c[1].bytes_written &&
+                                c[0].bytes_processed == words * 8 && guards_ok(b[0], words) && guards_ok(b[1], words);
+                    if (!same)
+                        test_fail(__FILE__, __LINE__, "%zu words, access %zu, task %u of %u, loop %llu: the loops differ",
+                                  words, k, starts[st][0], starts[st][1], (unsigned long long)loop);
+                    cases += same;
+                    release(b[0]);
+                    release(b[1]);
+                }
+    CHECK_INT(cases, 8 * 3 * 4 * 2);
+}
+
+/* perf's loop reads its flags at every word (perf's compiler must: its stores may
+ * alias them); the tight loop reads them once. With the flags inside a word the
+ * pass writes, a write-only pass that writes 0 turns its own writes off there:
+ * perf's loop leaves every word after it alone, the tight loop writes them all. */
+static void flags_in_the_buffer(bool tight, bool backwards)
+{
+    const size_t words = 3 * POLL + 5, at = backwards ? words - 10 : 10;
+    uint64_t *b = guarded(words, UINT64_MAX);
+    numa_access a = {.writes = true, .backwards = backwards, .tight_loop = tight};
+    memcpy(&b[at], &a, sizeof a);
+    uint64_t v = UINT64_MAX; /* each word written gets v + 1 = 0 */
+    numa_pass_count c = {0};
+    numa_work_pass(b, words, (const numa_access *)(void *)&b[at], 0, 1, 0, &v, NULL, &c);
+    /* forward from index 0: words 1, 2, ..., words - 1, then 0; backward: words - 1 down to 0 */
+    size_t written = backwards ? count_equal(b, at, words, 0) : count_equal(b, 1, at + 1, 0);
+    size_t after = backwards ? at : words - at;
+    CHECK_INT(written, backwards ? words - at : at);
+    CHECK_INT(count_equal(b, 0, words, 0), tight ? words : written);
+    CHECK_INT(count_equal(b, 0, words, UINT64_MAX), tight ? 0 : after);
+    CHECK_INT(c.bytes_processed, words * 8); /* every word visited either way */
+    CHECK(guards_ok(b, words));
+    release(b);
+}
+
+TEST(numa_pass_perfs_loop_reads_its_flags_at_every_word_the_tight_loop_once)
+{
+    flags_in_the_buffer(false, false);
+    flags_in_the_buffer(false, true);
+    flags_in_the_buffer(true, false);
+    flags_in_the_buffer(true, true);
 }
 
 /* ---- the random walk ---- */
