@@ -18,6 +18,8 @@
 #include "kernels/kernel_impl.h"
 
 #define SB_PER_BLOCK (KERNEL_BLOCK / sizeof(double))
+#define SB_PAGE 4096  /* bytes between two of the non-temporal kernels' streams */
+#define SB_STREAMS 4  /* streams a page apart */
 #define SB_ALIGNED(p) (((uintptr_t)(p) % (SB_LANES * sizeof(double))) == 0)
 #define SB_INLINE static inline __attribute__((always_inline)) SB_TARGET
 
@@ -62,6 +64,26 @@ SB_INLINE uint64_t SB_NAME(run)(const kernel_args *args, stream_func f, bool non
         out[j] = SB_NAME(scalar_op)(f, x, y, q, j);
         KERNEL_BLOCK_BARRIER();
     }
+#ifdef SB_STREAM
+    /* Non-temporal stores in four streams a page apart, two vectors from each in
+     * turn, as glibc's large memcpy interleaves pages: on the Xeon guest a copy of
+     * 512 MiB a thread went from 35 to 46 GB/s this way (one stream with software
+     * prefetch: 35; glibc's memcpy: 42), where regular stores gained 4%
+     * (BENCHMARKS, "Copy against STREAM's memcpy"). */
+    if (nontemporal) {
+        const size_t page = SB_PAGE / sizeof(double);
+        while (n - j >= SB_STREAMS * page) {
+            for (size_t off = 0; off < page; off += 2 * SB_LANES)
+                for (size_t k = 0; k < SB_STREAMS; k++) {
+                    size_t at = j + k * page + off;
+                    SB_STREAM(&out[at], SB_NAME(vector_op)(f, x, y, vq, at));
+                    SB_STREAM(&out[at + SB_LANES], SB_NAME(vector_op)(f, x, y, vq, at + SB_LANES));
+                }
+            j += SB_STREAMS * page;
+            KERNEL_BLOCK_BARRIER();
+        }
+    }
+#endif
     while (n - j >= SB_PER_BLOCK) {
         for (size_t end = j + SB_PER_BLOCK; j < end; j += SB_LANES) {
 #ifdef SB_STREAM
@@ -108,6 +130,8 @@ SB_KERNEL(triad_nt, STREAM_TRIAD, true)
 #undef SB_INLINE
 #undef SB_ALIGNED
 #undef SB_PER_BLOCK
+#undef SB_PAGE
+#undef SB_STREAMS
 #undef SB_VEC
 #undef SB_LANES
 #undef SB_TARGET

@@ -13,7 +13,7 @@
 #include "test.h"
 #include "topology/memory_peak.h"
 
-#define N 1000
+#define N 5000 /* past two of the non-temporal kernels' 16 KiB page groups */
 
 static void fill(double *a, double *b, double *c)
 {
@@ -28,8 +28,11 @@ TEST(stream_kernels_match_reference_on_any_range)
 {
     size_t nsets;
     const stream_kernel_set *sets = stream_kernel_sets(&nsets);
-    /* ranges that start and end off vector boundaries, as thread chunks do */
-    const size_t ranges[][2] = {{0, N}, {3, 997}, {5, 6}, {17, 17}, {1, 64}};
+    /* ranges that start and end off vector boundaries, as thread chunks do; and
+     * whole groups of four pages (2048 doubles: the non-temporal kernels' streams
+     * a page apart), one or two, with a head and a tail or exactly */
+    const size_t ranges[][2] = {{0, N}, {3, 997}, {5, 6}, {17, 17}, {1, 64}, {0, 2048}, {0, 4096},
+                                {3, 3 + 4096 + 5}, {11, 11 + 2047}, {7, N - 1}};
     int tested = 0;
     for (size_t s = 0; s < nsets; s++) {
         if (!isa_supported(sets[s].isa))
