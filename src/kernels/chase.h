@@ -12,10 +12,13 @@
  *                    groups of page_bytes (256 KiB: 64 pages of 4 KiB, few enough
  *                    for any TLB) in random order, within a group one node of
  *                    every `spread` nodes (256 B) in random order, so no
- *                    prefetcher helps and the page walks stay out of the time.
- *                    Unlike multichase, which leaves 3 of every 4 lines unused, the
- *                    chain then goes round again `spread` times, one offset per
- *                    pass, in bit-reversed order (offsets 0, 2, 1, 3), so every
+ *                    prefetcher helps and the page walks stay out of the time;
+ *                    which node of a chunk, random chunk by chunk (multichase's
+ *                    mixer: a fixed one fixes address bits, 0.62x its latency on
+ *                    a Xeon guest). Unlike multichase, which leaves 3 of every 4
+ *                    lines unused, the chain then goes round again `spread` times,
+ *                    a chunk's offset XORed with the pass's in bit-reversed order
+ *                    (0, 2, 1, 3), so every
  *                    node is visited once a traversal, as in CHASE_RANDOM: a cache
  *                    holds the chain exactly when it holds the buffer, and a
  *                    line's 128-byte buddy, which the adjacent-line prefetcher

@@ -820,6 +820,8 @@ MUTANTS = [
     ("perf's data counts a read-modify-write word twice (read + write)",
      "src/kernels/numa_work.c", "    c->bytes_processed += bytes;",
      "    c->bytes_processed += s.op == OP_RMW ? 2 * bytes : bytes;", "unit:numa_pass_counts_the_bytes_of_each_access"),
+    ("the TLB-local chase's pass at one line of every chunk (fixed address bits: 0.62x multichase's latency)",
+     "src/kernels/chase.c", "(offset ^ chunk_offset(v, chunk))", "(offset ^ 0 * chunk_offset(v, chunk))", "unit:chase_tlb_local"),
     ("STREAM's non-temporal kernels' page streams all on one page (the other three pages never written)",
      "src/kernels/stream_body.h", "                    size_t at = j + k * page + off;",
      "                    size_t at = j + off;", "unit:stream_kernels_match_reference"),
