@@ -44,7 +44,7 @@
 typedef struct {
     bool reads, writes, backwards, random_walk, zero;
     /* Sequential passes in membench's tight loop (5 instructions a word) instead
-     * of perf's (11: the flags and a wrap test at every word), which is the
+     * of perf's (12: the flags and a wrap test at every word), which is the
      * default because perf's keys time perf's loop. The same words, values and
      * counts either way; only the pace differs. */
     bool tight_loop;

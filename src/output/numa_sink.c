@@ -16,16 +16,26 @@ typedef struct {
  * (partial) gets a comment instead, never perf's "value, unit, key" form: perf
  * prints nothing for an interrupted run, and a script that scrapes its keys
  * (mmtests, lkp-tests) must not take the work so far as a result. */
+/* --tight-loop's keys: perf's with a prefix, so no script reads them as perf's. */
+static const char *key_prefix(const numa_sink *n)
+{
+    return n->spec.tight ? "tight-" : "";
+}
+
+static const char *quiet_prefix(const numa_sink *n)
+{
+    return n->spec.tight ? "tight-loop " : "";
+}
+
 static void line(const numa_sink *n, bool partial, double value, const char *unit, const char *metric,
                  const char *quiet_text)
 {
-    const char *tight = n->spec.tight ? "tight-" : "";
     if (partial)
-        fprintf(n->f, " # so far: %s%s = %.3f %.*s\n", tight, metric, value, (int)strcspn(unit, ","), unit);
+        fprintf(n->f, " # so far: %s%s = %.3f %.*s\n", key_prefix(n), metric, value, (int)strcspn(unit, ","), unit);
     else if (n->spec.quiet)
-        fprintf(n->f, " %14.3f %s%s\n", value, n->spec.tight ? "tight-loop " : "", quiet_text);
+        fprintf(n->f, " %14.3f %s%s\n", value, quiet_prefix(n), quiet_text);
     else
-        fprintf(n->f, " %-30s %15.3f, %-15s %s%s\n", n->spec.name, value, unit, tight, metric);
+        fprintf(n->f, " %-30s %15.3f, %-15s %s%s\n", n->spec.name, value, unit, key_prefix(n), metric);
 }
 
 static double plan_num(const run_info *info, const char *key)
@@ -334,13 +344,12 @@ static void record(sink *s, const run_info *info, const result_record *r)
                                                {"user_s", "secs", "thread-user-time", "user CPU time/thread"}};
         for (size_t k = 0; k < 3; k++) {
             double v = params_get_number(row, keys[k][0], 0);
-            const char *tight = n->spec.tight ? "tight-" : "";
             if (partial)
-                fprintf(f, " # so far: %s %s%s = %.3f %s\n", who, tight, keys[k][2], v, keys[k][1]);
+                fprintf(f, " # so far: %s %s%s = %.3f %s\n", who, key_prefix(n), keys[k][2], v, keys[k][1]);
             else if (n->spec.quiet)
-                fprintf(f, " %14.3f %s%s\n", v, n->spec.tight ? "tight-loop " : "", keys[k][3]);
+                fprintf(f, " %14.3f %s%s\n", v, quiet_prefix(n), keys[k][3]);
             else
-                fprintf(f, " %-30s %15.3f, %-15s %s%s\n", who, v, keys[k][1], tight, keys[k][2]);
+                fprintf(f, " %-30s %15.3f, %-15s %s%s\n", who, v, keys[k][1], key_prefix(n), keys[k][2]);
         }
     }
     fflush(f);

@@ -157,6 +157,9 @@ want = [" %-30s %15.3f, %-15s tight-%s" % ("main,", r["params"][k], unit, m) for
 check("--tight-loop: every result line under membench's key (tight-total-speed, ...), none of perf's; the plan "
       "says so", p.returncode == 0 and lines == want and not MMTESTS.findall(p.stdout) and
       d["plan"].get("loop", "").startswith("tight:"), (p.stdout, d and d["plan"].get("loop")))
+check("--tight-loop: the record is its own figure (operation main-tight), perf's loop's is main",
+      r and r["operation"] == "main-tight" and rec(lay_d) and rec(lay_d)["operation"] == "main",
+      (r and r["operation"], rec(lay_d) and rec(lay_d)["operation"]))
 check("--tight-loop: the same words as perf's loop (bytes read, written and processed per task, 3 loops)",
       [(t["bytes_read"], t["bytes_written"], t["bytes_processed"]) for t in tasks(d)] ==
       [(t["bytes_read"], t["bytes_written"], t["bytes_processed"]) for t in tasks(lay_d)] and len(tasks(d)) == 2,
