@@ -833,7 +833,7 @@ MUTANTS = [
      "        static unsigned char r, w;\n        r = a->reads;\n        w = a->writes;\n        s.reads = &r;\n        s.writes = &w;",
      "unit:numa_pass_perfs_loop_reads_its_flags"),
     ("--tight-loop's keys printed under perf's names",
-     "src/output/numa_sink.c", "    return n->spec.tight ? \"tight-\" : \"\";", "    return \"\";", "numamem"),
+     "src/output/numa_sink.c", "    return n->spec.tight ? \"tight-\" : \"\";", "    return n->spec.tight ? \"\" : \"\";", "numamem"),
     ("numa mem -c's per-node process count counts each task on the node, not each process",
      "src/modes/numa_mem_mode.c", "                procs += here > 0;", "                procs += here;", "numamem"),
     ("numa mem's plan still says data is bytes read + bytes written",
