@@ -28,7 +28,7 @@ static measure_status chase_at(team *t, uint64_t bytes, double *median)
     bytes -= bytes % CHASE_TLB_GROUP_BYTES;
     chase_layout layout = {CHASE_TLB_LOCAL, 64, CHASE_TLB_GROUP_BYTES, 1, CHASE_TLB_SPREAD};
     latency_request rq = {bytes, layout, CHECK_SAMPLE_S, CHECK_SAMPLES, CHECK_SAMPLES, 1.0, PAGES_NORMAL, 0, -1,
-                          false, NULL, false, NULL, false};
+                          false, NULL, false, NULL, false, NULL, 0};
     result_record r;
     result_init(&r, "dram_check", "latency", METRIC_LATENCY);
     measure_status ms = measure_latency(t, &rq, &r);

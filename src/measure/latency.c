@@ -69,10 +69,11 @@ static measure_status build_chain(chase_point *p)
     }
     if (!ok)
         return MEASURE_NO_MEMORY;
-    /* Linking the chain writes every line, so it is also the first touch: pages
-     * land on this thread's node, and no separate fill pass is needed. */
+    /* The pages at once, not a fault each: from this thread and the idle CPUs of
+     * its node the request names (so they land on this thread's node either way);
+     * then linking writes every line. */
     double build_start = clock_now();
-    if (!rq->memory && !buffer_populate(&p->b, 0, rq->bytes)) { /* its pages at once, not a fault each */
+    if (!rq->memory && !buffer_populate_beside(&p->b, 0, rq->bytes, rq->touch_cpus, rq->ntouch_cpus)) {
         buffer_free(&p->b);
         return MEASURE_STOPPED;
     }

@@ -34,6 +34,9 @@ typedef struct {
     const buffer *random_memory; /* memory lent to that chain, as `memory`; NULL: its own */
     bool random_memory_reused;   /* others write random_memory between visits (the sweep's
                                     scratch): that chain is linked again at every visit */
+    const int *touch_cpus; /* CPUs of the chasing CPU's node, idle while it links, that first-touch
+                              its own buffers beside it (buffer_populate_beside); NULL: it alone */
+    size_t ntouch_cpus;
 } latency_request;
 
 /* Runs on a team of exactly one thread. Fills the measured part of out (samples

@@ -52,6 +52,17 @@ bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_
  * first touch there would), STOP_CHECK_BYTES at a time (platform_populate); the
  * writes that follow then take no page faults. False when a stop was requested. */
 bool buffer_populate(buffer *b, size_t off, size_t len);
+/* The same, shared with up to nhelpers threads, one pinned to each of helpers[]:
+ * slices of whole 2 MiB (so no huge page is split between two threads), the
+ * caller's first. The helpers must be CPUs of the caller's node, so the pages land
+ * where the caller's own first touch would put them. A helper that cannot start or
+ * be pinned leaves its slice to the caller. A fresh VM page is backed by the host at
+ * first touch at about 0.8 GB/s a thread: two threads did 1.5 (BENCHMARKS). False
+ * when a stop was requested (every thread has ended by then). */
+bool buffer_populate_beside(buffer *b, size_t off, size_t len, const int *helpers, size_t nhelpers);
+/* Helpers buffer_populate_beside starts at most, and the least each slice gets. */
+#define POPULATE_MAX_HELPERS 7
+#define POPULATE_MIN_SLICE ((size_t)64 << 20)
 /* Writes every byte (first touch happens in the calling thread, so pages land on
  * its node) with a pattern derived from seed; word i gets pattern_word(seed, i).
  * False when a stop was requested before the end (the rest is untouched). */

@@ -200,7 +200,7 @@ static bool measure_cell(session *s, matrix_state *st, team *t, size_t i)
     const node_matrix_cell *c = &st->m.cells[i];
     latency_request rq = {st->bytes,  st->layout,        o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
                           CV_TARGET,  st->pages.request, st->pages.huge_size,   c->mem_node, true,
-                          NULL,       false,             NULL,                  false};
+                          NULL,       false,             NULL,                  false, NULL, 0};
     result_record r;
     result_init(&r, "latency-matrix", "latency", METRIC_LATENCY);
     measure_status ms = measure_latency(t, &rq, &r);

@@ -15,6 +15,7 @@
 #include "measure/cache_levels.h"
 #include "measure/clock.h"
 #include "measure/latency.h"
+#include "memory/buffer.h"
 #include "measure/ref_counter.h"
 #include "memory/page_policy.h"
 #include "modes/dram_sizing.h"
@@ -49,6 +50,8 @@ typedef struct {
     const char *pages_name; /* "default", "4k", "2m", "1g", "thp" */
     chase_layout layout;
     int cpu, node;
+    int touch_cpus[POPULATE_MAX_HELPERS]; /* idle CPUs of cpu's node that first-touch beside it */
+    size_t ntouch_cpus;
     uint64_t sizes[MAX_POINTS];
     size_t nsizes;
     size_t skipped;      /* points that could not be allocated */
@@ -150,6 +153,14 @@ static int choose_where(session *s, latency_state *st, latency_options *o)
     if (!ci || !ci->usable)
         return session_bad_input(s, "--cpu %d: not available to this process", st->cpu);
     st->node = topology_memory_node(&s->topo, ci->node);
+    /* the other CPUs of its node first-touch each chain's pages beside it: a fresh VM
+     * page costs the host's fault too, most of a curve past a large LLC (issue 45) */
+    st->ntouch_cpus = 0;
+    for (size_t i = 0; i < s->topo.usable.count && st->ntouch_cpus < POPULATE_MAX_HELPERS; i++) {
+        const cpu_info *other = topology_cpu(&s->topo, s->topo.usable.ids[i]);
+        if (other && other->id != st->cpu && other->node == ci->node)
+            st->touch_cpus[st->ntouch_cpus++] = other->id;
+    }
     if (o->mem_node >= 0) {
         const numa_node *n = topology_node(&s->topo, o->mem_node);
         if (!n || n->mem_total == 0)
@@ -189,10 +200,12 @@ static latency_request request_for(const latency_state *st, const latency_option
     bool strict = o->mem_node >= 0 && o->mem_policy == MEM_POLICY_BIND;
     latency_request rq = {bytes,     st->layout, o->sample_ms / 1000.0, MIN_SAMPLES, MAX_SAMPLES,
                           CV_TARGET, st->pages,  st->huge_size,         st->node,    strict,
-                          NULL,      false,      NULL,                  false};
+                          NULL,      false,      NULL,                  false,       NULL, 0};
     if ((o->order == CHASE_PAGE_LOCAL || o->order == CHASE_TLB_LOCAL) && bytes < rq.layout.page_bytes)
         rq.layout.page_bytes = bytes; /* smaller than a page or group: random within it */
     rq.with_random = bytes == st->sizes[st->nsizes - 1]; /* the DRAM point: its full random figure beside */
+    rq.touch_cpus = st->touch_cpus;
+    rq.ntouch_cpus = st->ntouch_cpus;
     return rq;
 }
 
@@ -209,6 +222,7 @@ static sweep_estimate curve_estimate(const latency_state *st, const latency_opti
                                   .random = latency_request_chases_random(&rq)};
     }
     estimate_request rq = {.points = pts, .n = st->nsizes, .threads = 1, .packages = 1, .rounds = o->rounds,
+                           .touch_threads = 1 + (int)st->ntouch_cpus,
                            .latency_rounds = o->rounds, .latency_per_visit = per, .latency_sample_s = sample_s,
                            .line_size = line_size};
     sweep_estimate e;
@@ -314,6 +328,10 @@ static int latency_plan(session *s)
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
     params_int(p, "cpu", st->cpu);
     params_int(p, "memory_node", st->node);
+    /* the CPUs that first-touch each chain's pages beside it (its node's, up to 7) */
+    char *touch = cpu_list_format_alloc(st->touch_cpus, st->ntouch_cpus);
+    params_text(p, "touch_helper_cpus", touch ? touch : "");
+    free(touch);
     params_text(p, "memory_policy", policy);
     params_int(p, "max_bytes", (long long)o->max_bytes);
     params_text(p, "counter", ref_counter_name());

@@ -432,7 +432,9 @@ static latency_request latency_request_for(const sweep_state *st, const sweep_op
                           NULL,
                           false,
                           NULL,
-                          false};
+                          false,
+                          NULL,
+                          0};
     return lr;
 }
 
@@ -848,7 +850,7 @@ static int sweep_describe_cost(session *s, sweep_state *st)
     uint64_t pool_each = pool ? st->pool_rq.bytes * (uint64_t)(st->pool_rq.src + st->pool_rq.dst) : 0;
     estimate_request rq = {ep, st->npoints, threads, s->topo.npackages, o->tries, sweep_max_rounds(o),
                            latency_per_visit(o), o->sample_ms / 1000, o->latency_sample_ms / 1000,
-                           pool_each * (uint64_t)threads, topology_cache_level(&s->topo, 1).line_size};
+                           pool_each * (uint64_t)threads, topology_cache_level(&s->topo, 1).line_size, 1};
     sweep_estimate e;
     sweep_estimate_time(&rq, &e);
     for (int i = 0; i < threads; i++)

@@ -37,8 +37,12 @@ static void latency_visit(const estimate_request *rq, const estimate_point *p, i
     /* a chain outside the pool is fresh memory, first touched as it is linked (the
      * latency mode's every chain: its curve's estimate left that out, 15 s planned for
      * 29-46 s, issue 45); a chain linked again is made again */
-    if (!p->pooled && (r == 1 || !p->keep)) /* one thread links it */
-        e->touch_s += (double)p->bytes * chases / min2(EST_TOUCH_BYTES_S_THREAD, e->touch_bytes_s);
+    if (!p->pooled && (r == 1 || !p->keep)) { /* one thread links it; touch_threads touch it */
+        int t = rq->touch_threads > 1 ? rq->touch_threads : 1;
+        double rate = EST_TOUCH_BYTES_S_THREAD * (1 + EST_TOUCH_MORE_THREADS * (t - 1));
+        double package = (rq->packages > 0 ? rq->packages : 1) * EST_TOUCH_BYTES_S_PACKAGE;
+        e->touch_s += (double)p->bytes * chases / min2(rate, package);
+    }
     e->warmup_s += chases * (r == 1 ? rq->latency_sample_s : latency_warm_up(rq, p)); /* round 1: calibration */
     e->samples_s += chases * rq->latency_per_visit * rq->latency_sample_s;
 }

@@ -19,6 +19,8 @@
 #define EST_DRAM_BYTES_S_THREAD 10e9   /* DRAM bandwidth a thread gets */
 #define EST_DRAM_BYTES_S_PACKAGE 150e9 /* and a package at most (8-12 DDR5 channels, about half their peak) */
 #define EST_TOUCH_BYTES_S_THREAD 1e9   /* allocation and first touch (page faults, zeroing), a thread */
+#define EST_TOUCH_MORE_THREADS 0.85     /* what each thread past the first adds of that (2 threads: 1.5 GB/s
+                                          against 0.81 on fresh VM memory, BENCHMARKS) */
 #define EST_TOUCH_BYTES_S_PACKAGE 50e9 /* and a package at most */
 #define EST_LINK_BYTES_S 2.5e9         /* linking a random chain, one thread (1 GiB in 0.4 s, BENCHMARKS) */
 #define EST_DRAM_NS 120.0              /* a DRAM load, for warm-up chases */
@@ -49,6 +51,7 @@ typedef struct {
     double sample_s, latency_sample_s;
     uint64_t pool_bytes;  /* the pool, all threads together; 0: none */
     int line_size;
+    int touch_threads;    /* threads that first-touch a chain outside the pool (0: one) */
 } estimate_request;
 
 typedef struct {

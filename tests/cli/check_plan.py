@@ -266,12 +266,24 @@ check("latency --plan: the model's estimate in one line, its parts adding up to 
                             lp["estimate_s"], *parts, "within" if lp["estimate_s"] <= lp["time_budget_s"] else "OVER",
                             lp["time_budget_s"])), (est, parts))
 # The model counts each chain's first touch (the latency mode has no pool: every chain
-# is fresh memory) at its stated one-thread rate, once a kept chain and at every visit
+# is fresh memory) at its stated one-thread rate, 0.85 of it more for each helper CPU
+# of the chaser's node (plan.touch_helper_cpus), once a kept chain and at every visit
 # another; the DRAM point's full random chain is a second chain.
 made = sum(r["size_bytes"] * (2 if i + 1 == len(rows) else 1) * (1 if r["chain_kept"] else lp["planned_rounds"])
            for i, r in enumerate(rows))
-check("latency --plan: the estimate's first touch is every chain made at a thread's 1 GB/s (%.1f GiB)" % (made / 2**30),
-      abs(lp.get("estimate_touch_s", 0) - made / 1e9) < 1e-6 * max(1, made / 1e9), (lp.get("estimate_touch_s"), made / 1e9))
+def cpu_count(text):
+    return sum(int(b) - int(a) + 1 if "-" in x else 1 for x in text.split(",") if x
+               for a, b in [x.split("-") if "-" in x else (x, x)])
+helpers = cpu_count(lp.get("touch_helper_cpus", ""))
+topo_cpus = json.load(open(path))["topology"]["cpus"] if rows else []
+lp_node = next((c["node"] for c in topo_cpus if c["id"] == lp.get("cpu")), None)
+same_node = [c["id"] for c in topo_cpus if c.get("usable") and c["node"] == lp_node and c["id"] != lp["cpu"]]
+rate = 1e9 * (1 + 0.85 * helpers)
+check("latency --plan: the first-touch helpers are the other usable CPUs of the chaser's node, at most 7 (%d)" % helpers,
+      helpers == min(7, len(same_node)), (lp.get("touch_helper_cpus"), same_node))
+check("latency --plan: the estimate's first touch is every chain made at 1 GB/s and 0.85 GB/s a helper (%.1f GiB, "
+      "%d helpers)" % (made / 2**30, helpers),
+      abs(lp.get("estimate_touch_s", 0) - made / rate) < 1e-6 * max(1, made / rate), (lp.get("estimate_touch_s"), made / rate))
 # latency's sizes, recomputed: 4 an octave from --min up to the largest cache a thread
 # sees, then 2 an octave counted down from --max (the DRAM plateau: its chains were most
 # of the curve's bytes); --points-per-octave given: that many everywhere. Sizes round to

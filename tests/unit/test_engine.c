@@ -429,7 +429,7 @@ TEST(chase_point_takes_the_asked_samples_per_visit)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1, 0}, 0.001, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL, false, NULL, false};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1, 0}, 0.001, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL, false, NULL, false, NULL, 0};
     chase_point *p = chase_point_create(&rq);
     CHECK(p != NULL);
     if (!p) {
@@ -458,7 +458,7 @@ TEST(measure_latency_median_within_sample_range)
 {
     stop_reset();
     team *t = one_thread_team();
-    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1, 0}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL, false, NULL, false};
+    latency_request rq = {256 * 1024, {CHASE_RANDOM, 64, 0, 1, 0}, 0.002, 7, 21, 0.05, PAGES_NORMAL, 2 << 20, -1, false, NULL, false, NULL, false, NULL, 0};
     result_record r;
     result_init(&r, "test", "latency", METRIC_LATENCY);
     CHECK_INT(measure_latency(t, &rq, &r), MEASURE_OK);
