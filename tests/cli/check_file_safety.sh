@@ -58,7 +58,9 @@ check "report --svg DIR --csv DIR/bandwidth.svg: exit 2 in one line before anyth
 # build wrote into it; the FIFO checked is now held open from the check, so its
 # inode cannot be reused) gets nothing, and the run says why. "Mid-run": once the
 # CSV header is out (the check is done by then), then Ctrl-C.
-for how in rename recreate; do
+# One attempt; its verdict in FIFO_OK, what it saw in FIFO_SEEN.
+fifo_case() {
+    local how=$1 rc
     rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
     mkfifo "$TMP/out.fifo" "$TMP/planted.fifo"
     cat "$TMP/out.fifo" >"$TMP/got.checked" & READ1=$!
@@ -66,7 +68,7 @@ for how in rename recreate; do
     "$BIN" -s 16 -o read -r 1000 --sample-ms 50 -t 120 --json "$TMP/out.fifo" >"$TMP/fifo.out" 2>"$TMP/fifo.err" &
     RUN=$!
     for _ in $(seq 1200); do [ -s "$TMP/fifo.out" ] && break; sleep 0.1; done
-    if [ $how = rename ]; then
+    if [ "$how" = rename ]; then
         mv "$TMP/planted.fifo" "$TMP/out.fifo"
     else
         rm "$TMP/out.fifo" && mkfifo "$TMP/out.fifo"
@@ -82,8 +84,23 @@ for how in rename recreate; do
     kill -KILL "${readers[@]}" 2>/dev/null
     wait "${readers[@]}" 2>/dev/null
     READ2B=
+    FIFO_SEEN="rc=$rc planted=$(wc -c <"$TMP/got.planted") checked=$(wc -c <"$TMP/got.checked") err=$(head -c 300 "$TMP/fifo.err" | tr '\n' ' ')"
+    FIFO_OK=false
+    [ $rc -eq 130 ] && [ ! -s "$TMP/got.planted" ] && [ ! -s "$TMP/got.checked" ] &&
+        grep -q 'could not write .*out.fifo (it is no longer the file checked at the start)' "$TMP/fifo.err" && FIFO_OK=true
+}
+# A second attempt where the first failed: under two qemu-user suites side by side the
+# recreate case failed once (2026-12-02, s390x) and passed alone every time; a
+# membench that writes into the planted FIFO fails both attempts.
+for how in rename recreate; do
+    fifo_case $how
+    if ! $FIFO_OK; then
+        echo "    # first attempt ($how): $FIFO_SEEN; once more"
+        fifo_case $how
+    fi
+    $FIFO_OK || echo "    $FIFO_SEEN"
     check "--json FIFO, a FIFO put at the name mid-run ($how): it gets nothing, the run says the name is no longer the FIFO checked" \
-        bash -c "[ $rc -eq 130 ] && [ ! -s '$TMP/got.planted' ] && [ ! -s '$TMP/got.checked' ] && grep -q 'could not write .*out.fifo (it is no longer the file checked at the start)' '$TMP/fifo.err'"
+        $FIFO_OK
 done
 rm -f "$TMP/out.fifo" "$TMP/planted.fifo" "$TMP/got."*
 
