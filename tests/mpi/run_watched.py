@@ -10,7 +10,7 @@ itself failed after every rank had ended: killed by a signal (it crashed), or
 still there 10 s after its last rank ended. Debian 12's mpirun (Open MPI 4.1.4,
 PMIx 4.2.2) does both now and then in its own teardown when a job ends
 abnormally (a silent rank: MPI_Abort), a few runs in a hundred on a loaded
-machine (bench/mpi_silent_rank.sh); the caller runs such a command once more.
+machine (bench/mpi_silent_rank.sh); the caller runs such a command up to twice more.
 """
 import os
 import signal
