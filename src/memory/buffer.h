@@ -53,8 +53,8 @@ bool buffer_alloc_shared(buffer *b, size_t len, page_request req, uint64_t huge_
  * writes that follow then take no page faults. False when a stop was requested. */
 bool buffer_populate(buffer *b, size_t off, size_t len);
 /* The same, shared with up to nhelpers threads, one pinned to each of helpers[]:
- * slices of whole 2 MiB (so no huge page is split between two threads), the
- * caller's first. The helpers must be CPUs of the caller's node, so the pages land
+ * slices of whole 2 MiB from off (so no huge page of a buffer aligned for them is
+ * split between two threads), the caller's first. The helpers must be CPUs of the caller's node, so the pages land
  * where the caller's own first touch would put them. A helper that cannot start or
  * be pinned leaves its slice to the caller. A fresh VM page is backed by the host at
  * first touch at about 0.8 GB/s a thread: two threads did 1.5 (BENCHMARKS). False

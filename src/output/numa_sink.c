@@ -12,10 +12,6 @@ typedef struct {
     numa_sink_spec spec;
 } numa_sink;
 
-/* One result line in perf's default or quiet layout; a run a stop cut short
- * (partial) gets a comment instead, never perf's "value, unit, key" form: perf
- * prints nothing for an interrupted run, and a script that scrapes its keys
- * (mmtests, lkp-tests) must not take the work so far as a result. */
 /* --tight-loop's keys: perf's with a prefix, so no script reads them as perf's. */
 static const char *key_prefix(const numa_sink *n)
 {
@@ -27,6 +23,10 @@ static const char *quiet_prefix(const numa_sink *n)
     return n->spec.tight ? "tight-loop " : "";
 }
 
+/* One result line in perf's default or quiet layout; a run a stop cut short
+ * (partial) gets a comment instead, never perf's "value, unit, key" form: perf
+ * prints nothing for an interrupted run, and a script that scrapes its keys
+ * (mmtests, lkp-tests) must not take the work so far as a result. */
 static void line(const numa_sink *n, bool partial, double value, const char *unit, const char *metric,
                  const char *quiet_text)
 {

@@ -271,16 +271,14 @@ check("latency --plan: the model's estimate in one line, its parts adding up to 
 # another; the DRAM point's full random chain is a second chain.
 made = sum(r["size_bytes"] * (2 if i + 1 == len(rows) else 1) * (1 if r["chain_kept"] else lp["planned_rounds"])
            for i, r in enumerate(rows))
-def cpu_count(text):
-    return sum(int(b) - int(a) + 1 if "-" in x else 1 for x in text.split(",") if x
-               for a, b in [x.split("-") if "-" in x else (x, x)])
-helpers = cpu_count(lp.get("touch_helper_cpus", ""))
+helper_cpus = cpus(lp.get("touch_helper_cpus", ""))
+helpers = len(helper_cpus)
 topo_cpus = json.load(open(path))["topology"]["cpus"] if rows else []
 lp_node = next((c["node"] for c in topo_cpus if c["id"] == lp.get("cpu")), None)
 same_node = [c["id"] for c in topo_cpus if c.get("usable") and c["node"] == lp_node and c["id"] != lp["cpu"]]
 rate = 1e9 * (1 + 0.85 * helpers)
 check("latency --plan: the first-touch helpers are the other usable CPUs of the chaser's node, at most 7 (%d)" % helpers,
-      helpers == min(7, len(same_node)), (lp.get("touch_helper_cpus"), same_node))
+      helper_cpus == sorted(same_node)[:7], (lp.get("touch_helper_cpus"), same_node))
 check("latency --plan: the estimate's first touch is every chain made at 1 GB/s and 0.85 GB/s a helper (%.1f GiB, "
       "%d helpers)" % (made / 2**30, helpers),
       abs(lp.get("estimate_touch_s", 0) - made / rate) < 1e-6 * max(1, made / rate), (lp.get("estimate_touch_s"), made / rate))
