@@ -61,8 +61,9 @@ static const option_spec specs[] = {
     {.long_name = "time-budget", .value_name = "SECONDS", .kind = OPT_DOUBLE, .key = "time_budget_s",
      .offset = F(time_budget_s), .min = 0, .max = 1e9, .bad = "must be a number of seconds >= 0 (0 = no budget)",
      .help = "The default samples are shortened (to 5 ms at least) so\nthe --rounds end within this many seconds of "
-             "measuring,\nand rounds past --rounds that only the CV rule wants\nstart only when they end within it "
-             "(default: 15;\n0 = no budget; not with --target-ci)"},
+             "measuring,\nby the plan's model and again before each visit of\nrounds 2 on, as the run goes; rounds past "
+             "--rounds that\nonly the CV rule wants start only when they end within\nit (default: 15; 0 = no budget; "
+             "not with --target-ci)"},
     {.long_name = "cpu", .value_name = "N", .kind = OPT_INT, .key = "cpu", .offset = F(cpu),
      .given = OPTION_GIVEN(latency_options, cpu_given), .min = 0, .max = CPU_LIST_MAX_ID, .bad = "not a CPU number",
      .help = "CPU to run on (default: the first usable)"},

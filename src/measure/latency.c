@@ -27,7 +27,10 @@ struct chase_point {
     buffer seen;    /* the last chain's buffer as inspected (pages, node), kept after it is freed */
     void *pos;      /* where the chase stands; NULL when the chain is not built */
     uint64_t steps; /* per sample; 0 until calibrated */
+    double asked_sample_s; /* rq.sample_s as created: rq's is the current one (chase_point_pace) */
     double build_s, elapsed_s;
+    double once_s;    /* the first visit's linking and calibration: what no later visit repeats */
+    double chased_s;  /* in the warm-up chases and timed samples: lengths that follow the sample's */
     double *ns;
     int *rounds;
     double *ends; /* clock_now() when each sample ended */
@@ -236,9 +239,12 @@ static void visit_job(team *t, int tid, void *arg)
         if (p->status != MEASURE_OK)
             return;
     }
-    if (!p->steps && !calibrate(p)) {
-        p->status = MEASURE_STOPPED;
-        return;
+    if (!p->steps) {
+        if (!calibrate(p)) {
+            p->status = MEASURE_STOPPED;
+            return;
+        }
+        p->once_s += clock_now() - start;
     }
     if (stop_requested()) {
         p->status = MEASURE_STOPPED;
@@ -246,6 +252,7 @@ static void visit_job(team *t, int tid, void *arg)
     }
     uint64_t nodes = p->rq.layout.node_bytes ? p->rq.bytes / p->rq.layout.node_bytes : 0;
     uint64_t warm = chase_warmup_steps(p->steps, nodes, p->rq.bytes / WALK_PAGE_BYTES, p->visits++ == 0);
+    double chasing = clock_now();
     /* Then more, while each is faster than the last: a chain that fits in the L3
      * came back into it only over several samples on a Zen 3 guest (4 MiB: 87 ns
      * in a visit's first sample, 37 after), and that is not the latency asked for. */
@@ -260,6 +267,7 @@ static void visit_job(team *t, int tid, void *arg)
         p->steps = chase_resize_steps(p->rq.sample_s, ns, p->steps);
         got++;
     }
+    p->chased_s += clock_now() - chasing;
     if (got == 0 && p->status == MEASURE_OK)
         p->status = MEASURE_STOPPED;
     p->elapsed_s += clock_now() - start;
@@ -276,6 +284,7 @@ chase_point *chase_point_create(const latency_request *rq)
     if (!p)
         return NULL;
     p->rq = *rq;
+    p->asked_sample_s = rq->sample_s;
     if (latency_request_chases_random(rq)) {
         latency_request r = *rq;
         r.layout = (chase_layout){CHASE_RANDOM, rq->layout.node_bytes, 0, rq->layout.seed, 0};
@@ -315,6 +324,26 @@ measure_status chase_point_visit(chase_point *p, team *t, int count, int round, 
     if (rs == MEASURE_NO_MEMORY)
         p->random_failed = true;
     return rs == MEASURE_STOPPED ? rs : MEASURE_OK;
+}
+
+void chase_point_pace(chase_point *p, double sample_s)
+{
+    if (!p || sample_s <= 0)
+        return;
+    if (p->steps > 0 && p->rq.sample_s > 0) { /* the calibrated pace, scaled: no new calibration */
+        double steps = (double)p->steps * sample_s / p->rq.sample_s;
+        p->steps = steps < 1 ? 1 : (uint64_t)steps;
+    }
+    p->rq.sample_s = sample_s;
+    chase_point_pace(p->random, sample_s);
+}
+
+void chase_point_times(const chase_point *p, double *once_s, double *chased_s)
+{
+    for (; p; p = p->random) {
+        *once_s += p->once_s;
+        *chased_s += p->chased_s;
+    }
 }
 
 int chase_point_samples(const chase_point *p)
@@ -360,7 +389,9 @@ bool chase_point_fill(const chase_point *p, team *t, result_record *out)
         params_int(&out->params, "chase_group_bytes", (long long)rq->layout.page_bytes);
         params_int(&out->params, "chase_spread", rq->layout.spread);
     }
-    params_number(&out->params, "sample_ms", rq->sample_s * 1e3); /* asked: a latency mode may shorten its default */
+    params_number(&out->params, "sample_ms", p->asked_sample_s * 1e3); /* asked: a latency mode may shorten its default */
+    if (rq->sample_s != p->asked_sample_s) /* and its rounds' pace shortened it since (the last length) */
+        params_number(&out->params, "sample_ms_paced", rq->sample_s * 1e3);
     params_number(&out->params, "chain_build_s", p->build_s);
     params_int(&out->params, "chain_builds", p->builds);
     bool random_ok = true;

@@ -83,6 +83,14 @@ chase_point *chase_point_create(const latency_request *rq);
 /* count more samples tagged with `round` (0: until the CV rule is met); the chain
  * is freed afterwards unless keep_chain. MEASURE_STOPPED: no sample this visit. */
 measure_status chase_point_visit(chase_point *p, team *t, int count, int round, bool keep_chain);
+/* Samples of sample_s from the next visit on (its random chase's too): the step
+ * count scaled, not calibrated again. Its record keeps "sample_ms" as created and
+ * adds "sample_ms_paced", the length now. */
+void chase_point_pace(chase_point *p, double sample_s);
+/* Adds to *once_s the time its first visits spent linking and calibrating (what no
+ * later visit repeats), and to *chased_s the time in the warm-up chases and timed
+ * samples so far (their lengths follow the sample's), its random chase's with them. */
+void chase_point_times(const chase_point *p, double *once_s, double *chased_s);
 int chase_point_samples(const chase_point *p);
 /* How many times its chain has been linked so far. */
 int chase_point_builds(const chase_point *p);

@@ -44,8 +44,12 @@ void json_write_escaped(FILE *f, const char *s)
                 if (n == 0) {
                     fputs("\\ufffd", f);
                 } else {
-                    fwrite(p, 1, n, f);
-                    p += n - 1;
+                    const unsigned char *run = p; /* plain bytes up to the next that needs escaping: one write */
+                    p += n;
+                    while (*p >= 0x20 && *p != '"' && *p != '\\' && (n = utf8_sequence(p)) > 0)
+                        p += n;
+                    fwrite(run, 1, (size_t)(p - run), f);
+                    p--;
                 }
             }
         }

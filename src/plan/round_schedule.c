@@ -72,3 +72,29 @@ int round_visit_samples(int per, int have, int cap)
         return per;
     return room > 1 ? room : 1;
 }
+
+round_pace_cost round_pace_cost_of(double cycle_s, double chased_s, double once_s, double sample_s)
+{
+    return (round_pace_cost){cycle_s - chased_s - once_s, sample_s > 0 ? chased_s / sample_s : 0, false};
+}
+
+void round_pace_left(const round_pace_cost *points, size_t n, size_t from, int later_rounds, double *fixed_s,
+                     double *units)
+{
+    *fixed_s = *units = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (points[k].gone)
+            continue;
+        double visits = later_rounds + (k >= from ? 1 : 0);
+        *fixed_s += visits * (points[k].fixed_s > 0 ? points[k].fixed_s : 0);
+        *units += visits * points[k].units;
+    }
+}
+
+double round_pace_length(double left_s, double fixed_s, double units, double min_s, double max_s)
+{
+    if (units <= 0)
+        return max_s;
+    double len = (left_s - fixed_s) / units;
+    return len > max_s ? max_s : len < min_s ? min_s : len;
+}

@@ -53,6 +53,32 @@ size_t round_next(const round_point *points, size_t n, double target, size_t *vi
  * no budget. */
 bool round_budget_allows(bool owed, double elapsed_s, double estimate_s, double budget_s);
 
+/* Pacing planned rounds under a time budget (membench latency): a point's last
+ * visit, from its start to the next visit's, split into a part whose length follows
+ * the sample's (its chases: warm-up and samples), as seconds per second of sample
+ * length, and a rest taken as fixed; what no later visit repeats (first linking and
+ * calibration) left out. gone: the point is visited no more (done, or failed). */
+typedef struct {
+    double fixed_s;
+    double units;
+    bool gone;
+} round_pace_cost;
+
+/* The cost of a visit that took cycle_s until the next began: chased_s of it in
+ * chases with samples of sample_s, once_s in what no later visit repeats. */
+round_pace_cost round_pace_cost_of(double cycle_s, double chased_s, double once_s, double sample_s);
+
+/* The visits left, summed into *fixed_s and *units: points from..n-1 once more in
+ * this round, and every point later_rounds times more; gone points not at all (a
+ * negative fixed part counts as none). */
+void round_pace_left(const round_pace_cost *points, size_t n, size_t from, int later_rounds, double *fixed_s,
+                     double *units);
+
+/* The sample length for the visits left: the longest with which fixed_s plus units
+ * times the length ends within left_s, but never above max_s (the plan's) nor below
+ * min_s; max_s while nothing is known of the visits (units <= 0). */
+double round_pace_length(double left_s, double fixed_s, double units, double min_s, double max_s);
+
 /* Whether round `next` (from 1) owes samples: one of the `planned` rounds, or one
  * visiting a point (visit: n indices into points) below its needed samples. */
 bool round_owes_samples(int next, int planned, const round_point *points, const size_t *visit, size_t n);

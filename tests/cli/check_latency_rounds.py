@@ -135,6 +135,29 @@ check("--max-time 0.02 with --rounds 21: exits 0, sizes with what the rounds gav
 check("--max-time: a warning says the rounds were cut and names --rounds 21",
       "--max-time" in p.stderr and "--rounds 21" in p.stderr, p.stderr)
 
+# --- the time budget kept at run time: each paced round in plan.pacing -------------
+# A short curve ends far within the default 15 s: every paced round keeps the plan's
+# 20 ms (a pace that shortened samples with time to spare, or lengthened them past
+# the plan's, fails here); no pace without a budget, with --sample-ms or one round.
+p, d = run(["--min", "4K", "--max", "64K"], "lat_paced")
+recs = d["results"] if d else []
+pacing = d["plan"].get("pacing") if d else None
+check("pace: default samples under the default budget: plan.pacing has rounds 2 and 3, in order",
+      p.returncode == 0 and pacing and [row["round"] for row in pacing] == [2, 3] and
+      all(row["began_s"] < row["ended_s"] for row in pacing) and pacing[0]["ended_s"] <= pacing[1]["began_s"],
+      (p.stderr[-300:], pacing))
+check("pace: time to spare: every paced length is the plan's 20 ms, and no record says a paced length",
+      pacing and d["plan"].get("sample_fit") is None and
+      all(row[k] == 20 for row in pacing for k in ("sample_ms_first", "sample_ms_min", "sample_ms_max", "sample_ms_last"))
+      and recs and all(r["params"]["sample_ms"] == 20 and "sample_ms_paced" not in r["params"] for r in recs),
+      (pacing, [r["params"].get("sample_ms_paced") for r in recs]))
+for args, why in ((["--time-budget", "0"], "no budget"), (["--sample-ms", "20"], "--sample-ms given"),
+                  (["--rounds", "1"], "one round")):
+    p, d = run(["--min", "4K", "--max", "16K"] + args, "lat_unpaced")
+    check("pace: none with %s (no plan.pacing, no paced record)" % why,
+          p.returncode == 0 and d and "pacing" not in d["plan"] and d["results"] and
+          all("sample_ms_paced" not in r["params"] for r in d["results"]), (p.stderr[-300:], d and d["plan"].get("pacing")))
+
 # --- Ctrl-C: the sizes measured so far go out, incomplete; the JSON stays valid -----
 path = os.path.join(TMP, "lat_interrupted.json")
 proc = subprocess.Popen([BIN, "latency", "--min", "4K", "--max", "64K", "--sample-ms", "5", "--rounds", "21",

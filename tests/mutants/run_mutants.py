@@ -874,6 +874,23 @@ MUTANTS = [
     ("newcomer's terminal: progress line: the latency sweep's bound is -r, not the CV rule's cap",
      "src/modes/sweep.c", "return visits > o->tries ? visits : o->tries;",
      "return visits < o->tries ? visits : o->tries;", "warnings"),
+    ("latency pace: a visit's first linking and calibration counted as repeated (round 2 starved)",
+     "src/plan/round_schedule.c", "cycle_s - chased_s - once_s, sample_s", "cycle_s - chased_s, sample_s",
+     "unit:rounds_pace_splits"),
+    ("latency pace: the current point's visit left out of the visits left",
+     "src/plan/round_schedule.c", "later_rounds + (k >= from ? 1 : 0)", "later_rounds + (k > from ? 1 : 0)",
+     "unit:rounds_pace_counts"),
+    ("latency pace: a point gone still counted",
+     "src/plan/round_schedule.c", "        if (points[k].gone)\n            continue;\n", "", "unit:rounds_pace_counts"),
+    ("latency pace: the length may pass the plan's",
+     "src/plan/round_schedule.c", "return len > max_s ? max_s : len < min_s ? min_s : len;",
+     "return len < min_s ? min_s : len;", "unit:rounds_pace_length"),
+    ("latency pace: the samples shortened with time to spare (the budget's end reserve taken as the whole budget)",
+     "src/modes/latency_mode.c", "double left = latency_time_budget(o) - PACE_END_RESERVE_S - (now - s->start);",
+     "double left = -PACE_END_RESERVE_S - (now - s->start);", "latrounds"),
+    ("latency pace: paced with --sample-ms given",
+     "src/modes/latency_mode.c", "latency_time_budget(o) > 0 && !o->sample_ms_given;", "latency_time_budget(o) > 0;",
+     "latrounds"),
 ]
 
 OBSERVED_RUNS = [  # (arguments, --mem-node the check expects or None)

@@ -187,3 +187,42 @@ TEST(rounds_budget_never_cuts_owed_samples)
     CHECK(!round_owes_samples(4, 3, pts, cv_only, 2));
     CHECK(round_owes_samples(4, 3, pts, retake, 2)); /* a restarted point's retakes */
 }
+
+/* membench latency's pace: a visit's time split into what follows the sample's
+ * length (its chases) and a fixed rest, what no later visit repeats left out. */
+TEST(rounds_pace_splits_a_visit)
+{
+    round_pace_cost c = round_pace_cost_of(0.100, 0.060, 0.030, 0.020);
+    CHECK_NEAR(c.fixed_s, 0.010, 1e-12); /* 100 ms less 60 chased, less 30 of linking and calibration */
+    CHECK_NEAR(c.units, 3.0, 1e-12);     /* 60 ms of chases at 20 ms samples: 3 s per s of length */
+    CHECK(!c.gone);
+    c = round_pace_cost_of(0.050, 0.050, 0, 0); /* no length known: no units */
+    CHECK_NEAR(c.units, 0, 0);
+}
+
+/* The visits left: from the current point to the end of this round, then every
+ * point in each later planned round; a point gone (done, failed) never again; a
+ * negative fixed part (a clock step) as none. */
+TEST(rounds_pace_counts_the_visits_left)
+{
+    round_pace_cost pts[4] = {{0.010, 1, false}, {0.020, 2, false}, {0.040, 4, true}, {-0.5, 8, false}};
+    double fixed, units;
+    round_pace_left(pts, 4, 1, 0, &fixed, &units); /* the last round, at point 1: points 1 and 3 */
+    CHECK_NEAR(fixed, 0.020, 1e-12);
+    CHECK_NEAR(units, 10, 1e-12);
+    round_pace_left(pts, 4, 1, 2, &fixed, &units); /* two rounds more: point 0 twice, 1 and 3 three times */
+    CHECK_NEAR(fixed, 2 * 0.010 + 3 * 0.020, 1e-12);
+    CHECK_NEAR(units, 2 * 1 + 3 * 2 + 3 * 8, 1e-12);
+    round_pace_left(pts, 4, 4, 0, &fixed, &units); /* past the last point: nothing */
+    CHECK_NEAR(fixed + units, 0, 0);
+}
+
+/* The length: the longest that ends in time, within [min, the plan's]. */
+TEST(rounds_pace_length_fits_the_time_left)
+{
+    CHECK_NEAR(round_pace_length(3.0, 1.0, 200, 0.005, 0.020), 0.010, 1e-12); /* (3 - 1) / 200 */
+    CHECK_NEAR(round_pace_length(30, 1.0, 200, 0.005, 0.020), 0.020, 0);      /* never past the plan's */
+    CHECK_NEAR(round_pace_length(1.5, 1.0, 200, 0.005, 0.020), 0.005, 0);     /* never below the minimum */
+    CHECK_NEAR(round_pace_length(-2, 1.0, 200, 0.005, 0.020), 0.005, 0);      /* the budget already passed */
+    CHECK_NEAR(round_pace_length(0.1, 1.0, 0, 0.005, 0.020), 0.020, 0);       /* nothing known yet */
+}
