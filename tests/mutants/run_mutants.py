@@ -875,7 +875,7 @@ MUTANTS = [
      "src/modes/sweep.c", "return visits > o->tries ? visits : o->tries;",
      "return visits < o->tries ? visits : o->tries;", "warnings"),
     ("latency pace: a visit's first linking and calibration counted as repeated (round 2 starved)",
-     "src/plan/round_schedule.c", "cycle_s - chased_s - once_s, sample_s", "cycle_s - chased_s, sample_s",
+     "src/plan/round_schedule.c", "cycle_s - chased_s - once_s, sample_s", "cycle_s - chased_s - 0 * once_s, sample_s",
      "unit:rounds_pace_splits"),
     ("latency pace: the current point's visit left out of the visits left",
      "src/plan/round_schedule.c", "later_rounds + (k >= from ? 1 : 0)", "later_rounds + (k > from ? 1 : 0)",

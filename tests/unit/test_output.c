@@ -312,6 +312,9 @@ TEST(json_strings_are_always_utf8)
         {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},   /* UTF-16 surrogate */
         {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* beyond U+10FFFF */
         {"a\xe2\x82", "\"a\\ufffd\\ufffd\""},            /* cut short by the end */
+        /* plain runs cut at every byte that needs escaping, and at a bad sequence */
+        {"ab\"cd\\ef\ngh\x01ij\tk", "\"ab\\\"cd\\\\ef\\ngh\\u0001ij\\tk\""},
+        {"x\xc3\xa9\xffy\xc3\xa9", "\"x\xc3\xa9\\ufffdy\xc3\xa9\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *text = NULL;
