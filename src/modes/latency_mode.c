@@ -64,6 +64,7 @@ typedef struct {
     bool max_may_fit;    /* the largest size (the DRAM point) may still fit a cache */
     /* the rounds' pace (pace_visit) */
     double sample_s;       /* the samples' length now: the plan's, or shortened to keep the budget */
+    uint64_t kept_bytes;   /* the chains kept between rounds, all unmapped at the end */
     int pace_round;        /* the last visit's round (0: none yet) */
     double cycle_began;    /* clock_now() as the last visit began */
     double cycle_once_s, cycle_chased_s; /* the points' chase_point_times then */
@@ -372,6 +373,7 @@ static int latency_plan(session *s)
     }
     fit_sample_to_budget(s, st, o, per, l1.line_size); /* none with --target-ci: no budget */
     st->sample_s = o->sample_ms / 1000;
+    st->kept_bytes = kept;
     param_table *sizes = section_table(&s->info.plan, "sizes");
     for (size_t i = 0; i < st->nsizes; i++) {
         curve_point *pt = &st->points[i];
@@ -455,22 +457,12 @@ static host_load_span *curve_point_load(void *ctx, size_t i)
     return &((latency_state *)ctx)->points[i].load;
 }
 
-/* The time budget kept at run time. The model (fit_sample_to_budget) cannot know
- * the host: the default curve ran 2.3-3.3 s past it on two 2-vCPU guests (steal,
- * the host probes, warm-ups that settle slowly, the document rewritten as the last
- * round's records go out; issue 45). So before every visit of a planned round from
- * the second, the samples are set again from each point's last visit: its time,
- * from its start to the next visit's, less its first linking and calibration, is a
- * part in chases (warm-up and samples), which scales with the sample's length, and
- * a rest taken as fixed. The length is the longest, no longer than the plan's nor
- * shorter than LATENCY_MIN_SAMPLE_MS, with which the visits left end within the
- * budget less the run's end (round_pace_length). A --sample-ms given, --target-ci
- * (no budget) and one round keep the plan's. JSON plan.pacing has each paced
- * round's lengths. */
-/* The run past the rounds' end (the analysis, the last document, unmapping, exit:
- * wall time 0.15-0.2 s past elapsed_s on the Xeon guest), and the rounds' own
- * overshoot (their last visits ended 0.15-0.25 s past the aim there). */
-#define PACE_END_RESERVE_S 0.6
+/* What the pace leaves for the run past the rounds: the analysis, the last document
+ * and exit (wall time 0.15-0.2 s past elapsed_s on the Xeon guest) and the rounds'
+ * own overshoot (their last visits ended 0.15-0.25 s past the aim there), and
+ * unmapping the kept chains (8 GB/s there: 440 MiB in 53 ms). */
+#define PACE_END_S 0.4
+#define PACE_UNMAP_BYTES_S 8e9
 #define PACE_STEP 0.02 /* a length within 2% of the one in use is left as it is */
 
 static bool pacing(const latency_options *o, int round)
@@ -491,6 +483,18 @@ static void pace_round_row(session *s, const latency_state *st, double now)
     params_number(row, "sample_ms_last", st->sample_s * 1000);
 }
 
+/* The time budget kept at run time. The model (fit_sample_to_budget) cannot know
+ * the host: the default curve ran 2.3-3.3 s past it on two 2-vCPU guests (steal,
+ * the host probes, warm-ups that settle slowly, the document rewritten as the last
+ * round's records go out; issue 45). So before every visit of a planned round from
+ * the second, the samples are set again from each point's last visit: its time,
+ * from its start to the next visit's, less its first linking and calibration, is a
+ * part in chases (warm-up and samples), which scales with the sample's length, and
+ * a rest taken as fixed. The length is the longest, no longer than the plan's nor
+ * shorter than LATENCY_MIN_SAMPLE_MS, with which the visits left end within the
+ * budget less the run's end (round_pace_length, PACE_END_S). A --sample-ms given, --target-ci
+ * (no budget) and one round keep the plan's. JSON plan.pacing has each paced
+ * round's lengths. */
 static void pace_visit(session *s, latency_state *st, const latency_options *o, size_t i, int round)
 {
     double now = clock_now(), once = 0, chased = 0;
@@ -512,7 +516,8 @@ static void pace_visit(session *s, latency_state *st, const latency_options *o, 
     if (pacing(o, round)) {
         double fixed, units; /* the visits left: the rest of this round's, then the planned rounds' after it */
         round_pace_left(st->pace, st->nsizes, i, o->rounds - round, &fixed, &units);
-        double left = latency_time_budget(o) - PACE_END_RESERVE_S - (now - s->start);
+        double end = PACE_END_S + (double)st->kept_bytes / PACE_UNMAP_BYTES_S;
+        double left = latency_time_budget(o) - end - (now - s->start);
         double len = round_pace_length(left, fixed, units, LATENCY_MIN_SAMPLE_MS / 1000, o->sample_ms / 1000);
         if (fabs(len - st->sample_s) > PACE_STEP * st->sample_s) {
             for (size_t k = 0; k < st->nsizes; k++)
