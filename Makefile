@@ -13,7 +13,7 @@
 #   make dist       dist/: source tarball, both static binaries, SHA256SUMS
 # The one version: --version, JSON and the Debian package's (debian/changelog, checked
 # against it by make check).
-VERSION  := 0.1.0
+VERSION  := 0.2.0
 CC       ?= cc
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
@@ -62,7 +62,14 @@ membench: $(OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+# Objects are built again when the compiler line changes (another VERSION, OPT or
+# CFLAGS): a stale object would keep the old version string or flags.
+$(BUILD)/compile-flags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CPPFLAGS) $(CFLAGS)' > $@
+FORCE:
+
+$(BUILD)/%.o: %.c $(BUILD)/compile-flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -76,11 +83,11 @@ $(BUILD)/membench: $(OBJS)
 # c2c takes known times instead of the clock's when asked (MEMBENCH_C2C_NS).
 FAULTY_OBJS := $(filter-out $(BUILD)/src/kernels/kernel_registry.o $(BUILD)/src/measure/c2c.o,$(OBJS)) \
                $(BUILD)/faulty/kernel_registry.o $(BUILD)/faulty/c2c.o $(BUILD)/tests/faulty/faulty_kernels.o
-$(BUILD)/faulty/kernel_registry.o: src/kernels/kernel_registry.c
+$(BUILD)/faulty/kernel_registry.o: src/kernels/kernel_registry.c $(BUILD)/compile-flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (faulty)"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMEMBENCH_FAULTY_KERNELS -MMD -MP -c -o $@ $<
-$(BUILD)/faulty/c2c.o: src/measure/c2c.c
+$(BUILD)/faulty/c2c.o: src/measure/c2c.c $(BUILD)/compile-flags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (faulty)"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMEMBENCH_FAULTY_KERNELS -MMD -MP -c -o $@ $<

@@ -83,10 +83,12 @@ static void option_differences(const json_value *a, const json_value *b, char *o
 bool compare_differences(const loaded_run *a, const loaded_run *b, char *out, size_t len)
 {
     out[0] = '\0';
-    const char *what[] = {"host", "CPU model", "kernel", "mode"};
-    const char *x[] = {a->hostname, a->cpu_model, a->kernel, a->mode};
-    const char *y[] = {b->hostname, b->cpu_model, b->kernel, b->mode};
-    for (size_t i = 0; i < 4; i++)
+    /* another membench version may measure a figure another way (the chase's line
+     * within its chunk moved the TLB-local latency 1.6x on one host) */
+    const char *what[] = {"host", "CPU model", "kernel", "mode", "membench version"};
+    const char *x[] = {a->hostname, a->cpu_model, a->kernel, a->mode, a->version};
+    const char *y[] = {b->hostname, b->cpu_model, b->kernel, b->mode, b->version};
+    for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strcmp(x[i], y[i]) != 0)
             add_difference(out, len, what[i], x[i], y[i]);
     option_differences(a->options, b->options, out, len);

@@ -393,6 +393,9 @@ k = copy.deepcopy(bw)
 k["host"]["cpu_model"] = "Some Other CPU"
 refused("a run of another CPU model", [A, write("cpu.json", k)], ["CPU model (", "Some Other CPU)"])
 k = copy.deepcopy(bw)
+k["version"] = "9.9.9"
+refused("a run of another membench version", [A, write("version.json", k)], ["membench version (", "vs 9.9.9)"])
+k = copy.deepcopy(bw)
 k["options"]["tries"] = 3
 refused("a run with other options", [A, write("tries.json", k)], ["option tries (5 vs 3)"])
 p = compare(A, LAT, "--force")

@@ -13,7 +13,8 @@ modes  every mode `membench --help` lists (and the sweep) has a row in a README.
        table whose first cell names it (`MODE`) and which links to a page of
        DOCS_DIR that exists and names the mode
 flags  every flag that `--help` of every mode shows is in README.md + DOCS_DIR/*.md
-       (read together) and in the man page
+       (read together) and in the man page, and the man page's .TH line names the
+       version `membench --version` prints
 licence every source file of the tree (src, tests, bench, fuzz, mpi, .ci: .c, .h, .py,
        .sh, the Makefile, .ci/run) says `SPDX-License-Identifier: MIT` in its first
        two lines (after a #! line), as LICENSE and debian/copyright say
@@ -203,6 +204,11 @@ def check_flags(binary, readme, docs_dir, man):
             for name, text in docs.items():
                 if not mentioned(text, flag):
                     missing.append("%s %s: not in %s" % (mode or "sweep", flag, name))
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    th = [l for l in open(man).read().splitlines() if l.startswith(".TH ")]
+    if not th or '"%s"' % version not in th[0]:
+        missing.append("man page: its .TH line (%s) does not name %s, what --version prints" %
+                       (th[0] if th else "none", version))
     return missing, total, len(all_modes)
 
 

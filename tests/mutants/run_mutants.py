@@ -166,6 +166,8 @@ MUTANTS = [
     ("the traffic modes' headline is the best window again, not the median",
      "src/core/result.c", "return r->metric == METRIC_LATENCY || r->median_headline ? r->summary.median : r->summary.max;",
      "return r->metric == METRIC_LATENCY ? r->summary.median : r->summary.max;", "unit:result_headline"),
+    ("compare does not see another membench version (a record of another method judged as this one's)",
+     "src/core/compare.c", "a->mode, a->version};", "a->mode, b->version};", "unit:compare_differences"),
     ("c2c handoff: a partner's beat does not move the deadline (a slow but live partner times out)",
      "src/measure/handoff.c", "            beat = now_beat;\n            start = clock_now();",
      "            beat = now_beat;", "unit:c2c_handoff"),

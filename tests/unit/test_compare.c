@@ -172,6 +172,7 @@ TEST(bootstrap_kept_draws_give_the_plain_intervals)
 
 typedef struct {
     const char *host, *kernel, *options, *results;
+    const char *version; /* NULL: 0.1.0 */
     const char *noise; /* host_noise's value; NULL: null (no verdict) */
 } doc_parts;
 
@@ -179,10 +180,10 @@ static char *doc(const doc_parts *d)
 {
     char *text = malloc(8192);
     snprintf(text, 8192,
-             "{\"tool\":\"membench\",\"version\":\"0.1.0\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
+             "{\"tool\":\"membench\",\"version\":\"%s\",\"schema\":2,\"mode\":\"sweep\",\"complete\":true,"
              "\"started_at\":\"2026-01-01T00:00:00Z\",\"host\":{\"hostname\":\"%s\",\"cpu_model\":\"EPYC\","
              "\"kernel\":\"%s\"},\"host_noise\":%s,\"options\":{%s},\"results\":[%s]}",
-             d->host ? d->host : "vm", d->kernel ? d->kernel : "Linux 6", d->noise ? d->noise : "null",
+             d->version ? d->version : "0.1.0", d->host ? d->host : "vm", d->kernel ? d->kernel : "Linux 6", d->noise ? d->noise : "null",
              d->options ? d->options : "\"tries\":5", d->results ? d->results : "");
     return text;
 }
@@ -285,6 +286,10 @@ TEST(compare_differences_names_each_and_ignores_output_options)
                sizeof err));
     CHECK(compare_differences(&a, &b, diff, sizeof diff));
     CHECK_STR(diff, "host (vm vs box); kernel (Linux 6 vs Linux 7); option tries (5 vs 3); option seed (absent vs 1)");
+    run_free(&b);
+    CHECK(load(&(doc_parts){.version = "0.2.0"}, &b, err, sizeof err));
+    CHECK(compare_differences(&a, &b, diff, sizeof diff));
+    CHECK_STR(diff, "membench version (0.1.0 vs 0.2.0)");
     run_free(&b);
     CHECK(load(&(doc_parts){.host = "vm\\nsecond line"}, &b, err, sizeof err));
     CHECK(compare_differences(&a, &b, diff, sizeof diff));
