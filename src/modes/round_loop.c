@@ -65,7 +65,9 @@ round_loop_result round_loop_run_budget(session *s, const round_loop *l, double 
             session_between_visits(s); /* the rounds emit at their end: probe the host between visits */
             if (!round_point_wants(l->schedule(l->ctx, i), l->target)) {
                 done[i] = true;
+                session_burst(s, true); /* a finish may let the points waiting on it out too */
                 l->finish(s, l->ctx, i);
+                session_burst(s, false);
             }
         }
     }
@@ -73,9 +75,11 @@ round_loop_result round_loop_run_budget(session *s, const round_loop *l, double 
     params_int(&s->info.plan.values, "rounds", res.rounds);
     if (budget_s > 0) /* whether the budget refused a round some points wanted (their records say which CV missed) */
         params_bool(&s->info.plan.values, "time_budget_cut", res.over_budget);
+    session_burst(s, true); /* the points still wanting samples: all their records now */
     for (size_t i = 0; i < l->n; i++)
         if (!done || !done[i])
             l->finish(s, l->ctx, i);
+    session_burst(s, false);
     free(visit);
     free(rps);
     free(done);

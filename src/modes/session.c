@@ -345,6 +345,13 @@ void session_emit(session *s, result_record *r)
         sink_record(s->sinks[i], &s->info, kept);
 }
 
+void session_burst(session *s, bool on)
+{
+    for (session *x = s; x; x = x->parent)
+        for (int i = 0; i < x->nsinks; i++)
+            sink_burst(x->sinks[i], on, &x->info);
+}
+
 bool session_stopped(const session *s)
 {
     (void)s;
@@ -624,7 +631,7 @@ static void forward_destroy(sink *k)
     free(k);
 }
 
-static const sink_ops forward_ops = {NULL, forward_record, NULL, forward_destroy};
+static const sink_ops forward_ops = {NULL, forward_record, NULL, forward_destroy, NULL};
 
 int session_open_step(session *step, session *parent, const mode_def *m, int argc, char **argv, sink **sinks,
                       int nsinks)

@@ -145,6 +145,10 @@ void session_add_sink(session *s, sink *k);
 void session_check_huge_pages(session *s, const result_record *r, const char *what);
 /* Takes the record (left empty), keeps it, hands it to every sink. */
 void session_emit(session *s, result_record *r);
+/* The records emitted between on and off are made together, nothing measured
+ * between them: the sinks that rewrite a whole document write at off (sink_burst),
+ * a step's parent's sinks too. Pairs nest. */
+void session_burst(session *s, bool on);
 /* The mode's buffers were sized from b to be DRAM's (may_fit: they may still fit a
  * cache): the records it emits say so ("size_basis", "may_fit_cache"). */
 void session_size_basis(session *s, const dram_basis *b, bool may_fit);

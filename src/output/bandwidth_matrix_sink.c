@@ -125,7 +125,7 @@ static void destroy(sink *s)
     free(m);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *bandwidth_matrix_sink_create(FILE *f, bool csv)
 {

@@ -199,7 +199,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *c2c_sink_create(FILE *f, bool csv)
 {

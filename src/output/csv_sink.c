@@ -61,7 +61,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, NULL, destroy};
+static const sink_ops ops = {begin, record, NULL, destroy, NULL};
 
 sink *csv_sink_create(FILE *f, bool membench_columns)
 {

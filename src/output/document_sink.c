@@ -14,6 +14,7 @@ typedef struct {
     document_writer write;
     FILE *err;       /* where a failed write is said, once */
     const char *who; /* "membench", "membench latency" */
+    bool pending;    /* a record came in a burst and is not written yet */
 } document_sink;
 
 typedef struct {
@@ -30,6 +31,7 @@ static void write_call_run(FILE *f, const void *ctx)
 static void write_now(document_sink *d, const run_info *info)
 {
     write_call c = {d->write, info};
+    d->pending = false;
     if (!file_target_write(&d->target, write_call_run, &c) && !d->base.failed) {
         d->base.failed = true;
         fprintf(d->err, "%s: warning: could not write %s (%s)\n", d->who, d->given, file_target_error(errno));
@@ -48,7 +50,16 @@ static void rewrite(sink *s, const run_info *info)
 static void record(sink *s, const run_info *info, const result_record *r)
 {
     (void)r;
-    rewrite(s, info);
+    if (s->burst > 0)
+        ((document_sink *)s)->pending = true;
+    else
+        rewrite(s, info);
+}
+
+static void burst_end(sink *s, const run_info *info)
+{
+    if (((document_sink *)s)->pending)
+        rewrite(s, info);
 }
 
 static void end(sink *s, const run_info *info)
@@ -64,7 +75,7 @@ static void destroy(sink *s)
     free(d);
 }
 
-static const sink_ops ops = {rewrite, record, end, destroy};
+static const sink_ops ops = {rewrite, record, end, destroy, burst_end};
 
 sink *document_sink_create(const char *flag, const char *path, FILE *err, const char *who, document_writer write)
 {

@@ -88,7 +88,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {NULL, NULL, end, destroy};
+static const sink_ops ops = {NULL, NULL, end, destroy, NULL};
 
 sink *headline_sink_create(FILE *f, const char *who)
 {

@@ -192,7 +192,7 @@ static void destroy(sink *s)
     free(m);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *latency_matrix_sink_create(FILE *f, FILE *err, bool csv)
 {

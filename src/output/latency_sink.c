@@ -276,7 +276,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *latency_sink_create(FILE *f, FILE *err, bool csv)
 {

@@ -305,7 +305,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *mlc_sink_create(FILE *f, const mlc_block_spec *spec)
 {

@@ -406,7 +406,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *numa_sink_create(FILE *f, const numa_sink_spec *spec)
 {

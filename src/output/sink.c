@@ -19,6 +19,16 @@ void sink_end(sink *s, const run_info *info)
         s->ops->end(s, info);
 }
 
+void sink_burst(sink *s, bool on, const run_info *info)
+{
+    if (!s)
+        return;
+    if (on)
+        s->burst++;
+    else if (s->burst > 0 && --s->burst == 0 && s->ops->burst_end)
+        s->ops->burst_end(s, info);
+}
+
 void sink_destroy(sink *s)
 {
     if (s && s->ops->destroy)

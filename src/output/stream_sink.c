@@ -184,7 +184,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *stream_sink_create(FILE *f)
 {

@@ -189,7 +189,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *table_sink_create(FILE *table_f, FILE *summary_f, const comparability *c)
 {

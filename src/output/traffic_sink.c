@@ -144,7 +144,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *traffic_sink_create(FILE *f, traffic_sink_kind kind, bool csv, bool per_thread)
 {

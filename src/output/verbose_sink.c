@@ -162,7 +162,7 @@ static void destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {begin, record, end, destroy};
+static const sink_ops ops = {begin, record, end, destroy, NULL};
 
 sink *verbose_step_sink_create(FILE *f, int verbosity)
 {

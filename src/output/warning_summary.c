@@ -50,7 +50,7 @@ static void summary_destroy(sink *s)
     free(s);
 }
 
-static const sink_ops ops = {NULL, NULL, summary_end, summary_destroy};
+static const sink_ops ops = {NULL, NULL, summary_end, summary_destroy, NULL};
 
 sink *warning_summary_sink_create(FILE *f, const char *who)
 {

@@ -7,6 +7,7 @@
 
 #include "kernels/operation.h"
 #include "output/csv_sink.h"
+#include "output/document_sink.h"
 #include "output/format.h"
 #include "output/json.h"
 #include "output/json_report.h"
@@ -580,5 +581,77 @@ TEST(document_sink_says_why_it_cannot_open)
     rewind(err);
     CHECK(fgets(line, sizeof line, err) != NULL);
     CHECK_CONTAINS(line, "membench: error: --json /nonexistent-membench-dir/x.json: cannot write (No such file");
+    fclose(err);
+}
+
+/* A document writer that counts its calls and writes how many records it was given. */
+static int document_writes;
+static size_t document_records;
+
+static void counting_document(FILE *f, const run_info *info)
+{
+    (void)info;
+    document_writes++;
+    fprintf(f, "%zu\n", document_records);
+}
+
+static size_t written_records(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (!f || fscanf(f, "%zu", &n) != 1)
+        n = (size_t)-1;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Each record rewrites the document at once, but the records of a burst rewrite it
+ * once, at the burst's end (and not at all when none came), the outermost burst's
+ * end where bursts nest; the run's end writes it whatever happened before. */
+TEST(document_sink_rewrites_per_record_but_once_per_burst)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/doc.txt", test_tempdir());
+    FILE *err = tmpfile();
+    CHECK(err != NULL);
+    sink *k = document_sink_create("--json", path, err, "membench", counting_document);
+    CHECK(k != NULL);
+    if (!k)
+        return;
+    run_info info;
+    memset(&info, 0, sizeof info);
+    result_record r;
+    result_init(&r, "latency", "latency", METRIC_LATENCY);
+    document_writes = 0;
+    document_records = 1;
+    sink_record(k, &info, &r);
+    CHECK_INT(document_writes, 1);
+    CHECK_INT((int)written_records(path), 1);
+    sink_burst(k, true, &info);
+    sink_burst(k, true, &info); /* nested */
+    for (document_records = 2; document_records <= 4; document_records++)
+        sink_record(k, &info, &r);
+    document_records--;
+    sink_burst(k, false, &info);
+    CHECK_INT(document_writes, 1); /* the inner end: still in the burst */
+    sink_burst(k, false, &info);
+    CHECK_INT(document_writes, 2);
+    CHECK_INT((int)written_records(path), 4);
+    sink_burst(k, true, &info);
+    sink_burst(k, false, &info);
+    CHECK_INT(document_writes, 2); /* a burst without records writes nothing */
+    sink_burst(k, false, &info);  /* an end without a begin: nothing, and no burst left open */
+    document_records = 5;
+    sink_record(k, &info, &r);
+    CHECK_INT(document_writes, 3);
+    sink_burst(k, true, &info);
+    document_records = 6;
+    sink_record(k, &info, &r);
+    sink_end(k, &info); /* stopped mid-burst: the end writes all */
+    CHECK_INT(document_writes, 4);
+    CHECK_INT((int)written_records(path), 6);
+    sink_destroy(k);
+    result_free(&r);
     fclose(err);
 }
