@@ -323,6 +323,7 @@ TEST(c2c_handoff_deadline_counts_from_the_partners_last_beat)
     handoff_result hr;
     beater b;
     do {
+        tries++;
         handoff h;
         handoff_init(&h);
         b = (beater){&h, 16, clock_now(), 0};
@@ -330,10 +331,10 @@ TEST(c2c_handoff_deadline_counts_from_the_partners_last_beat)
         CHECK_INT(pthread_create(&th, NULL, beat_then_post, &b), 0);
         hr = handoff_wait(&h, &h.ready, 1, deadline);
         pthread_join(th, NULL);
-    } while (hr == HANDOFF_TIMEOUT && b.max_gap > deadline && ++tries < 5);
+    } while (hr == HANDOFF_TIMEOUT && b.max_gap > deadline && tries < 5);
     if (hr != HANDOFF_OK)
         test_fail(__FILE__, __LINE__, "handoff_wait gave %d, not HANDOFF_OK, in try %d (its longest gap %.3f s, the deadline %.2f s)",
-                  (int)hr, tries + 1, b.max_gap, deadline);
+                  (int)hr, tries, b.max_gap, deadline);
 }
 
 TEST(c2c_visits_split_needs_apart_ranges_and_a_quarter_between_medians)
