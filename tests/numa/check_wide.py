@@ -185,7 +185,9 @@ check("numa mem -M 3x4,2x4,1x4,0x4: each process's 4 threads' memory all on its 
                                                     for x in tasks]))
 check("numa mem: 4 processes (the guest saw 4 worker processes besides the parent), 16 threads pinned",
       len({t[1] for t in r["tasks"]}) == 5 and len({t[2] for t in r["tasks"] if len(t[4]) == 1}) >= 16,
-      str(sorted({t[1] for t in r["tasks"]})))
+      "processes %s; pinned threads per watcher pass %s"
+      % (sorted({t[1] for t in r["tasks"]}),
+         [sum(1 for t in r["tasks"] if t[0] == n and len(t[4]) == 1) for n in sorted({t[0] for t in r["tasks"]})]))
 pinned_watch("numa mem", r, CPUS)
 
 # --- MLC's -m: a hexadecimal mask with digits above 9

@@ -35,6 +35,11 @@ watched() {
     echo "=== BEGIN $name"
     "$@" >/tmp/out 2>/tmp/err &
     pid=$!
+    # The watcher above the run's threads in the guest's scheduler (the run was started
+    # at nice 0): with 16 busy vCPUs on a loaded 2-CPU host a pass at equal priority
+    # took seconds, and a CI run's passes missed numa mem's 3 s of work between them
+    # (8 of its 20 threads seen pinned). Set back after the run.
+    renice -n -15 -p $$ >/dev/null
     n=0
     : >/tmp/tasks
     while kill -0 $pid 2>/dev/null; do
@@ -44,6 +49,7 @@ watched() {
     done
     wait $pid
     rc=$?
+    renice -n 15 -p $$ >/dev/null
     cat /tmp/out
     echo "=== STDERR"
     cat /tmp/err
@@ -72,8 +78,9 @@ watched default $M --time-budget 1 --json /tmp/default.json
 # 4, and the 19 delays of the loaded latency took 25 s of the remaining 86.
 watched mlc $M mlc -b 8M -t 0.02 -d 0 --json /tmp/mlc.json
 # perf bench numa mem with all 16 CPUs busy: 4 processes of 4 threads, task i bound
-# to CPU i, each process's memory on the far socket's node (3, 2, 1, 0).
-watched numa_mem $M numa mem -p 4 -t 4 -P 8 -T 4 -s 3 -C 0-15 -M 3x4,2x4,1x4,0x4 --json /tmp/numa_mem.json
+# to CPU i, each process's memory on the far socket's node (3, 2, 1, 0). -s 6: the
+# watcher must see every worker pinned at least once while all of them run.
+watched numa_mem $M numa mem -p 4 -t 4 -P 8 -T 4 -s 6 -C 0-15 -M 3x4,2x4,1x4,0x4 --json /tmp/numa_mem.json
 # The traffic threads of MLC's -m: a hexadecimal mask naming CPUs 8-15 (hex digits
 # above 9) and CPU 4.
 watched mlc_mask $M mlc --peak_injection_bandwidth -m 0xff10 -b 4M -t 0.02 --json /tmp/mlc_mask.json
