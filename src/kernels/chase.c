@@ -75,92 +75,153 @@ static uint64_t position_of(const visit_order *v, uint64_t node)
     return v->layout->order == CHASE_RANDOM ? permutation_inverse(&v->nodes, node) : node;
 }
 
+/* A group of the grouped orders at one place q of the visiting order (pass q /
+ * groups, the pass's gi-th group): which group, its pass's offset and the order of
+ * its chunks. */
+typedef struct {
+    uint64_t g;
+    unsigned offset;
+    permutation within;
+} group_at;
+
+static void group_at_place(const visit_order *v, uint64_t q, group_at *out)
+{
+    bool tlb = v->layout->order == CHASE_TLB_LOCAL;
+    uint64_t groups = tlb ? v->groups[0].n : v->pages.n;
+    unsigned pass = (unsigned)(q / groups);
+    out->g = permutation_forward(tlb ? &v->groups[pass] : &v->pages, q % groups);
+    out->offset = tlb ? pass_offset(v, pass) : 0;
+    if (tlb)
+        group_permutation(v, out->g, pass, &out->within);
+    else
+        page_permutation(v, out->g, &out->within);
+}
+
+/* The c-th node the chain visits in that group (tlb: the order is TLB-local, a
+ * parameter so the loop need not read it again after each link it writes). */
+static inline char *group_node(const visit_order *v, const group_at *at, char *base, size_t stride, uint64_t c,
+                               bool tlb)
+{
+    uint64_t chunk = at->g * v->per_page + permutation_forward(&at->within, c);
+    if (tlb)
+        return base + (chunk * v->spread + (at->offset ^ chunk_offset(v, chunk))) * stride;
+    return base + chunk * stride;
+}
+
+/* The first node of the grouped orders' cycle (place 0, its first node). */
+static char *grouped_first(const visit_order *v, char *base, size_t stride)
+{
+    group_at at;
+    group_at_place(v, 0, &at);
+    return group_node(v, &at, base, stride, 0, v->layout->order == CHASE_TLB_LOCAL);
+}
+
 /* Page-local and TLB-local orders, linked in visiting order: each group's links
  * land within the group (a page, or 256 KiB that stays in the L2), and a group's
  * permutation is made once per pass, not once per node as address order needs
  * (a 1 GiB TLB-local chain took 300-500 ns a node that way on the loaded Xeon
- * guest). Returns the first node, or NULL when a stop was requested. */
-static void *link_grouped(const visit_order *v, char *base, size_t stride)
+ * guest). This links the nodes of places [from, to) of the passes' groups, the
+ * last to the first node of place `to` (place 0 after the last: the cycle closes).
+ * Returns false when a stop was requested. */
+static bool link_grouped(const visit_order *v, char *base, size_t stride, uint64_t from, uint64_t to)
 {
-    bool tlb = v->layout->order == CHASE_TLB_LOCAL;
-    unsigned passes = tlb ? v->spread : 1;
-    uint64_t groups = tlb ? v->groups[0].n : v->pages.n;
     uint64_t check_every = STOP_CHECK_BYTES / stride ? STOP_CHECK_BYTES / stride : 1, done = 0;
+    const bool tlb = v->layout->order == CHASE_TLB_LOCAL;
+    const uint64_t places = (uint64_t)v->spread * (tlb ? v->groups[0].n : v->pages.n), per_group = v->per_page;
     void **prev = NULL;
-    char *first = NULL;
-    for (unsigned pass = 0; pass < passes; pass++) {
-        unsigned offset = tlb ? pass_offset(v, pass) : 0;
-        for (uint64_t gi = 0; gi < groups; gi++) {
-            uint64_t g = permutation_forward(tlb ? &v->groups[pass] : &v->pages, gi);
-            permutation within;
-            if (tlb)
-                group_permutation(v, g, pass, &within);
-            else
-                page_permutation(v, g, &within);
-            for (uint64_t c = 0; c < v->per_page; c++) {
-                if (done++ % check_every == 0 && stop_poll())
-                    return NULL;
-                uint64_t chunk = g * v->per_page + permutation_forward(&within, c);
-                char *node = base + (tlb ? chunk * v->spread + (offset ^ chunk_offset(v, chunk)) : chunk) * stride;
-                if (prev)
-                    *prev = node;
-                else
-                    first = node;
-                prev = (void **)(void *)node;
-            }
+    group_at at;
+    for (uint64_t q = from; q < to; q++) {
+        group_at_place(v, q, &at);
+        for (uint64_t c = 0; c < per_group; c++) {
+            if (done++ % check_every == 0 && stop_poll())
+                return false;
+            char *node = group_node(v, &at, base, stride, c, tlb);
+            if (prev)
+                *prev = node;
+            prev = (void **)(void *)node;
         }
     }
-    *prev = first; /* the cycle closes */
-    return first;
+    if (prev) {
+        group_at_place(v, to == places ? 0 : to, &at);
+        *prev = group_node(v, &at, base, stride, 0, tlb);
+    }
+    return true;
 }
 
-void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
+/* The visiting order of a layout over bytes; false when the layout does not fit. */
+static bool visit_order_init(visit_order *v, size_t bytes, const chase_layout *layout)
 {
     size_t stride = layout->node_bytes;
     if (stride < sizeof(void *) || bytes < stride || bytes % stride != 0)
-        return NULL;
+        return false;
     /* field by field, not `= {...}`: zeroing the whole struct (16 permutations) is a
      * memset call on some targets, and a kernel object calls no libc */
-    visit_order v;
-    v.layout = layout;
-    v.n = bytes / stride;
-    v.per_page = 1;
-    v.spread = 1;
-    v.spread_bits = 0;
+    v->layout = layout;
+    v->n = bytes / stride;
+    v->per_page = 1;
+    v->spread = 1;
+    v->spread_bits = 0;
     if (layout->order == CHASE_PAGE_LOCAL) {
         size_t page = layout->page_bytes;
         if (page < stride || page % stride != 0 || bytes % page != 0)
-            return NULL;
-        v.per_page = page / stride;
-        permutation_init(&v.pages, bytes / page, layout->seed);
+            return false;
+        v->per_page = page / stride;
+        permutation_init(&v->pages, bytes / page, layout->seed);
     } else if (layout->order == CHASE_TLB_LOCAL) {
         unsigned spread = layout->spread ? layout->spread : 1;
         if (spread > CHASE_MAX_SPREAD || (spread & (spread - 1)))
-            return NULL;
+            return false;
         size_t group = layout->page_bytes, chunk = stride * spread;
         if (group < chunk || group % chunk != 0 || bytes % group != 0)
-            return NULL;
-        v.spread = spread;
-        while ((1u << v.spread_bits) < spread)
-            v.spread_bits++;
-        v.per_page = group / chunk;
+            return false;
+        v->spread = spread;
+        while ((1u << v->spread_bits) < spread)
+            v->spread_bits++;
+        v->per_page = group / chunk;
         for (unsigned pass = 0; pass < spread; pass++)
-            permutation_init(&v.groups[pass], bytes / group, layout->seed + pass * 0xA0761D6478BD642FULL);
+            permutation_init(&v->groups[pass], bytes / group, layout->seed + pass * 0xA0761D6478BD642FULL);
     } else if (layout->order == CHASE_RANDOM) {
-        permutation_init(&v.nodes, v.n, layout->seed);
+        permutation_init(&v->nodes, v->n, layout->seed);
     }
+    return true;
+}
+
+/* The part-th of parts equal shares of count (the first count % parts one more). */
+static void share_of(uint64_t count, unsigned part, unsigned parts, uint64_t *from, uint64_t *to)
+{
+    uint64_t each = count / parts, more = count % parts;
+    *from = each * part + (part < more ? part : more);
+    *to = *from + each + (part < more ? 1 : 0);
+}
+
+void *chase_build_part(void *buf, size_t bytes, const chase_layout *layout, unsigned part, unsigned parts)
+{
+    visit_order v;
+    if (parts == 0 || part >= parts || !visit_order_init(&v, bytes, layout))
+        return NULL;
+    size_t stride = layout->node_bytes;
     char *base = buf;
-    if (layout->order == CHASE_PAGE_LOCAL || layout->order == CHASE_TLB_LOCAL)
-        return link_grouped(&v, base, stride);
+    uint64_t from, to;
+    if (layout->order == CHASE_PAGE_LOCAL || layout->order == CHASE_TLB_LOCAL) {
+        share_of((uint64_t)v.spread * (v.n / v.per_page / v.spread), part, parts, &from, &to);
+        return link_grouped(&v, base, stride, from, to) ? grouped_first(&v, base, stride) : NULL;
+    }
+    /* random and strided: the part's nodes in address order */
+    share_of(v.n, part, parts, &from, &to);
     uint64_t check_every = STOP_CHECK_BYTES / stride ? STOP_CHECK_BYTES / stride : 1;
-    for (uint64_t i = 0; i < v.n; i++) {
-        if (i % check_every == 0 && stop_poll())
+    for (uint64_t i = from; i < to; i++) {
+        if ((i - from) % check_every == 0 && stop_poll())
             return NULL;
         uint64_t k = position_of(&v, i);
         uint64_t next = node_at(&v, k + 1 == v.n ? 0 : k + 1);
         *(void **)(void *)(base + i * stride) = base + next * stride;
     }
     return base + node_at(&v, 0) * stride;
+}
+
+void *chase_build(void *buf, size_t bytes, const chase_layout *layout)
+{
+    return chase_build_part(buf, bytes, layout, 0, 1);
 }
 
 const char *chase_order_key(chase_order order)

@@ -65,6 +65,17 @@ const char *chase_order_describe(const chase_layout *layout, char *buf, size_t l
  * gigabyte chain takes seconds of random writes). */
 void *chase_build(void *buf, size_t bytes, const chase_layout *layout);
 
+/* One of `parts` shares of chase_build's links (random and strided orders: a share
+ * of the nodes in address order; the grouped orders: a share of the groups the
+ * passes visit, the last linked on to the next share's first node), so threads can
+ * link one buffer together: once every part has run, the buffer holds the cycle
+ * chase_build makes, byte for byte. Returns the cycle's start (the same for every
+ * part), or NULL as chase_build does, or when part >= parts. */
+void *chase_build_part(void *buf, size_t bytes, const chase_layout *layout, unsigned part, unsigned parts);
+/* The least a part gets when threads link one chain (measure/latency.c; the plan's
+ * estimate counts the threads so): starting a helper costs more than linking less. */
+#define CHASE_LINK_MIN_PART ((size_t)16 << 20)
+
 /* Follows steps links from p; returns where it ended (callers keep the result so
  * the loads cannot be removed). */
 void *chase_run(void *p, uint64_t steps);

@@ -35,7 +35,8 @@ typedef struct {
     bool random_memory_reused;   /* others write random_memory between visits (the sweep's
                                     scratch): that chain is linked again at every visit */
     const int *touch_cpus; /* CPUs of the chasing CPU's node, idle while it links, that first-touch
-                              its own buffers beside it (buffer_populate_beside); NULL: it alone */
+                              its own buffers (buffer_populate_beside) and link its chains beside
+                              it (beside_run); NULL: it alone */
     size_t ntouch_cpus;
 } latency_request;
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "memory/buffer.h"
+#include "memory/beside.h"
 #include "memory/memory_budget.h"
 #include "memory/smaps.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,18 +172,15 @@ bool buffer_populate(buffer *b, size_t off, size_t len)
 
 typedef struct {
     buffer *b;
-    size_t off, len;
-    int cpu;
-    bool pinned, stopped;
-} populate_slice;
+    size_t off, len, share;
+} populate_job;
 
-static void *populate_helper(void *arg)
+static bool populate_part(void *arg, size_t part, size_t parts)
 {
-    populate_slice *sl = arg;
-    sl->pinned = platform_pin_self(&sl->cpu, 1);
-    if (sl->pinned) /* unpinned, its pages could land on another node: the caller does them */
-        sl->stopped = !buffer_populate(sl->b, sl->off, sl->len);
-    return NULL;
+    (void)parts;
+    const populate_job *j = arg;
+    size_t at = part * j->share;
+    return at >= j->len || buffer_populate(j->b, j->off + at, j->len - at < j->share ? j->len - at : j->share);
 }
 
 bool buffer_populate_beside(buffer *b, size_t off, size_t len, const int *helpers, size_t nhelpers)
@@ -195,23 +192,8 @@ bool buffer_populate_beside(buffer *b, size_t off, size_t len, const int *helper
     size_t share = (len / threads + align - 1) / align * align;
     if (threads == 1 || share >= len)
         return buffer_populate(b, off, len);
-    populate_slice sl[POPULATE_MAX_HELPERS];
-    pthread_t tid[POPULATE_MAX_HELPERS];
-    bool started[POPULATE_MAX_HELPERS] = {false};
-    size_t n = 0;
-    for (size_t at = share; at < len && n < threads - 1; at += share, n++) {
-        sl[n] = (populate_slice){b, off + at, len - at < share ? len - at : share, helpers[n], false, false};
-        started[n] = pthread_create(&tid[n], NULL, populate_helper, &sl[n]) == 0;
-    }
-    bool ok = buffer_populate(b, off, share);
-    for (size_t i = 0; i < n; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        if (!started[i] || !sl[i].pinned)
-            ok = ok && buffer_populate(b, sl[i].off, sl[i].len);
-        ok = ok && !sl[i].stopped;
-    }
-    return ok;
+    populate_job j = {b, off, len, share};
+    return beside_run((len + share - 1) / share, helpers, nhelpers, populate_part, &j);
 }
 
 bool buffer_fill(buffer *b, uint64_t seed)

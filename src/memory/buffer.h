@@ -5,6 +5,7 @@
 #ifndef MEMBENCH_BUFFER_H
 #define MEMBENCH_BUFFER_H
 
+#include "memory/beside.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,7 +62,7 @@ bool buffer_populate(buffer *b, size_t off, size_t len);
  * when a stop was requested (every thread has ended by then). */
 bool buffer_populate_beside(buffer *b, size_t off, size_t len, const int *helpers, size_t nhelpers);
 /* Helpers buffer_populate_beside starts at most, and the least each slice gets. */
-#define POPULATE_MAX_HELPERS 7
+#define POPULATE_MAX_HELPERS BESIDE_MAX_HELPERS
 #define POPULATE_MIN_SLICE ((size_t)64 << 20)
 /* Writes every byte (first touch happens in the calling thread, so pages land on
  * its node) with a pattern derived from seed; word i gets pattern_word(seed, i).

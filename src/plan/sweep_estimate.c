@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "kernels/chase.h"
+
 static double min2(double a, double b)
 {
     return a < b ? a : b;
@@ -37,18 +39,26 @@ static double latency_first_warm_up(const estimate_request *rq, const estimate_p
     return ls * 2 / 3 + max2(ls, min2(4 * ls, pages)) + ls / 4;
 }
 
+/* Linking one chain: the chasing thread and the touch threads beside it, each a
+ * part of at least CHASE_LINK_MIN_PART (measure/latency.c). */
+static double link_s(const estimate_request *rq, uint64_t bytes)
+{
+    double threads = rq->touch_threads > 1 ? rq->touch_threads : 1, most = (double)(bytes / CHASE_LINK_MIN_PART);
+    return (double)bytes / EST_LINK_BYTES_S / max2(1, min2(threads, most));
+}
+
 /* One latency visit in round r (1 = the first). */
 static void latency_visit(const estimate_request *rq, const estimate_point *p, int r, sweep_estimate *e)
 {
     int chases = p->random ? 2 : 1;
     if (r == 1 || (!p->keep && !p->pooled))
-        e->chains_s += (double)p->bytes / EST_LINK_BYTES_S;
+        e->chains_s += link_s(rq, p->bytes);
     if (p->random && (r == 1 || !p->keep)) /* in the pool's scratch or its own memory: linked at every visit */
-        e->chains_s += (double)p->bytes / EST_LINK_BYTES_S;
+        e->chains_s += link_s(rq, p->bytes);
     /* a chain outside the pool is fresh memory, first touched as it is linked (the
      * latency mode's every chain: its curve's estimate left that out, 15 s planned for
      * 29-46 s, issue 45); a chain linked again is made again */
-    if (!p->pooled && (r == 1 || !p->keep)) { /* one thread links it; touch_threads touch it */
+    if (!p->pooled && (r == 1 || !p->keep)) { /* touch_threads touch it */
         int t = rq->touch_threads > 1 ? rq->touch_threads : 1;
         double rate = EST_TOUCH_BYTES_S_THREAD * (1 + EST_TOUCH_MORE_THREADS * (t - 1));
         double package = (rq->packages > 0 ? rq->packages : 1) * EST_TOUCH_BYTES_S_PACKAGE;

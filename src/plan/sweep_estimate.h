@@ -52,7 +52,8 @@ typedef struct {
     double sample_s, latency_sample_s;
     uint64_t pool_bytes;  /* the pool, all threads together; 0: none */
     int line_size;
-    int touch_threads;    /* threads that first-touch a chain outside the pool (0: one) */
+    int touch_threads;    /* threads that first-touch a chain outside the pool and link every chain
+                             (0: one) */
 } estimate_request;
 
 typedef struct {

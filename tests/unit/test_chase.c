@@ -278,3 +278,47 @@ TEST(chase_order_for_a_seed_is_pinned)
         CHECK_INT(order[i], expect_tlb[i]);
     free(order);
 }
+
+/* chase_build_part: parts run in any order (here last first) leave the buffer
+ * exactly as chase_build does - every node's link, none left unwritten (the buffer
+ * starts poisoned) - and each returns chase_build's start; more parts than groups
+ * leaves some parts empty. */
+static void check_parts_equal_whole(const chase_layout *l, size_t bytes, unsigned parts, const char *what)
+{
+    char *whole = aligned_alloc(64, bytes), *split = aligned_alloc(64, bytes);
+    memset(split, 0xA5, bytes);
+    void *start = chase_build(whole, bytes, l);
+    bool starts = start != NULL;
+    for (unsigned k = parts; k-- > 0;) {
+        void *s = chase_build_part(split, bytes, l, k, parts);
+        starts = starts && s != NULL && (char *)s - split == (char *)start - whole;
+    }
+    size_t wrong = 0, first = 0;
+    for (size_t off = 0; off < bytes; off += l->node_bytes)
+        if ((char *)*(void **)(whole + off) - whole != (char *)*(void **)(split + off) - split && wrong++ == 0)
+            first = off;
+    if (!starts || wrong)
+        test_fail(__FILE__, __LINE__, "%s in %u parts: start %s, %zu links differ from the whole build (first at %zu)",
+                  what, parts, starts ? "the same" : "differs", wrong, first);
+    free(whole);
+    free(split);
+}
+
+TEST(chase_built_in_parts_is_the_chain_built_whole)
+{
+    chase_layout random = layout_of(CHASE_RANDOM, 64, 0, 11), strided = layout_of(CHASE_STRIDED, 128, 0, 0);
+    chase_layout pages = layout_of(CHASE_PAGE_LOCAL, 64, 4096, 12);
+    chase_layout tlb = layout_of(CHASE_TLB_LOCAL, 64, 16384, 13); /* 64 chunks of 4 nodes a group */
+    tlb.spread = 4;
+    for (unsigned parts = 1; parts <= 9; parts++) {
+        check_parts_equal_whole(&random, 64 * 1001, parts, "random, 1001 nodes");
+        check_parts_equal_whole(&strided, 128 * 37, parts, "strided, 37 nodes");
+        check_parts_equal_whole(&pages, 4096 * 7, parts, "page-local, 7 pages");
+        check_parts_equal_whole(&tlb, 16384 * 5, parts, "TLB-local, 5 groups of 4 passes");
+    }
+    check_parts_equal_whole(&tlb, 16384 * 2, 13, "TLB-local, 8 places"); /* 5 parts with none */
+    check_parts_equal_whole(&pages, 4096, 3, "page-local, one page");
+    char buf[4096];
+    CHECK(chase_build_part(buf, sizeof buf, &pages, 3, 3) == NULL);
+    CHECK(chase_build_part(buf, sizeof buf, &pages, 0, 0) == NULL);
+}

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "fixtures.h"
+#include "kernels/chase.h"
+#include "plan/sweep_estimate.h"
 #include "plan/sweep_plan.h"
 #include "test.h"
 
@@ -146,4 +148,32 @@ TEST(plan_tiny_budget_still_has_a_point_or_none)
     sweep_plan_sizes(&t, cpus, 1, false, 0, 1, &p);
     CHECK_INT(p.n, 0);
     topology_free(&t);
+}
+
+/* The estimate's chains: a latency chain is linked by the chasing thread and the
+ * touch threads beside it, in parts of at least CHASE_LINK_MIN_PART
+ * (measure/latency.c), a DRAM point's full random chain too. */
+static double chains_s(uint64_t bytes, int touch_threads, bool random)
+{
+    estimate_point p = {.bytes = bytes, .streams = 0, .keep = true, .random = random};
+    estimate_request rq = {.points = &p, .n = 1, .threads = 1, .packages = 1, .rounds = 3, .latency_rounds = 3,
+                           .latency_per_visit = 1, .latency_sample_s = 0.01, .line_size = 64,
+                           .touch_threads = touch_threads};
+    sweep_estimate e;
+    sweep_estimate_time(&rq, &e);
+    return e.chains_s;
+}
+
+TEST(estimate_links_a_chain_on_the_touch_threads_in_parts)
+{
+    double one = (double)(1024 * MB) / EST_LINK_BYTES_S;
+    CHECK_NEAR(chains_s(1024 * MB, 0, false), one, 1e-9); /* kept: linked once, in round 1 */
+    CHECK_NEAR(chains_s(1024 * MB, 1, false), one, 1e-9);
+    CHECK_NEAR(chains_s(1024 * MB, 2, false), one / 2, 1e-9);
+    CHECK_NEAR(chains_s(1024 * MB, 2, true), one, 1e-9); /* two chains, each in two parts */
+    CHECK_NEAR(chains_s(1024 * MB, 8, false), one / 8, 1e-9);
+    /* parts of at least CHASE_LINK_MIN_PART */
+    CHECK_NEAR(chains_s(3 * CHASE_LINK_MIN_PART, 8, false), (double)CHASE_LINK_MIN_PART / EST_LINK_BYTES_S, 1e-12);
+    CHECK_NEAR(chains_s(CHASE_LINK_MIN_PART, 8, false), (double)CHASE_LINK_MIN_PART / EST_LINK_BYTES_S, 1e-12);
+    CHECK_NEAR(chains_s(4 * MB, 8, false), (double)(4 * MB) / EST_LINK_BYTES_S, 1e-12);
 }
