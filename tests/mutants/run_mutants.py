@@ -83,7 +83,7 @@ MUTANTS = [
      "src/kernels/chase.c", "    if (prev) {\n        group_at_place(v, to == places ? 0 : to, &at);",
      "    if (prev && to == places) {\n        group_at_place(v, 0, &at);", "unit:chase_built_in_parts"),
     ("the plan's estimate links every chain in parts however small (no CHASE_LINK_MIN_PART)",
-     "src/plan/sweep_estimate.c", "max2(1, min2(threads, most))", "max2(1, threads)",
+     "src/plan/sweep_estimate.c", "max2(1, min2(threads, most))", "max2(1, min2(threads, threads + 0 * most))",
      "unit:estimate_links"),
     ("a chain linked in parts: the nodes past an even share linked by no part",
      "src/kernels/chase.c", "    *to = *from + each + (part < more ? 1 : 0);", "    *to = *from + each;",

@@ -322,3 +322,46 @@ TEST(chase_built_in_parts_is_the_chain_built_whole)
     CHECK(chase_build_part(buf, sizeof buf, &pages, 3, 3) == NULL);
     CHECK(chase_build_part(buf, sizeof buf, &pages, 0, 0) == NULL);
 }
+
+/* The chains a seed makes are part of what a run records (chase_seed): the same
+ * seed links the same chain release to release, whatever the linking does to be
+ * faster. Hashes of the visiting order (offsets from the buffer, FNV-1a, one
+ * traversal from the start) as membench 0.2.0 linked them, before chase_build_part. */
+static uint64_t chain_hash(const chase_layout *l, size_t bytes, size_t *start_off)
+{
+    char *buf = aligned_alloc(4096, bytes);
+    void *start = chase_build(buf, bytes, l), *p = start;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; p && i < bytes / l->node_bytes; i++) {
+        h = (h ^ (uint64_t)((char *)p - buf)) * 1099511628211ULL;
+        p = *(void **)p;
+    }
+    *start_off = start ? (size_t)((char *)start - buf) : (size_t)-1;
+    free(buf);
+    return h;
+}
+
+TEST(chase_orders_are_the_ones_a_seed_always_made)
+{
+    chase_layout tlb = layout_of(CHASE_TLB_LOCAL, 64, 16384, 13), tlb_default = layout_of(CHASE_TLB_LOCAL, 64, 262144, 1);
+    tlb.spread = tlb_default.spread = 4;
+    const struct {
+        chase_layout l;
+        size_t bytes, start;
+        uint64_t hash;
+    } want[] = {
+        {layout_of(CHASE_RANDOM, 64, 0, 11), 64 * 1001, 21248, 0x5515d395056c66b9ULL},
+        {layout_of(CHASE_PAGE_LOCAL, 64, 4096, 12), 4096 * 7, 4544, 0xc2dddbb232e3c803ULL},
+        {tlb, 16384 * 5, 77696, 0x5abb6e89bd69c783ULL},
+        {layout_of(CHASE_RANDOM, 64, 0, 1), 64 * 100000, 1155392, 0x872fbbc8eb553a03ULL},
+        {tlb_default, 262144 * 9, 417472, 0x64c155ef92a18803ULL},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        size_t start;
+        uint64_t h = chain_hash(&want[k].l, want[k].bytes, &start);
+        if (h != want[k].hash || start != want[k].start)
+            test_fail(__FILE__, __LINE__, "chain %zu (%s, %zu bytes): start %zu hash %016llx, want %zu %016llx", k,
+                      chase_order_key(want[k].l.order), want[k].bytes, start, (unsigned long long)h, want[k].start,
+                      (unsigned long long)want[k].hash);
+    }
+}
