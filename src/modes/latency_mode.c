@@ -337,7 +337,7 @@ static int latency_plan(session *s)
     params_int(p, "node_bytes", (long long)st->layout.node_bytes);
     params_int(p, "cpu", st->cpu);
     params_int(p, "memory_node", st->node);
-    /* the CPUs that first-touch each chain's pages beside it (its node's, up to 7) */
+    /* the CPUs that first-touch and link each chain beside it (its node's, up to 7) */
     char *touch = cpu_list_format_alloc(st->touch_cpus, st->ntouch_cpus);
     params_text(p, "touch_helper_cpus", touch ? touch : "");
     free(touch);
