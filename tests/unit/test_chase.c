@@ -329,7 +329,7 @@ TEST(chase_built_in_parts_is_the_chain_built_whole)
  * traversal from the start) as membench 0.2.0 linked them, before chase_build_part. */
 static uint64_t chain_hash(const chase_layout *l, size_t bytes, size_t *start_off)
 {
-    char *buf = aligned_alloc(4096, bytes);
+    char *buf = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); /* C11: a multiple of the alignment */
     void *start = chase_build(buf, bytes, l), *p = start;
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; p && i < bytes / l->node_bytes; i++) {
