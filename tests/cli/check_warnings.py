@@ -177,9 +177,15 @@ check("progress on a terminal: 'round i/3' for each of the JSON's rounds (%s), i
       rc == 0 and rounds and [int(g[0]) for g in seen] == sorted(int(g[0]) for g in seen) and
       sorted({int(g[0]) for g in seen}) == list(range(1, rounds + 1)) and
       all(g[1] == "3" and g[2] is None for g in seen if int(g[0]) <= 3), (rounds, seen[:12], out[-300:]))
-check("progress: 'ETA --' in round 1, an ETA in seconds from round 2",
-      seen and all((g[4] == "--") == (g[0] == "1") for g in seen) and
-      all(re.fullmatch(r"(<= )?\d+ s", g[4]) for g in seen if g[0] != "1"), seen[:12])
+# Rounds past -r 3 come only from a series restarted (a sample fell short of its length:
+# the point's retakes, params.series_restarts), an end no schedule knows: '--' there
+# (a CI run under ASan restarted one and showed rounds 4 and 5 so).
+restarted = any(x.get("params", {}).get("series_restarts", 0) > 0 for x in (d or {}).get("results", []))
+check("progress: 'ETA --' in round 1, an ETA in seconds from round 2 to 3 (after that, '--' only for a restarted "
+      "series' retakes: %s)" % restarted,
+      seen and all((g[4] == "--") == (g[0] == "1") for g in seen if int(g[0]) <= 3) and
+      all(re.fullmatch(r"(<= )?\d+ s", g[4]) for g in seen if 1 < int(g[0]) <= 3) and
+      all(restarted and g[4] == "--" for g in seen if int(g[0]) > 3), seen[:12])
 rc, out, d = on_pty(["-s", "64", "-o", "latency", "-r", "3"] + QUICK, "wk-pty-lat")
 seen = [m.groups() for m in PROGRESS.finditer(out)]
 rounds = d["plan"].get("rounds") if d else None
