@@ -84,6 +84,12 @@ typedef struct {
     permutation within;
 } group_at;
 
+/* The grouped orders' places: every group once a pass. */
+static uint64_t grouped_places(const visit_order *v)
+{
+    return (uint64_t)v->spread * (v->layout->order == CHASE_TLB_LOCAL ? v->groups[0].n : v->pages.n);
+}
+
 static void group_at_place(const visit_order *v, uint64_t q, group_at *out)
 {
     bool tlb = v->layout->order == CHASE_TLB_LOCAL;
@@ -127,7 +133,7 @@ static bool link_grouped(const visit_order *v, char *base, size_t stride, uint64
 {
     uint64_t check_every = STOP_CHECK_BYTES / stride ? STOP_CHECK_BYTES / stride : 1, done = 0;
     const bool tlb = v->layout->order == CHASE_TLB_LOCAL;
-    const uint64_t places = (uint64_t)v->spread * (tlb ? v->groups[0].n : v->pages.n), per_group = v->per_page;
+    const uint64_t places = grouped_places(v), per_group = v->per_page;
     void **prev = NULL;
     group_at at;
     for (uint64_t q = from; q < to; q++) {
@@ -203,7 +209,7 @@ void *chase_build_part(void *buf, size_t bytes, const chase_layout *layout, unsi
     char *base = buf;
     uint64_t from, to;
     if (layout->order == CHASE_PAGE_LOCAL || layout->order == CHASE_TLB_LOCAL) {
-        share_of((uint64_t)v.spread * (v.n / v.per_page / v.spread), part, parts, &from, &to);
+        share_of(grouped_places(&v), part, parts, &from, &to);
         return link_grouped(&v, base, stride, from, to) ? grouped_first(&v, base, stride) : NULL;
     }
     /* random and strided: the part's nodes in address order */

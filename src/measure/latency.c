@@ -58,10 +58,6 @@ static double timed_chase(void **pos, uint64_t steps)
     return (t1 - t0) * 1e9 / (double)steps;
 }
 
-/* The chain linked in parts on the chasing thread and beside it (chase_build_part):
- * a 1920 MiB chain took 1.4-1.9 s on one vCPU of the Xeon guest, 0.9 on two
- * (BENCHMARKS). */
-
 typedef struct {
     void *buf;
     size_t bytes;
@@ -78,11 +74,14 @@ static bool link_part(void *arg, size_t part, size_t parts)
     return start != NULL;
 }
 
+/* The chain linked in parts on the chasing thread and beside it (chase_build_part),
+ * as many as the helpers and CHASE_LINK_MIN_PART allow (beside_run takes no more
+ * than 1 + helpers): a 1920 MiB chain took 1.4-1.9 s on one vCPU of the Xeon guest,
+ * 0.9 on two (BENCHMARKS). */
 static void *link_beside(void *buf, size_t bytes, const chase_layout *layout, const int *helpers, size_t nhelpers)
 {
     link_job j = {buf, bytes, layout, NULL};
-    size_t parts = bytes / CHASE_LINK_MIN_PART > 1 + nhelpers ? 1 + nhelpers : bytes / CHASE_LINK_MIN_PART;
-    return beside_run(parts ? parts : 1, helpers, nhelpers, link_part, &j) ? j.start : NULL;
+    return beside_run(bytes / CHASE_LINK_MIN_PART, helpers, nhelpers, link_part, &j) ? j.start : NULL;
 }
 
 /* Allocates the buffer (or takes the one lent) and links the chain on the chasing
