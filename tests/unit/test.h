@@ -6,6 +6,7 @@
 #define MEMBENCH_TEST_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,5 +70,9 @@ void test_sleep(double seconds);
  * planted bug fails make check and the mutants instead of blocking them. Disarmed
  * when the test ends. MEMBENCH_TEST_WATCHDOG_S=N shortens it to N seconds. */
 void test_watchdog(unsigned seconds, const char *what);
+/* The same for a test that may only be slow (many threads on a starved CPU): the
+ * hang is *progress standing still for seconds, however long the test takes
+ * while it moves. The test moves the counter on as it goes. */
+void test_watchdog_progress(unsigned seconds, const char *what, const atomic_uint *progress);
 
 #endif

@@ -153,6 +153,7 @@ TEST(memory_budget_leaves_a_margin)
 
 static atomic_int job_hits;
 static atomic_int after_barrier_seen_all;
+static atomic_uint barriers_passed; /* the watchdog's progress */
 
 static void count_job(team *t, int tid, void *arg)
 {
@@ -160,6 +161,7 @@ static void count_job(team *t, int tid, void *arg)
     (void)tid;
     atomic_fetch_add(&job_hits, 1);
     team_barrier(t);
+    atomic_fetch_add(&barriers_passed, 1);
     if (atomic_load(&job_hits) == team_size(t))
         atomic_fetch_add(&after_barrier_seen_all, 1);
     team_barrier(t);
@@ -172,7 +174,7 @@ TEST(team_runs_job_on_every_thread_with_barrier)
     team_place places[3];
     for (int i = 0; i < 3; i++)
         places[i].cpus = (cpu_list){&usable.ids[(size_t)i % usable.count], 1};
-    test_watchdog(60, "a team of 3 threads' barriers"); /* a lost wake-up hangs */
+    test_watchdog_progress(60, "a team of 3 threads' barriers", &barriers_passed); /* a lost wake-up hangs */
     team *t = team_create(places, 3, NULL);
     CHECK(t != NULL);
     for (int round = 0; round < 5; round++) {
@@ -200,7 +202,7 @@ TEST(an_oversubscribed_team_passes_its_barriers)
     team_place places[N];
     for (int i = 0; i < N; i++)
         places[i].cpus = (cpu_list){usable.ids, 1};
-    test_watchdog(60, "a team of 64 threads on one CPU");
+    test_watchdog_progress(60, "a team of 64 threads on one CPU", &barriers_passed);
     team *t = team_create(places, N, NULL);
     CHECK(t != NULL);
     for (int round = 0; t && round < 50; round++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -125,6 +126,63 @@ void test_watchdog(unsigned seconds, const char *what)
     alarm(seconds);
 }
 
+/* The progress watchdog: a thread, not a timer signal, because a signal every
+ * second would wake a sleeper whose wake-up was lost and hide the very hang it
+ * looks for. Armed by publishing the counter; the note is written before. */
+static const atomic_uint *_Atomic watched;
+static atomic_uint watch_generation; /* moved on at each arming */
+static atomic_uint watch_still_s;
+
+static void *watch_progress(void *arg)
+{
+    (void)arg;
+    unsigned generation = 0, last = 0, still = 0;
+    for (;;) {
+        test_sleep(1.0);
+        const atomic_uint *counter = atomic_load(&watched);
+        unsigned g = atomic_load(&watch_generation);
+        if (!counter) {
+            still = 0;
+            continue;
+        }
+        unsigned now = atomic_load(counter);
+        if (g != generation || now != last) {
+            generation = g;
+            last = now;
+            still = 0;
+        } else if (++still >= atomic_load(&watch_still_s)) {
+            watchdog_fired(0);
+        }
+    }
+    return NULL;
+}
+
+static void start_watcher(void)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, watch_progress, NULL) != 0) {
+        fprintf(stderr, "cannot start the progress watchdog\n");
+        exit(1);
+    }
+    pthread_detach(th);
+}
+
+void test_watchdog_progress(unsigned seconds, const char *what, const atomic_uint *progress)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    const char *cap = getenv("MEMBENCH_TEST_WATCHDOG_S");
+    if (cap && atoi(cap) > 0 && (unsigned)atoi(cap) < seconds)
+        seconds = (unsigned)atoi(cap);
+    snprintf(watchdog_note, sizeof watchdog_note,
+             "    watchdog: %s made no progress for %u s (a hang)\nnot ok - %s\n", what, seconds,
+             current_test ? current_test : "?");
+    fflush(stdout);
+    atomic_store(&watch_still_s, seconds);
+    atomic_fetch_add(&watch_generation, 1);
+    atomic_store(&watched, progress);
+    pthread_once(&once, start_watcher);
+}
+
 static void cleanup_dirs(void)
 {
     for (int i = 0; i < ndirs; i++) {
@@ -147,6 +205,7 @@ int main(int argc, char **argv)
         current_test = tests[i].name;
         tests[i].fn();
         alarm(0); /* a watchdog the test armed */
+        atomic_store(&watched, NULL);
         if (current_failures) {
             printf("not ok - %s\n", tests[i].name);
             failed++;

@@ -25,8 +25,12 @@
 #include "test.h"
 
 /* Generous: these take about a second here, and a minute would be a hang
- * even under qemu-user or ASan. */
+ * even under qemu-user or ASan. The barrier tests count it as a minute without
+ * a barrier passed (passes): at nice 19 beside a busy loop on each CPU, 256
+ * threads took 54-57 s in all, moving on all the while. */
 #define HANG_S 60
+
+static atomic_uint passes; /* barriers passed by any thread, any test: the progress */
 
 enum { MAX_THREADS = 256 };
 
@@ -49,6 +53,7 @@ static void count_arrivals(team *t, int tid, void *arg)
     for (unsigned r = 0; r < c->rounds; r++) {
         atomic_fetch_add(&c->arrived, 1);
         team_barrier(t);
+        atomic_fetch_add(&passes, 1);
         unsigned seen = atomic_load(&c->arrived);
         if (seen < n * (r + 1))
             atomic_fetch_add(&c->early, 1);
@@ -99,7 +104,7 @@ static void check_barriers(int n, int jobs, unsigned rounds)
 
 TEST(an_oversubscribed_barrier_lets_nobody_pass_before_all_arrive)
 {
-    test_watchdog(HANG_S, "64 and 256 threads' barriers and jobs");
+    test_watchdog_progress(HANG_S, "64 and 256 threads' barriers and jobs", &passes);
     check_barriers(64, 20, 100);
     check_barriers(256, 5, 100);
 }
@@ -111,7 +116,7 @@ TEST(a_barrier_of_threads_that_each_have_a_cpu_holds_too)
     CHECK(platform_usable_cpus(&usable));
     int n = usable.count < MAX_THREADS ? (int)usable.count : MAX_THREADS;
     cpu_list_free(&usable);
-    test_watchdog(HANG_S, "a barrier of one thread per CPU");
+    test_watchdog_progress(HANG_S, "a barrier of one thread per CPU", &passes);
     check_barriers(n, 5, 1000);
 }
 
@@ -140,7 +145,7 @@ TEST(a_signal_wakes_a_barrier_sleeper_without_letting_it_through)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = ignore_signal; /* no SA_RESTART: a sleeping wait returns EINTR */
     sigaction(SIGUSR1, &sa, &old);
-    test_watchdog(HANG_S, "barriers of 64 threads under signals");
+    test_watchdog_progress(HANG_S, "barriers of 64 threads under signals", &passes);
     team *t = team_of(64); /* the workers inherit SIGUSR1 unblocked */
     CHECK(t != NULL);
     sigset_t usr1, before;
@@ -183,6 +188,7 @@ static void until_stopped(team *t, int tid, void *arg)
     stop_check *c = arg;
     for (;;) {
         team_barrier(t);
+        atomic_fetch_add(&passes, 1);
         atomic_fetch_add(&c->rounds[tid], 1);
         if (tid == 0)
             c->stop = stop_requested();
@@ -196,7 +202,7 @@ TEST(a_stop_requested_mid_job_ends_it_on_every_thread)
 {
     /* the -t deadline's watcher raises the flag as Ctrl-C's handler does */
     stop_reset();
-    test_watchdog(HANG_S, "a job of 256 threads stopped by a deadline");
+    test_watchdog_progress(HANG_S, "a job of 256 threads stopped by a deadline", &passes);
     team *t = team_of(256);
     CHECK(t != NULL);
     static stop_check c;
