@@ -157,11 +157,19 @@ static void *watch_progress(void *arg)
     return NULL;
 }
 
+/* The watcher blocks every signal (it inherits the mask at its start): a test's
+ * signals are for the threads it tests, and the kernel would hand a process's
+ * signals to an idle thread that takes them, one such thread again and again. */
 static void start_watcher(void)
 {
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
     pthread_t th;
-    if (pthread_create(&th, NULL, watch_progress, NULL) != 0) {
-        fprintf(stderr, "cannot start the progress watchdog\n");
+    int error = pthread_create(&th, NULL, watch_progress, NULL);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (error != 0) {
+        fprintf(stderr, "cannot start the progress watchdog: %s\n", strerror(error));
         exit(1);
     }
     pthread_detach(th);
