@@ -70,9 +70,10 @@ void test_sleep(double seconds);
  * planted bug fails make check and the mutants instead of blocking them. Disarmed
  * when the test ends. MEMBENCH_TEST_WATCHDOG_S=N shortens it to N seconds. */
 void test_watchdog(unsigned seconds, const char *what);
-/* The same for a test that may only be slow (many threads on a starved CPU): the
- * hang is *progress standing still for seconds, however long the test takes
- * while it moves. The test moves the counter on as it goes. */
-void test_watchdog_progress(unsigned seconds, const char *what, const atomic_uint *progress);
+/* The same for a test that may only be slow (many threads on a starved CPU): a
+ * hang is *progress standing still for still_s; a test that keeps moving it
+ * fails only after total_s (a livelock: signals driving threads round forever).
+ * The test moves the counter on as it goes. MEMBENCH_TEST_WATCHDOG_S caps both. */
+void test_watchdog_progress(unsigned still_s, unsigned total_s, const char *what, const atomic_uint *progress);
 
 #endif

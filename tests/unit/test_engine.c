@@ -174,7 +174,7 @@ TEST(team_runs_job_on_every_thread_with_barrier)
     team_place places[3];
     for (int i = 0; i < 3; i++)
         places[i].cpus = (cpu_list){&usable.ids[(size_t)i % usable.count], 1};
-    test_watchdog_progress(60, "a team of 3 threads' barriers", &barriers_passed); /* a lost wake-up hangs */
+    test_watchdog_progress(60, 600, "a team of 3 threads' barriers", &barriers_passed); /* a lost wake-up hangs */
     team *t = team_create(places, 3, NULL);
     CHECK(t != NULL);
     for (int round = 0; round < 5; round++) {
@@ -202,7 +202,7 @@ TEST(an_oversubscribed_team_passes_its_barriers)
     team_place places[N];
     for (int i = 0; i < N; i++)
         places[i].cpus = (cpu_list){usable.ids, 1};
-    test_watchdog_progress(60, "a team of 64 threads on one CPU", &barriers_passed);
+    test_watchdog_progress(60, 600, "a team of 64 threads on one CPU", &barriers_passed);
     team *t = team_create(places, N, NULL);
     CHECK(t != NULL);
     for (int round = 0; t && round < 50; round++) {

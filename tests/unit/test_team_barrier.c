@@ -29,6 +29,8 @@
  * a barrier passed (passes): at nice 19 beside a busy loop on each CPU, 256
  * threads took 54-57 s in all, moving on all the while. */
 #define HANG_S 60
+/* Ten times the starved run, for a test that moves on forever. */
+#define LIVELOCK_S 600
 
 static atomic_uint passes; /* barriers passed by any thread, any test: the progress */
 
@@ -104,7 +106,7 @@ static void check_barriers(int n, int jobs, unsigned rounds)
 
 TEST(an_oversubscribed_barrier_lets_nobody_pass_before_all_arrive)
 {
-    test_watchdog_progress(HANG_S, "64 and 256 threads' barriers and jobs", &passes);
+    test_watchdog_progress(HANG_S, LIVELOCK_S, "64 and 256 threads' barriers and jobs", &passes);
     check_barriers(64, 20, 100);
     check_barriers(256, 5, 100);
 }
@@ -116,7 +118,7 @@ TEST(a_barrier_of_threads_that_each_have_a_cpu_holds_too)
     CHECK(platform_usable_cpus(&usable));
     int n = usable.count < MAX_THREADS ? (int)usable.count : MAX_THREADS;
     cpu_list_free(&usable);
-    test_watchdog_progress(HANG_S, "a barrier of one thread per CPU", &passes);
+    test_watchdog_progress(HANG_S, LIVELOCK_S, "a barrier of one thread per CPU", &passes);
     check_barriers(n, 5, 1000);
 }
 
@@ -145,7 +147,7 @@ TEST(a_signal_wakes_a_barrier_sleeper_without_letting_it_through)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = ignore_signal; /* no SA_RESTART: a sleeping wait returns EINTR */
     sigaction(SIGUSR1, &sa, &old);
-    test_watchdog_progress(HANG_S, "barriers of 64 threads under signals", &passes);
+    test_watchdog_progress(HANG_S, LIVELOCK_S, "barriers of 64 threads under signals", &passes);
     team *t = team_of(64); /* the workers inherit SIGUSR1 unblocked */
     CHECK(t != NULL);
     sigset_t usr1, before;
@@ -202,7 +204,7 @@ TEST(a_stop_requested_mid_job_ends_it_on_every_thread)
 {
     /* the -t deadline's watcher raises the flag as Ctrl-C's handler does */
     stop_reset();
-    test_watchdog_progress(HANG_S, "a job of 256 threads stopped by a deadline", &passes);
+    test_watchdog_progress(HANG_S, LIVELOCK_S, "a job of 256 threads stopped by a deadline", &passes);
     team *t = team_of(256);
     CHECK(t != NULL);
     static stop_check c;
