@@ -1131,6 +1131,7 @@ def main():
                             print("%s the %s suite unmutated (%.0f s)" % (
                                 "FAILS   " if what in insane else "passes  ", what, time.time() - t0), flush=True)
                         continue
+                    t0 = time.time()
                     verdict = plant(tree, what)
                 except Exception as e:  # the runner's own failure: never a kill
                     if kind == "sane":
@@ -1141,7 +1142,8 @@ def main():
                     results[what] = verdict
                     word = {"killed": "killed  ", "survived": "SURVIVED"}.get(verdict, verdict[:5].upper().ljust(8))
                     detail = " [%s]" % what[4] if verdict in ("killed", "survived") else " (%s)" % verdict.partition(": ")[2]
-                    print("%s %s%s" % (word, what[0], detail), flush=True)
+                    # the seconds each took: where the stage's time goes
+                    print("%s %s%s (%.0f s)" % (word, what[0], detail, time.time() - t0), flush=True)
 
         for tasks, workers in phases:
             threads = [threading.Thread(target=worker, args=(t, tasks)) for t in workers]
