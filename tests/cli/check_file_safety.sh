@@ -13,7 +13,10 @@ BIN=$1
 # A directory of its own under /tmp (not the caller's, which user nobody may not be
 # able to enter).
 TMP=$(mktemp -d /tmp/membench-file-safety-XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# At the end, the background helpers still running go too (a FIFO's holder or reader
+# left by a failed check): they hold the script's stdout, so a caller reading it to the
+# end (make check-mutants, whose first failure ends the script) waited out their sleeps.
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
 chmod 711 "$TMP"
 # A copy of the binary user nobody can run (the tree under test may sit in a
 # directory only root can enter, as check-mutants' scratch copies do).
