@@ -73,7 +73,8 @@ check "debian/changelog's version ($DEB_VERSION) is the Makefile's ($VERSION)" t
 check "dpkg-source -b makes the native source package" test -f "$TMP/membench_${DEB_VERSION}.dsc"
 beside() { ls -d "$ROOT"/../membench_* "$ROOT"/../membench-dbgsym_* 2>/dev/null; }
 BESIDE_BEFORE=$(beside)
-(cd "$SRC" && dpkg-buildpackage -us -uc -b) >"$TMP/build.log" 2>&1
+# -J: the build's compiles on every CPU (dh runs make -jN), as a packager's would.
+(cd "$SRC" && dpkg-buildpackage -us -uc -b -J"$(nproc)") >"$TMP/build.log" 2>&1
 rc=$?
 check "dpkg-buildpackage -us -uc -b exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || { tail -30 "$TMP/build.log" | sed 's/^/    /'; finish; }
