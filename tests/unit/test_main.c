@@ -132,67 +132,86 @@ void test_watchdog(unsigned seconds, const char *what)
 
 /* The progress watchdog: a thread, not a timer signal, because a signal every
  * second would wake a sleeper whose wake-up was lost and hide the very hang it
- * looks for. Armed by publishing the counter; its note is written before. */
-static const atomic_uint *_Atomic watched;
-static atomic_uint watch_generation; /* moved on at each arming */
-static atomic_uint watch_still_s;
+ * looks for. It lives only while its test runs: qemu-user's fork asserts in a
+ * child of a process with another thread (the team test that forks). */
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watch_wake;
+static bool watch_stop, watching;
+static pthread_t watcher;
+static unsigned watch_still_s;
 static char still_note[512];
 
 static void *watch_progress(void *arg)
 {
-    (void)arg;
-    unsigned generation = 0, last = 0, still = 0;
-    for (;;) {
-        test_sleep(1.0);
-        const atomic_uint *counter = atomic_load(&watched);
-        unsigned g = atomic_load(&watch_generation);
-        if (!counter) {
-            still = 0;
-            continue;
-        }
+    const atomic_uint *counter = arg;
+    unsigned last = atomic_load(counter), still = 0;
+    pthread_mutex_lock(&watch_lock);
+    while (!watch_stop) {
+        /* a second from now, not from the last deadline: a watcher that was not
+         * scheduled for a while must not count the missed seconds at once */
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += 1;
+        while (!watch_stop && pthread_cond_timedwait(&watch_wake, &watch_lock, &until) != ETIMEDOUT)
+            ;
+        if (watch_stop)
+            break;
         unsigned now = atomic_load(counter);
-        if (g != generation || now != last) {
-            generation = g;
+        if (now != last) {
             last = now;
             still = 0;
-        } else if (++still >= atomic_load(&watch_still_s)) {
+        } else if (++still >= watch_still_s) {
             if (write(STDOUT_FILENO, still_note, strlen(still_note)) < 0)
                 _exit(1);
             _exit(1);
         }
     }
+    pthread_mutex_unlock(&watch_lock);
     return NULL;
 }
 
-/* The watcher blocks every signal (it inherits the mask at its start): a test's
- * signals are for the threads it tests, and the kernel would hand a process's
- * signals to an idle thread that takes them, one such thread again and again. */
-static void start_watcher(void)
+static void watch_end(void)
 {
+    if (!watching)
+        return;
+    pthread_mutex_lock(&watch_lock);
+    watch_stop = true;
+    pthread_cond_signal(&watch_wake);
+    pthread_mutex_unlock(&watch_lock);
+    pthread_join(watcher, NULL);
+    watching = false;
+}
+
+void test_watchdog_progress(unsigned still_s, unsigned total_s, const char *what, const atomic_uint *progress)
+{
+    static bool ready;
+    if (!ready) {
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&watch_wake, &attr);
+        pthread_condattr_destroy(&attr);
+        ready = true;
+    }
+    watch_end();
+    watch_still_s = capped(still_s);
+    snprintf(still_note, sizeof still_note, "    watchdog: %s made no progress for %u s (a hang)\nnot ok - %s\n",
+             what, watch_still_s, current_test ? current_test : "?");
+    test_watchdog(total_s, what); /* a livelock moves on and never ends */
+    watch_stop = false;
+    /* The watcher blocks every signal (it inherits the mask at its start): a
+     * test's signals are for the threads it tests, and the kernel would hand them
+     * to an idle thread that takes them, one such thread again and again. */
     sigset_t all, before;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &before);
-    pthread_t th;
-    int error = pthread_create(&th, NULL, watch_progress, NULL);
+    int error = pthread_create(&watcher, NULL, watch_progress, (void *)progress);
     pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (error != 0) {
         fprintf(stderr, "cannot start the progress watchdog: %s\n", strerror(error));
         exit(1);
     }
-    pthread_detach(th);
-}
-
-void test_watchdog_progress(unsigned still_s, unsigned total_s, const char *what, const atomic_uint *progress)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    still_s = capped(still_s);
-    snprintf(still_note, sizeof still_note, "    watchdog: %s made no progress for %u s (a hang)\nnot ok - %s\n",
-             what, still_s, current_test ? current_test : "?");
-    test_watchdog(total_s, what); /* a livelock moves on and never ends */
-    atomic_store(&watch_still_s, still_s);
-    atomic_fetch_add(&watch_generation, 1);
-    atomic_store(&watched, progress);
-    pthread_once(&once, start_watcher);
+    watching = true;
 }
 
 static void cleanup_dirs(void)
@@ -217,7 +236,7 @@ int main(int argc, char **argv)
         current_test = tests[i].name;
         tests[i].fn();
         alarm(0); /* a watchdog the test armed */
-        atomic_store(&watched, NULL);
+        watch_end();
         if (current_failures) {
             printf("not ok - %s\n", tests[i].name);
             failed++;
